@@ -1,0 +1,1 @@
+"""modelscores: a static JSON API of AI model scores."""

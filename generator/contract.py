@@ -1,0 +1,538 @@
+"""The published JSON contract: response Structs and the endpoint table.
+
+These types are the one source for the files, `openapi.json`, the hosting
+rules, the MCP sidecar and the tests. Presence rule (docs/STYLE): a field is
+required `T`, always-present nullable `T | None`, or omittable
+`T | UnsetType = UNSET`; never `T | None = None`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import UNSET, Meta, UnsetType, field
+
+API_VERSION = "1"
+COST_UNIT = "USD per 1M input/output tokens"
+
+Uri = Annotated[str, Meta(extra_json_schema={"format": "uri"})]
+Direction = Literal["higher_is_better", "lower_is_better"]
+DimensionIq = Annotated[int, Meta(ge=70, le=160)]
+
+
+class Contract(msgspec.Struct, rename="camel", kw_only=True, frozen=True):
+    """Base for every published JSON object (clients must tolerate new fields)."""
+
+
+class Closed(msgspec.Struct, rename="camel", kw_only=True, frozen=True, forbid_unknown_fields=True):
+    """Base for objects the contract closes: no additional fields allowed."""
+
+
+class Envelope(Contract, kw_only=True):
+    """Fields present at the top level of every response."""
+
+    api_version: Literal["1"]
+    methodology_version: str
+    updated_at: dt.datetime | None
+
+
+# --- models -----------------------------------------------------------------
+
+
+class ModelCost(Contract, kw_only=True):
+    """Prices in USD per 1M tokens and the effective cost after the usage multiplier."""
+
+    input_per_1m: float | None = field(name="inputPer1M")
+    output_per_1m: float | None = field(name="outputPer1M")
+    cache_read_per_1m: float | None | UnsetType = field(default=UNSET, name="cacheReadPer1M")
+    cache_write_per_1m: float | None | UnsetType = field(default=UNSET, name="cacheWritePer1M")
+    cache_write_1h_per_1m: float | None | UnsetType = field(default=UNSET, name="cacheWrite1hPer1M")
+    cache_storage_hourly_per_1m: float | None | UnsetType = field(
+        default=UNSET, name="cacheStorageHourlyPer1M"
+    )
+    io_per_1m: float | None = field(name="ioPer1M")
+    usage_multiplier: float | None
+    usage_multiplier_source: Literal["measured", "lineage-imputed", "peer-imputed"] | None
+    effective_per_1m: float | None = field(name="effectivePer1M")
+    unit: str
+
+
+class ModelSpeed(Contract, kw_only=True):
+    """Measured response time and output speed, when an open source has them."""
+
+    response_time_sec: float | None
+    median_tokens_per_second: float | None
+
+
+_DIMENSION_NAMES = {
+    "abstract_reasoning": "abstract-reasoning",
+    "mathematical_reasoning": "mathematical-reasoning",
+    "academic_reasoning": "academic-reasoning",
+    "programmatic_reasoning": "programmatic-reasoning",
+    "computer_use": "computer-use",
+    "reliability": "reliability",
+    "knowledge_work": "knowledge-work",
+}
+
+
+class DimensionScores(msgspec.Struct, rename=_DIMENSION_NAMES, kw_only=True, frozen=True):
+    """Compact map: dimension slug to rounded IQ, or null when it cannot be computed."""
+
+    abstract_reasoning: DimensionIq | None
+    mathematical_reasoning: DimensionIq | None
+    academic_reasoning: DimensionIq | None
+    programmatic_reasoning: DimensionIq | None
+    computer_use: DimensionIq | None
+    reliability: DimensionIq | None
+    knowledge_work: DimensionIq | None
+
+
+class DimensionScoreDetailed(Contract, kw_only=True):
+    """One dimension of a model in full: score, coverage and how it was estimated."""
+
+    iq: DimensionIq | None
+    benchmarks_covered: Annotated[int, Meta(ge=0)]
+    benchmarks_total: Annotated[int, Meta(ge=0)]
+    imputed: bool
+    estimation_method: str | UnsetType = UNSET
+
+
+class DimensionDetails(msgspec.Struct, rename=_DIMENSION_NAMES, kw_only=True, frozen=True):
+    """Full map: dimension slug to DimensionScoreDetailed, in dimension order."""
+
+    abstract_reasoning: DimensionScoreDetailed
+    mathematical_reasoning: DimensionScoreDetailed
+    academic_reasoning: DimensionScoreDetailed
+    programmatic_reasoning: DimensionScoreDetailed
+    computer_use: DimensionScoreDetailed
+    reliability: DimensionScoreDetailed
+    knowledge_work: DimensionScoreDetailed
+
+
+class ModelBenchmarkResult(Contract, kw_only=True):
+    """One raw benchmark result of a model, with its provenance."""
+
+    value: float
+    field: str
+    name: str
+    category: Literal["iq", "eq"]
+    dimension: str | None
+    direction: Direction
+    projected_iq: float
+    source_name: str
+    source_url: Uri
+    as_of: dt.date
+    harness: str | None
+
+
+class ModelRevision(Closed, kw_only=True):
+    """A dated provider checkpoint of a mutable model id."""
+
+    id: str
+    label: str
+    available_date: dt.date
+    kind: str | None
+    source_urls: list[Uri]
+
+
+class ReasoningEffort(Closed, kw_only=True):
+    """The reasoning-effort setting a configuration was run at."""
+
+    key: str
+    label: str | None
+    reasoning: bool
+
+
+class ReasoningConfiguration(Closed, kw_only=True):
+    """A source-backed reasoning-effort configuration of a model."""
+
+    id: str
+    source: str | None
+    source_name: str | None
+    source_url: Uri | None
+    captured: str | None
+    source_model: str
+    source_model_id: str
+    effort: ReasoningEffort
+    values: dict[str, float]
+
+
+class IqCoverage(Contract, kw_only=True):
+    """How many of the seven dimensions rest on direct or predecessor evidence."""
+
+    direct_dimensions: Annotated[int, Meta(ge=0, le=7)]
+    evidence_dimensions: Annotated[int, Meta(ge=0, le=7)]
+    total_dimensions: Annotated[int, Meta(ge=0)]
+
+
+class ModelSummary(Contract, kw_only=True):
+    """One element of `models` in the model list."""
+
+    id: str
+    name: str
+    provider: str
+    country: str
+    rank: Annotated[int, Meta(ge=1)] | None
+    iq: DimensionIq | None
+    emotional_reasoning: DimensionIq | None
+    cost: ModelCost
+    speed: ModelSpeed
+    parameters_b: float | None = field(name="parametersB")
+    context_window: int | None
+    release_date: dt.date | None
+    latest_revision: str | UnsetType = UNSET
+    latest_revision_date: dt.date | None | UnsetType = UNSET
+    open_source: bool
+    updated_at: dt.datetime
+    url: Uri
+    dimensions: DimensionScores
+
+
+class ModelList(Envelope, kw_only=True):
+    """GET /models: every published model."""
+
+    models: list[ModelSummary]
+
+
+class ModelDetail(Envelope, kw_only=True):
+    """GET /models/{id}: one model in full (the summary's fields, detailed dimensions)."""
+
+    id: str
+    name: str
+    provider: str
+    country: str
+    rank: Annotated[int, Meta(ge=1)] | None
+    iq: DimensionIq | None
+    emotional_reasoning: DimensionIq | None
+    cost: ModelCost
+    speed: ModelSpeed
+    parameters_b: float | None = field(name="parametersB")
+    context_window: int | None
+    release_date: dt.date | None
+    latest_revision: str | UnsetType = UNSET
+    latest_revision_date: dt.date | None | UnsetType = UNSET
+    open_source: bool
+    updated_at: dt.datetime
+    url: Uri
+    dimensions: DimensionDetails
+    benchmark_results: dict[str, ModelBenchmarkResult]
+    reasoning_configurations: list[ReasoningConfiguration]
+    revisions: list[ModelRevision]
+    iq_coverage: IqCoverage | UnsetType = UNSET
+
+
+# --- benchmarks and rankings ------------------------------------------------
+
+
+class BenchmarkMetadata(Contract, kw_only=True):
+    """One benchmark of the seven scored dimensions (metadata only, no results)."""
+
+    id: str
+    field: str
+    name: str
+    description: str
+    category: Literal["iq", "eq"]
+    dimension: str | None
+    direction: Direction
+    unit: str | None
+    confidence: str
+    source_name: str
+    source_url: Uri
+    updated_at: dt.datetime
+    url: Uri
+
+
+class BenchmarkList(Envelope, kw_only=True):
+    """GET /benchmarks: the benchmarks assigned to the seven scored dimensions."""
+
+    benchmarks: list[BenchmarkMetadata]
+
+
+RankingType = Literal["derived", "dimension", "benchmark"]
+
+
+class RankingCatalogEntry(Contract, kw_only=True):
+    """One ranking in the catalog, without its rows."""
+
+    id: str
+    ranking_name: str
+    ranking_type: RankingType
+    dimension: str | None
+    direction: Direction
+    model_count: Annotated[int, Meta(ge=0)]
+    url: Uri
+    field: str | UnsetType = UNSET
+    category: str | UnsetType = UNSET
+    methodology_version: str | UnsetType = UNSET
+    unit: str | UnsetType = UNSET
+
+
+class RankingList(Envelope, kw_only=True):
+    """GET /rankings: the ranking catalog in catalog order."""
+
+    rankings: list[RankingCatalogEntry]
+
+
+class RankedModel(Contract, kw_only=True):
+    """One model's row in a ranking."""
+
+    id: str
+    name: str
+    provider: str
+    rank: Annotated[int, Meta(ge=1)]
+    score: float | None
+    imputed: bool | UnsetType = UNSET
+    url: Uri | UnsetType = UNSET
+
+
+class RankingDetail(Envelope, kw_only=True):
+    """GET /rankings/{id}: one ranking (its catalog entry's fields) with every ranked model."""
+
+    id: str
+    ranking_name: str
+    ranking_type: RankingType
+    dimension: str | None
+    direction: Direction
+    model_count: Annotated[int, Meta(ge=0)]
+    url: Uri
+    field: str | UnsetType = UNSET
+    category: str | UnsetType = UNSET
+    unit: str | UnsetType = UNSET
+    models: list[RankedModel]
+
+
+# --- charts, methodology, domains -------------------------------------------
+
+
+class Chart(Contract, kw_only=True):
+    """A promoted canonical chart: its share page and social preview image."""
+
+    id: str
+    title: str
+    description: str
+    url: Uri
+    image: Uri
+    related_benchmarks: list[str]
+    tags: list[str]
+
+
+class ChartList(Envelope, kw_only=True):
+    """GET /charts: the promoted canonical charts."""
+
+    charts: list[Chart]
+
+
+class BenchmarkRef(Contract, kw_only=True):
+    """A benchmark or price input named by its source field."""
+
+    field: str
+    name: str
+
+
+class MethodologyDimension(Contract, kw_only=True):
+    """One of the seven composite dimensions."""
+
+    id: str
+    slug: str
+    name: str
+    min_benchmarks: Annotated[int, Meta(ge=1)]
+    benchmarks: list[BenchmarkRef]
+
+
+class CostBreakdownItem(Contract, kw_only=True):
+    """One part of how effective cost is computed."""
+
+    id: str
+    name: str
+    inputs: list[BenchmarkRef] | UnsetType = UNSET
+    steps: list[str] | UnsetType = UNSET
+    summary: str | UnsetType = UNSET
+
+
+class DerivedRanking(Contract, kw_only=True):
+    """A ranking derived by the methodology rather than read off one benchmark."""
+
+    id: str
+    ranking_name: str
+    direction: Direction
+    score_field: str
+    dimensions: list[MethodologyDimension] | UnsetType = UNSET
+    unit: str | UnsetType = UNSET
+    breakdown: list[CostBreakdownItem] | UnsetType = UNSET
+
+
+class MethodologyParameters(Contract, kw_only=True):
+    """Every tunable number of the scoring methodology."""
+
+    legacy_weight: float
+    offset_shrinkage: float
+    sigma_benchmark: float
+    sigma_predecessor: float
+    sigma_cross: float
+    sigma_population: float
+    min_direct_dimensions: int
+    sigma_domain_prior: float
+    sigma_domain_benchmark: float
+    peer_count: int
+    default_usage_multiplier: float
+    interval_z: float
+
+
+class ChangelogEntry(Contract, kw_only=True):
+    """One dated change of the methodology or the contract."""
+
+    date: dt.date
+    breaking: bool
+    text: str
+
+
+class Methodology(Envelope, kw_only=True):
+    """GET /methodology: how every published score is computed."""
+
+    version: str
+    summary: str
+    derived_rankings: list[DerivedRanking]
+    url: Uri
+    rules: list[str]
+    parameters: MethodologyParameters
+    changelog: list[ChangelogEntry]
+
+
+class DomainSummary(Contract, kw_only=True):
+    """One applied-capability domain in the domain list."""
+
+    id: str
+    name: str
+    benchmark_count: Annotated[int, Meta(ge=0)]
+    updated_at: dt.datetime
+    url: Uri
+
+
+class DomainList(Envelope, kw_only=True):
+    """GET /domains: every domain."""
+
+    domains: list[DomainSummary]
+
+
+class DomainCompositeEntry(Contract, kw_only=True):
+    """One model's partially pooled composite in a domain."""
+
+    model: str
+    model_name: str
+    composite_iq: int = field(name="compositeIQ")
+    rank_status: Literal["full", "partial"]
+    benchmarks_covered: Annotated[int, Meta(ge=0)]
+    benchmarks_total: Annotated[int, Meta(ge=0)]
+    model_url: Uri | None
+    observed_composite_iq: float | UnsetType = field(default=UNSET, name="observedCompositeIQ")
+    coverage_adjustment: float | UnsetType = UNSET
+    coverage_confidence: Annotated[float, Meta(ge=0, le=1)] | UnsetType = UNSET
+    estimate_standard_error: Annotated[float, Meta(ge=0)] | UnsetType = UNSET
+    estimate_low95: float | UnsetType = UNSET
+    estimate_high95: float | UnsetType = UNSET
+
+
+class SourceRef(Contract, kw_only=True):
+    """Where a domain benchmark's results come from."""
+
+    name: str
+    url: Uri
+
+
+class DomainResultRow(Contract, kw_only=True):
+    """One published result of a model on a domain benchmark under one harness."""
+
+    model: str
+    harness: str | None
+    score: float
+    model_url: Uri | None
+
+
+class DomainBenchmark(Contract, kw_only=True):
+    """A domain benchmark and its results."""
+
+    id: str
+    name: str
+    description: str
+    direction: Direction
+    unit: str | None
+    source: SourceRef
+    results: list[DomainResultRow]
+
+
+class DomainDetail(Envelope, kw_only=True):
+    """GET /domains/{slug}: a domain's composite leaderboard and benchmark results."""
+
+    id: str
+    name: str
+    url: Uri
+    models: list[DomainCompositeEntry]
+    benchmarks: list[DomainBenchmark]
+
+
+# --- discovery and errors ---------------------------------------------------
+
+
+class IndexEndpoint(Contract, kw_only=True):
+    """One endpoint listed by the discovery index."""
+
+    path: str
+    url: Uri
+    description: str
+
+
+class ApiIndex(Envelope, kw_only=True):
+    """GET /api and /api/v1: what this API serves and where."""
+
+    name: str
+    description: str
+    endpoints: list[IndexEndpoint]
+    openapi: Uri
+    mcp: Uri
+    docs: Uri
+
+
+class Error(Closed, kw_only=True):
+    """Every 404: exactly an error message and an error code."""
+
+    error: str
+    code: str
+
+
+ERROR_CODES: dict[str, str] = {
+    "model_not_found": "Unknown model id.",
+    "ranking_not_found": "Unknown ranking id.",
+    "domain_not_found": "Unknown domain slug.",
+    "not_found": "No such API path.",
+}
+
+
+# --- the endpoint table -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One GET endpoint of the API; drives files, OpenAPI, hosting rules and tests."""
+
+    path: str  # relative to /api/v1, e.g. "/models/{id}"
+    response: type[msgspec.Struct]
+    summary: str
+    param: str | None = None  # path parameter name, if any
+    not_found_code: str | None = None  # error code for an unknown parameter value
+    list_file: bool = False  # a collection path that has a `{param}` child: stored as `<path>.json`
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint("/models", ModelList, "List every published model", list_file=True),
+    Endpoint("/models/{id}", ModelDetail, "Get one model", "id", "model_not_found"),
+    Endpoint("/benchmarks", BenchmarkList, "List the benchmarks of the seven dimensions"),
+    Endpoint("/rankings", RankingList, "List the ranking catalog", list_file=True),
+    Endpoint("/rankings/{id}", RankingDetail, "Get one ranking", "id", "ranking_not_found"),
+    Endpoint("/charts", ChartList, "List the promoted canonical charts"),
+    Endpoint("/methodology", Methodology, "Read the scoring methodology"),
+    Endpoint("/domains", DomainList, "List the applied-capability domains", list_file=True),
+    Endpoint("/domains/{slug}", DomainDetail, "Get one domain", "slug", "domain_not_found"),
+)

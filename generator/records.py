@@ -1,0 +1,329 @@
+"""Input records: what a file in data/ may contain.
+
+Every record forbids unknown fields, so a typo in hand-edited TOML fails loudly.
+TOML has no null: an optional field is simply left out of the file.
+
+Private material (a `[private]` table in any file, unpublished models) is split
+off by `load.py` before these public records are built, so nothing downstream of
+the loader can reach it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+SLUG_PATTERN = r"^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$"
+DIMENSION_SLUGS: tuple[str, ...] = (
+    "abstract-reasoning",
+    "mathematical-reasoning",
+    "academic-reasoning",
+    "programmatic-reasoning",
+    "computer-use",
+    "reliability",
+    "knowledge-work",
+)
+LADDER_IQS: tuple[int, ...] = (70, 85, 100, 115, 130, 145, 160)
+
+Slug = Annotated[str, Meta(pattern=SLUG_PATTERN, max_length=64)]
+Text = Annotated[str, Meta(max_length=4000)]
+Url = Annotated[str, Meta(pattern=r"^https?://[^\s]+$", max_length=2000)]
+Price = Annotated[float, Meta(ge=0, le=100_000)]
+Direction = Literal["higher_is_better", "lower_is_better"]
+Category = Literal["iq", "eq"]
+
+
+class Record(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """Base for every input record."""
+
+
+class Provenance(Record):
+    """Where a value came from."""
+
+    source_name: Text
+    source_url: Url
+    as_of: dt.date
+
+
+class BenchmarkResultRecord(Record):
+    """One raw benchmark result of a model, with its provenance."""
+
+    benchmark: Slug
+    value: float
+    source_name: Text
+    source_url: Url
+    as_of: dt.date
+    harness: Text | None = None
+    source_model: Text | None = None
+    note: Text | None = None
+
+
+class RevisionRecord(Record):
+    """A dated provider checkpoint behind a mutable model id."""
+
+    id: Slug
+    label: Text
+    available_date: dt.date
+    kind: Text | None = None
+    source_urls: list[Url] = []
+
+
+class ReasoningConfigurationRecord(Record):
+    """A source-backed reasoning-effort configuration (e.g. Epoch's `_xhigh` row)."""
+
+    id: Slug
+    source_model: Text
+    source_model_id: Text
+    effort_key: Text
+    effort_label: Text | None = None
+    reasoning: bool
+    source: Text | None = None
+    source_name: Text | None = None
+    source_url: Url | None = None
+    captured: Text | None = None
+    values: dict[str, float] = {}
+
+
+class LineageRecord(Record):
+    """Family, generation and at most one compatible predecessor."""
+
+    family: Slug
+    generation: Annotated[float, Meta(ge=0)]
+    predecessor: Slug | None = None
+
+
+class HostedPriceRecord(Record):
+    """A specific nonzero hosted-provider price for an otherwise free model."""
+
+    provider: Text
+    input: Price
+    output: Price
+    source_url: Url
+
+
+class PricesRecord(Record):
+    """USD per 1M tokens. Leave a price out when it is unknown."""
+
+    input: Price | None = None
+    output: Price | None = None
+    cache_read: Price | None = None
+    cache_write: Price | None = None
+    cache_write_1h: Price | None = None
+    cache_storage_hourly: Price | None = None
+    free: bool = False
+    rate_limited: bool = False
+    hosted: HostedPriceRecord | None = None
+    source: Text | None = None
+    source_url: Url | None = None
+
+
+class UsageMultiplierRecord(Record):
+    """A measured usage multiplier: validated token usage and cost residuals."""
+
+    multiplier: Annotated[float, Meta(gt=0, le=100)]
+    method: Text
+    samples: Annotated[int, Meta(ge=1)]
+    source_name: Text
+    source_url: Url
+    as_of: dt.date
+
+
+class SpeedRecord(Record):
+    """Measured speed, when an openly licensed source has it."""
+
+    response_time_sec: Annotated[float, Meta(ge=0)] | None = None
+    median_tokens_per_second: Annotated[float, Meta(ge=0)] | None = None
+    source_name: Text | None = None
+    source_url: Url | None = None
+
+
+class ModelRecord(Record):
+    """One model: `data/models/<id>.toml`."""
+
+    id: Slug
+    name: Text
+    provider: Text
+    country: Text
+    release_date: dt.date | None = None
+    release_date_precision: Literal["day", "month"] = "day"
+    parameters_b: Annotated[float, Meta(gt=0)] | None = None
+    active_parameters_b: Annotated[float, Meta(gt=0)] | None = None
+    context_window: Annotated[int, Meta(gt=0)] | None = None
+    max_output_tokens: Annotated[int, Meta(gt=0)] | None = None
+    knowledge_cutoff: Text | None = None
+    open_weights: bool
+    published: bool = True
+    updated: dt.datetime
+    legacy_abstract_estimate: Annotated[float, Meta(ge=70, le=160)] | None = None
+    lineage: LineageRecord | None = None
+    prices: PricesRecord = PricesRecord()
+    usage: UsageMultiplierRecord | None = None
+    speed: SpeedRecord = SpeedRecord()
+    revisions: list[RevisionRecord] = []
+    reasoning_configurations: list[ReasoningConfigurationRecord] = []
+    results: list[BenchmarkResultRecord] = []
+
+
+class BenchmarkRecord(Record):
+    """One scored (iq) or EQ benchmark: `data/benchmarks/<id>.toml`."""
+
+    id: Slug
+    field: Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z0-9]*$")]
+    name: Text
+    description: Text = ""
+    category: Category
+    dimension: Slug | None = None
+    direction: Direction
+    unit: Text | None = None
+    ladder: list[float]
+    noise: Annotated[float, Meta(gt=0)] | None = None
+    confidence: Literal["normal", "low-confidence", "judgment"] = "normal"
+    source_name: Text
+    source_url: Url
+    updated: dt.datetime
+
+
+class DomainBenchmarkRecord(Record):
+    """A benchmark that feeds one domain only."""
+
+    id: Slug
+    name: Text
+    description: Text = ""
+    direction: Direction
+    unit: Text | None = None
+    ladder: list[float]
+    confidence: Literal["normal", "low-confidence", "judgment"] = "normal"
+    source_name: Text
+    source_url: Url
+
+
+class DomainResultRecord(Record):
+    """One result row: a model on a domain benchmark under one harness."""
+
+    model: Slug
+    benchmark: Slug
+    score: float
+    harness: Text | None = None
+    source_name: Text
+    source_url: Url
+    as_of: dt.date
+    source_model: Text | None = None
+    note: Text | None = None
+
+
+class DomainRecord(Record):
+    """One applied-capability domain: `data/domains/<slug>.toml`."""
+
+    id: Slug
+    name: Text
+    description: Text = ""
+    updated: dt.datetime
+    benchmarks: list[DomainBenchmarkRecord]
+    results: list[DomainResultRecord] = []
+
+
+class DimensionRecord(Record):
+    """One of the seven composite dimensions."""
+
+    id: Annotated[str, Meta(pattern=r"^D[1-9]$")]
+    slug: Slug
+    name: Text
+    description: Text = ""
+    min_benchmarks: Annotated[int, Meta(ge=1)] = 1
+
+
+class ParametersRecord(Record):
+    """Every tunable number of METHODOLOGY.md."""
+
+    legacy_weight: Annotated[float, Meta(ge=0, le=1)]
+    offset_shrinkage: Annotated[float, Meta(ge=0)]
+    sigma_benchmark: Annotated[float, Meta(gt=0)]
+    sigma_predecessor: Annotated[float, Meta(gt=0)]
+    sigma_cross: Annotated[float, Meta(gt=0)]
+    sigma_population: Annotated[float, Meta(gt=0)]
+    min_direct_dimensions: Annotated[int, Meta(ge=1, le=7)]
+    sigma_domain_prior: Annotated[float, Meta(gt=0)]
+    sigma_domain_benchmark: Annotated[float, Meta(gt=0)]
+    peer_count: Annotated[int, Meta(ge=1)]
+    default_usage_multiplier: Annotated[float, Meta(gt=0)]
+    interval_z: Annotated[float, Meta(gt=0)]
+
+
+class ChangelogRecord(Record):
+    """One dated methodology or contract change."""
+
+    date: dt.date
+    breaking: bool = False
+    text: Text
+
+
+class CostBreakdownRecord(Record):
+    """One item of the effective-cost breakdown published by /methodology."""
+
+    id: Slug
+    name: Text
+    summary: Text | None = None
+    inputs: list[Text] = []
+    steps: list[Text] = []
+
+
+class MethodologyRecord(Record):
+    """`data/methodology.toml`: version, summary, parameters, dimensions, changelog."""
+
+    version: Annotated[str, Meta(pattern=r"^\d{4}-\d{2}-\d{2}[a-z0-9.-]*$")]
+    summary: Text
+    updated: dt.datetime
+    cost_unit: Text
+    parameters: ParametersRecord
+    dimensions: list[DimensionRecord]
+    cost_breakdown: list[CostBreakdownRecord] = []
+    rules: list[Text] = []
+    changelog: list[ChangelogRecord] = []
+
+
+ChartKind = Literal[
+    "iq-distribution",
+    "iq-vs-cost",
+    "frontier",
+    "dimension-profile",
+    "benchmark-scores",
+]
+
+
+class ChartRecord(Record):
+    """One promoted canonical chart: `data/charts/<id>.toml`."""
+
+    id: Slug
+    title: Text
+    description: Text
+    kind: ChartKind
+    related_benchmarks: list[Slug] = []
+    tags: list[Slug] = []
+    promoted: bool = True
+
+
+class PrivateRecord(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """The `[private]` table any data file may carry. Never published."""
+
+    notes: Text | None = None
+    reviewer: Text | None = None
+    review_status: Text | None = None
+    config: dict[str, str] = {}
+
+
+class Dataset(msgspec.Struct, kw_only=True, frozen=True):
+    """The public dataset: what the loader hands to scoring and rendering.
+
+    Holds published models only and no private table. Benchmarks are in
+    catalogue order (iq by dimension order then id, then eq by id); models,
+    domains and charts are sorted by id.
+    """
+
+    methodology: MethodologyRecord
+    benchmarks: tuple[BenchmarkRecord, ...]
+    models: tuple[ModelRecord, ...]
+    domains: tuple[DomainRecord, ...]
+    charts: tuple[ChartRecord, ...]

@@ -1,0 +1,1 @@
+"""Pure scoring: records in, scores out. No I/O, no encoding, no clock."""

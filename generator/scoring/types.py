@@ -1,0 +1,100 @@
+"""What scoring returns. Unrounded except where a field says rounded."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+UsageSource = Literal["measured", "lineage-imputed", "peer-imputed"]
+CostStep = Literal["a", "b", "c", "d", "e", "none"]
+
+
+class Projection(msgspec.Struct, frozen=True, kw_only=True):
+    """One raw result projected onto the IQ scale."""
+
+    benchmark: str
+    raw: float
+    iq: float
+
+
+class DimensionEstimate(msgspec.Struct, frozen=True, kw_only=True):
+    """One model's estimate in one dimension."""
+
+    slug: str
+    value: float | None  # unrounded, clamped to [70, 160]; None when no estimate exists
+    sd: float | None  # posterior sd where the path has one
+    covered: int  # direct benchmarks used
+    total: int  # benchmarks in the dimension
+    imputed: bool  # covered < min_benchmarks
+    method: str  # direct-mean, legacy-predicted-blend, posterior, predecessor-prior, ...
+    evidence: bool  # direct results or predecessor evidence
+    projections: tuple[Projection, ...] = ()
+    offsets: tuple[tuple[str, float], ...] = ()  # (benchmark id, offset) used
+    prior_mean: float | None = None
+    prior_sd: float | None = None
+    prior_source: str | None = None  # predecessor / cross-dimension / population
+
+
+class CostEstimate(msgspec.Struct, frozen=True, kw_only=True):
+    """Effective cost and the waterfall step that produced its multiplier."""
+
+    io_per_1m: float | None
+    usage_multiplier: float | None
+    usage_multiplier_source: UsageSource | None
+    effective_per_1m: float | None  # rounded to 4 decimals
+    step: CostStep
+    multiplier_from: tuple[str, ...] = ()  # model ids the multiplier was taken from
+
+
+class ModelScores(msgspec.Struct, frozen=True, kw_only=True):
+    """Every score of one published model."""
+
+    model_id: str
+    dimensions: tuple[DimensionEstimate, ...]  # seven, in dimension order
+    composite: float | None  # unrounded mean of the seven, None without enough direct dimensions
+    iq: int | None  # composite rounded half up
+    rank: int | None
+    direct_dimensions: int
+    evidence_dimensions: int
+    eq: int | None  # rounded mean of EQ projections
+    eq_projections: tuple[Projection, ...]
+    cost: CostEstimate
+
+
+class DomainEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """One model's partially pooled estimate in one domain."""
+
+    model_id: str
+    composite_iq: int
+    rank_status: Literal["full", "partial"]
+    covered: int
+    total: int
+    observed: float
+    adjustment: float
+    confidence: float
+    standard_error: float
+    low95: float
+    high95: float
+
+
+class DomainScores(msgspec.Struct, frozen=True, kw_only=True):
+    """A domain's leaderboard, ordered: full first, then compositeIQ desc, then id."""
+
+    domain_id: str
+    entries: tuple[DomainEntry, ...]
+
+
+class RankedEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """One row of any ranking."""
+
+    model_id: str
+    rank: int
+    score: float  # the published (rounded) score the rank was decided on
+
+
+class Scores(msgspec.Struct, frozen=True, kw_only=True):
+    """The scoring result for a whole dataset."""
+
+    models: dict[str, ModelScores]  # by model id
+    domains: dict[str, DomainScores]  # by domain id
