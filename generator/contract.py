@@ -31,7 +31,7 @@ class Closed(msgspec.Struct, rename="camel", kw_only=True, frozen=True, forbid_u
     """Base for objects the contract closes: no additional fields allowed."""
 
 
-class Envelope(Contract, kw_only=True):
+class Envelope(Contract, kw_only=True, frozen=True):
     """Fields present at the top level of every response."""
 
     api_version: Literal["1"]
@@ -42,7 +42,7 @@ class Envelope(Contract, kw_only=True):
 # --- models -----------------------------------------------------------------
 
 
-class ModelCost(Contract, kw_only=True):
+class ModelCost(Contract, kw_only=True, frozen=True):
     """Prices in USD per 1M tokens and the effective cost after the usage multiplier."""
 
     input_per_1m: float | None = field(name="inputPer1M")
@@ -60,7 +60,7 @@ class ModelCost(Contract, kw_only=True):
     unit: str
 
 
-class ModelSpeed(Contract, kw_only=True):
+class ModelSpeed(Contract, kw_only=True, frozen=True):
     """Measured response time and output speed, when an open source has them."""
 
     response_time_sec: float | None
@@ -90,7 +90,7 @@ class DimensionScores(msgspec.Struct, rename=_DIMENSION_NAMES, kw_only=True, fro
     knowledge_work: DimensionIq | None
 
 
-class DimensionScoreDetailed(Contract, kw_only=True):
+class DimensionScoreDetailed(Contract, kw_only=True, frozen=True):
     """One dimension of a model in full: score, coverage and how it was estimated."""
 
     iq: DimensionIq | None
@@ -112,7 +112,7 @@ class DimensionDetails(msgspec.Struct, rename=_DIMENSION_NAMES, kw_only=True, fr
     knowledge_work: DimensionScoreDetailed
 
 
-class ModelBenchmarkResult(Contract, kw_only=True):
+class ModelBenchmarkResult(Contract, kw_only=True, frozen=True):
     """One raw benchmark result of a model, with its provenance."""
 
     value: float
@@ -128,7 +128,7 @@ class ModelBenchmarkResult(Contract, kw_only=True):
     harness: str | None
 
 
-class ModelRevision(Closed, kw_only=True):
+class ModelRevision(Closed, kw_only=True, frozen=True):
     """A dated provider checkpoint of a mutable model id."""
 
     id: str
@@ -138,7 +138,7 @@ class ModelRevision(Closed, kw_only=True):
     source_urls: list[Uri]
 
 
-class ReasoningEffort(Closed, kw_only=True):
+class ReasoningEffort(Closed, kw_only=True, frozen=True):
     """The reasoning-effort setting a configuration was run at."""
 
     key: str
@@ -146,7 +146,7 @@ class ReasoningEffort(Closed, kw_only=True):
     reasoning: bool
 
 
-class ReasoningConfiguration(Closed, kw_only=True):
+class ReasoningConfiguration(Closed, kw_only=True, frozen=True):
     """A source-backed reasoning-effort configuration of a model."""
 
     id: str
@@ -160,7 +160,7 @@ class ReasoningConfiguration(Closed, kw_only=True):
     values: dict[str, float]
 
 
-class IqCoverage(Contract, kw_only=True):
+class IqCoverage(Contract, kw_only=True, frozen=True):
     """How many of the seven dimensions rest on direct or predecessor evidence."""
 
     direct_dimensions: Annotated[int, Meta(ge=0, le=7)]
@@ -168,7 +168,7 @@ class IqCoverage(Contract, kw_only=True):
     total_dimensions: Annotated[int, Meta(ge=0)]
 
 
-class ModelSummary(Contract, kw_only=True):
+class ModelSummary(Contract, kw_only=True, frozen=True):
     """One element of `models` in the model list."""
 
     id: str
@@ -191,13 +191,13 @@ class ModelSummary(Contract, kw_only=True):
     dimensions: DimensionScores
 
 
-class ModelList(Envelope, kw_only=True):
+class ModelList(Envelope, kw_only=True, frozen=True):
     """GET /models: every published model."""
 
     models: list[ModelSummary]
 
 
-class ModelDetail(Envelope, kw_only=True):
+class ModelDetail(Envelope, kw_only=True, frozen=True):
     """GET /models/{id}: one model in full (the summary's fields, detailed dimensions)."""
 
     id: str
@@ -227,7 +227,7 @@ class ModelDetail(Envelope, kw_only=True):
 # --- benchmarks and rankings ------------------------------------------------
 
 
-class BenchmarkMetadata(Contract, kw_only=True):
+class BenchmarkMetadata(Contract, kw_only=True, frozen=True):
     """One benchmark of the seven scored dimensions (metadata only, no results)."""
 
     id: str
@@ -245,7 +245,7 @@ class BenchmarkMetadata(Contract, kw_only=True):
     url: Uri
 
 
-class BenchmarkList(Envelope, kw_only=True):
+class BenchmarkList(Envelope, kw_only=True, frozen=True):
     """GET /benchmarks: the benchmarks assigned to the seven scored dimensions."""
 
     benchmarks: list[BenchmarkMetadata]
@@ -254,7 +254,7 @@ class BenchmarkList(Envelope, kw_only=True):
 RankingType = Literal["derived", "dimension", "benchmark"]
 
 
-class RankingCatalogEntry(Contract, kw_only=True):
+class RankingCatalogEntry(Contract, kw_only=True, frozen=True):
     """One ranking in the catalog, without its rows."""
 
     id: str
@@ -270,13 +270,13 @@ class RankingCatalogEntry(Contract, kw_only=True):
     unit: str | UnsetType = UNSET
 
 
-class RankingList(Envelope, kw_only=True):
+class RankingList(Envelope, kw_only=True, frozen=True):
     """GET /rankings: the ranking catalog in catalog order."""
 
     rankings: list[RankingCatalogEntry]
 
 
-class RankedModel(Contract, kw_only=True):
+class RankedModel(Contract, kw_only=True, frozen=True):
     """One model's row in a ranking."""
 
     id: str
@@ -288,7 +288,7 @@ class RankedModel(Contract, kw_only=True):
     url: Uri | UnsetType = UNSET
 
 
-class RankingDetail(Envelope, kw_only=True):
+class RankingDetail(Envelope, kw_only=True, frozen=True):
     """GET /rankings/{id}: one ranking (its catalog entry's fields) with every ranked model."""
 
     id: str
@@ -307,7 +307,7 @@ class RankingDetail(Envelope, kw_only=True):
 # --- charts, methodology, domains -------------------------------------------
 
 
-class Chart(Contract, kw_only=True):
+class Chart(Contract, kw_only=True, frozen=True):
     """A promoted canonical chart: its share page and social preview image."""
 
     id: str
@@ -319,20 +319,20 @@ class Chart(Contract, kw_only=True):
     tags: list[str]
 
 
-class ChartList(Envelope, kw_only=True):
+class ChartList(Envelope, kw_only=True, frozen=True):
     """GET /charts: the promoted canonical charts."""
 
     charts: list[Chart]
 
 
-class BenchmarkRef(Contract, kw_only=True):
+class BenchmarkRef(Contract, kw_only=True, frozen=True):
     """A benchmark or price input named by its source field."""
 
     field: str
     name: str
 
 
-class MethodologyDimension(Contract, kw_only=True):
+class MethodologyDimension(Contract, kw_only=True, frozen=True):
     """One of the seven composite dimensions."""
 
     id: str
@@ -342,7 +342,7 @@ class MethodologyDimension(Contract, kw_only=True):
     benchmarks: list[BenchmarkRef]
 
 
-class CostBreakdownItem(Contract, kw_only=True):
+class CostBreakdownItem(Contract, kw_only=True, frozen=True):
     """One part of how effective cost is computed."""
 
     id: str
@@ -352,7 +352,7 @@ class CostBreakdownItem(Contract, kw_only=True):
     summary: str | UnsetType = UNSET
 
 
-class DerivedRanking(Contract, kw_only=True):
+class DerivedRanking(Contract, kw_only=True, frozen=True):
     """A ranking derived by the methodology rather than read off one benchmark."""
 
     id: str
@@ -364,7 +364,7 @@ class DerivedRanking(Contract, kw_only=True):
     breakdown: list[CostBreakdownItem] | UnsetType = UNSET
 
 
-class MethodologyParameters(Contract, kw_only=True):
+class MethodologyParameters(Contract, kw_only=True, frozen=True):
     """Every tunable number of the scoring methodology."""
 
     legacy_weight: float
@@ -381,7 +381,7 @@ class MethodologyParameters(Contract, kw_only=True):
     interval_z: float
 
 
-class ChangelogEntry(Contract, kw_only=True):
+class ChangelogEntry(Contract, kw_only=True, frozen=True):
     """One dated change of the methodology or the contract."""
 
     date: dt.date
@@ -389,7 +389,7 @@ class ChangelogEntry(Contract, kw_only=True):
     text: str
 
 
-class Methodology(Envelope, kw_only=True):
+class Methodology(Envelope, kw_only=True, frozen=True):
     """GET /methodology: how every published score is computed."""
 
     version: str
@@ -401,7 +401,7 @@ class Methodology(Envelope, kw_only=True):
     changelog: list[ChangelogEntry]
 
 
-class DomainSummary(Contract, kw_only=True):
+class DomainSummary(Contract, kw_only=True, frozen=True):
     """One applied-capability domain in the domain list."""
 
     id: str
@@ -411,13 +411,13 @@ class DomainSummary(Contract, kw_only=True):
     url: Uri
 
 
-class DomainList(Envelope, kw_only=True):
+class DomainList(Envelope, kw_only=True, frozen=True):
     """GET /domains: every domain."""
 
     domains: list[DomainSummary]
 
 
-class DomainCompositeEntry(Contract, kw_only=True):
+class DomainCompositeEntry(Contract, kw_only=True, frozen=True):
     """One model's partially pooled composite in a domain."""
 
     model: str
@@ -435,14 +435,14 @@ class DomainCompositeEntry(Contract, kw_only=True):
     estimate_high95: float | UnsetType = UNSET
 
 
-class SourceRef(Contract, kw_only=True):
+class SourceRef(Contract, kw_only=True, frozen=True):
     """Where a domain benchmark's results come from."""
 
     name: str
     url: Uri
 
 
-class DomainResultRow(Contract, kw_only=True):
+class DomainResultRow(Contract, kw_only=True, frozen=True):
     """One published result of a model on a domain benchmark under one harness."""
 
     model: str
@@ -451,7 +451,7 @@ class DomainResultRow(Contract, kw_only=True):
     model_url: Uri | None
 
 
-class DomainBenchmark(Contract, kw_only=True):
+class DomainBenchmark(Contract, kw_only=True, frozen=True):
     """A domain benchmark and its results."""
 
     id: str
@@ -463,7 +463,7 @@ class DomainBenchmark(Contract, kw_only=True):
     results: list[DomainResultRow]
 
 
-class DomainDetail(Envelope, kw_only=True):
+class DomainDetail(Envelope, kw_only=True, frozen=True):
     """GET /domains/{slug}: a domain's composite leaderboard and benchmark results."""
 
     id: str
@@ -476,7 +476,7 @@ class DomainDetail(Envelope, kw_only=True):
 # --- discovery and errors ---------------------------------------------------
 
 
-class IndexEndpoint(Contract, kw_only=True):
+class IndexEndpoint(Contract, kw_only=True, frozen=True):
     """One endpoint listed by the discovery index."""
 
     path: str
@@ -484,7 +484,7 @@ class IndexEndpoint(Contract, kw_only=True):
     description: str
 
 
-class ApiIndex(Envelope, kw_only=True):
+class ApiIndex(Envelope, kw_only=True, frozen=True):
     """GET /api and /api/v1: what this API serves and where."""
 
     name: str
@@ -495,7 +495,7 @@ class ApiIndex(Envelope, kw_only=True):
     docs: Uri
 
 
-class Error(Closed, kw_only=True):
+class Error(Closed, kw_only=True, frozen=True):
     """Every 404: exactly an error message and an error code."""
 
     error: str

@@ -40,7 +40,7 @@ class Record(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=Tr
     """Base for every input record."""
 
 
-class Provenance(Record):
+class Provenance(Record, kw_only=True, frozen=True):
     """Where a value came from."""
 
     source_name: Text
@@ -48,7 +48,7 @@ class Provenance(Record):
     as_of: dt.date
 
 
-class BenchmarkResultRecord(Record):
+class BenchmarkResultRecord(Record, kw_only=True, frozen=True):
     """One raw benchmark result of a model, with its provenance."""
 
     benchmark: Slug
@@ -61,7 +61,7 @@ class BenchmarkResultRecord(Record):
     note: Text | None = None
 
 
-class RevisionRecord(Record):
+class RevisionRecord(Record, kw_only=True, frozen=True):
     """A dated provider checkpoint behind a mutable model id."""
 
     id: Slug
@@ -71,7 +71,7 @@ class RevisionRecord(Record):
     source_urls: list[Url] = []
 
 
-class ReasoningConfigurationRecord(Record):
+class ReasoningConfigurationRecord(Record, kw_only=True, frozen=True):
     """A source-backed reasoning-effort configuration (e.g. Epoch's `_xhigh` row)."""
 
     id: Slug
@@ -87,7 +87,7 @@ class ReasoningConfigurationRecord(Record):
     values: dict[str, float] = {}
 
 
-class LineageRecord(Record):
+class LineageRecord(Record, kw_only=True, frozen=True):
     """Family, generation and at most one compatible predecessor."""
 
     family: Slug
@@ -95,7 +95,7 @@ class LineageRecord(Record):
     predecessor: Slug | None = None
 
 
-class HostedPriceRecord(Record):
+class HostedPriceRecord(Record, kw_only=True, frozen=True):
     """A specific nonzero hosted-provider price for an otherwise free model."""
 
     provider: Text
@@ -104,7 +104,7 @@ class HostedPriceRecord(Record):
     source_url: Url
 
 
-class PricesRecord(Record):
+class PricesRecord(Record, kw_only=True, frozen=True):
     """USD per 1M tokens. Leave a price out when it is unknown."""
 
     input: Price | None = None
@@ -120,7 +120,7 @@ class PricesRecord(Record):
     source_url: Url | None = None
 
 
-class UsageMultiplierRecord(Record):
+class UsageMultiplierRecord(Record, kw_only=True, frozen=True):
     """A measured usage multiplier: validated token usage and cost residuals."""
 
     multiplier: Annotated[float, Meta(gt=0, le=100)]
@@ -131,7 +131,7 @@ class UsageMultiplierRecord(Record):
     as_of: dt.date
 
 
-class SpeedRecord(Record):
+class SpeedRecord(Record, kw_only=True, frozen=True):
     """Measured speed, when an openly licensed source has it."""
 
     response_time_sec: Annotated[float, Meta(ge=0)] | None = None
@@ -140,7 +140,7 @@ class SpeedRecord(Record):
     source_url: Url | None = None
 
 
-class ModelRecord(Record):
+class ModelRecord(Record, kw_only=True, frozen=True):
     """One model: `data/models/<id>.toml`."""
 
     id: Slug
@@ -167,7 +167,7 @@ class ModelRecord(Record):
     results: list[BenchmarkResultRecord] = []
 
 
-class BenchmarkRecord(Record):
+class BenchmarkRecord(Record, kw_only=True, frozen=True):
     """One scored (iq) or EQ benchmark: `data/benchmarks/<id>.toml`."""
 
     id: Slug
@@ -186,7 +186,7 @@ class BenchmarkRecord(Record):
     updated: dt.datetime
 
 
-class DomainBenchmarkRecord(Record):
+class DomainBenchmarkRecord(Record, kw_only=True, frozen=True):
     """A benchmark that feeds one domain only."""
 
     id: Slug
@@ -200,7 +200,7 @@ class DomainBenchmarkRecord(Record):
     source_url: Url
 
 
-class DomainResultRecord(Record):
+class DomainResultRecord(Record, kw_only=True, frozen=True):
     """One result row: a model on a domain benchmark under one harness."""
 
     model: Slug
@@ -214,7 +214,7 @@ class DomainResultRecord(Record):
     note: Text | None = None
 
 
-class DomainRecord(Record):
+class DomainRecord(Record, kw_only=True, frozen=True):
     """One applied-capability domain: `data/domains/<slug>.toml`."""
 
     id: Slug
@@ -225,7 +225,7 @@ class DomainRecord(Record):
     results: list[DomainResultRecord] = []
 
 
-class DimensionRecord(Record):
+class DimensionRecord(Record, kw_only=True, frozen=True):
     """One of the seven composite dimensions."""
 
     id: Annotated[str, Meta(pattern=r"^D[1-9]$")]
@@ -235,7 +235,7 @@ class DimensionRecord(Record):
     min_benchmarks: Annotated[int, Meta(ge=1)] = 1
 
 
-class ParametersRecord(Record):
+class ParametersRecord(Record, kw_only=True, frozen=True):
     """Every tunable number of METHODOLOGY.md."""
 
     legacy_weight: Annotated[float, Meta(ge=0, le=1)]
@@ -252,7 +252,7 @@ class ParametersRecord(Record):
     interval_z: Annotated[float, Meta(gt=0)]
 
 
-class ChangelogRecord(Record):
+class ChangelogRecord(Record, kw_only=True, frozen=True):
     """One dated methodology or contract change."""
 
     date: dt.date
@@ -260,7 +260,7 @@ class ChangelogRecord(Record):
     text: Text
 
 
-class CostBreakdownRecord(Record):
+class CostBreakdownRecord(Record, kw_only=True, frozen=True):
     """One item of the effective-cost breakdown published by /methodology."""
 
     id: Slug
@@ -270,7 +270,7 @@ class CostBreakdownRecord(Record):
     steps: list[Text] = []
 
 
-class MethodologyRecord(Record):
+class MethodologyRecord(Record, kw_only=True, frozen=True):
     """`data/methodology.toml`: version, summary, parameters, dimensions, changelog."""
 
     version: Annotated[str, Meta(pattern=r"^\d{4}-\d{2}-\d{2}[a-z0-9.-]*$")]
@@ -293,7 +293,7 @@ ChartKind = Literal[
 ]
 
 
-class ChartRecord(Record):
+class ChartRecord(Record, kw_only=True, frozen=True):
     """One promoted canonical chart: `data/charts/<id>.toml`."""
 
     id: Slug
