@@ -1,0 +1,63 @@
+"""The `modelscores` command line. Parses options and calls the core; no logic here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+DATA_DIR = click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("data"),
+    show_default=True,
+    help="Directory of hand-edited data files.",
+)
+OUT_DIR = click.option(
+    "--out-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("site_out"),
+    show_default=True,
+    help="Directory the built site is written to (swapped in atomically).",
+)
+BASE_URL = click.option(
+    "--base-url",
+    default="http://127.0.0.1:8000",
+    show_default=True,
+    envvar="MODELSCORES_BASE_URL",
+    help="Public base URL the site is served from; every `url` field starts with it.",
+)
+MCP_ORIGIN = click.option(
+    "--mcp-origin",
+    default=None,
+    envvar="MODELSCORES_MCP_ORIGIN",
+    help="Origin of the deployed MCP sidecar; /api/mcp is proxied to it.",
+)
+
+
+@click.group()
+@click.version_option(package_name="modelscores")
+def cli() -> None:
+    """Build and serve a static JSON API of AI model scores."""
+
+
+@cli.command()
+@DATA_DIR
+def check(data_dir: Path) -> None:
+    """Validate data/ and print a short summary."""
+    from generator.load import summarize
+
+    click.echo(summarize(data_dir).describe())
+
+
+@cli.command()
+@DATA_DIR
+@click.argument("model")
+def explain(data_dir: Path, model: str) -> None:
+    """Print how every score of MODEL (an id) was computed."""
+    from generator.explain import explain_model
+    from generator.load import load_dataset
+    from generator.scoring import compute_scores
+
+    dataset = load_dataset(data_dir)
+    click.echo(explain_model(dataset, compute_scores(dataset), model))
