@@ -23,7 +23,7 @@ esac
 # npm_install DIR SPEC...: install pinned packages into $TOOLS/DIR unless a stamp says done.
 npm_install() {
   local dir="$TOOLS/$1"; shift
-  local stamp="$dir/.installed-$(echo "$*" | tr ' /@' '_--')"
+  local stamp="$dir/.installed-$(echo "$*" | sed 's/[^A-Za-z0-9.]/_/g')"
   if [ -f "$stamp" ]; then return 0; fi
   mkdir -p "$dir"
   [ -f "$dir/package.json" ] || echo '{"private": true}' > "$dir/package.json"
