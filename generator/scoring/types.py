@@ -34,6 +34,7 @@ class DimensionEstimate(msgspec.Struct, frozen=True, kw_only=True):
     prior_mean: float | None = None
     prior_sd: float | None = None
     prior_source: str | None = None  # predecessor / cross-dimension / population
+    inputs: tuple[tuple[str, float], ...] = ()  # named intermediate numbers, for explain
 
 
 class CostEstimate(msgspec.Struct, frozen=True, kw_only=True):

@@ -1,0 +1,55 @@
+"""Abstract reasoning without direct results: legacy/predicted blend (METHODOLOGY 2.1)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from generator.scoring.ladder import clamp_iq
+
+_FLAT = 1e-12  # below this spread of x the slope is not identifiable
+
+
+class AbstractPredictor(msgspec.Struct, frozen=True, kw_only=True):
+    """`predicted = clamp(intercept + slope * x)`, x = mean of the other direct dimensions."""
+
+    intercept: float
+    slope: float
+    samples: int
+
+    def predict(self, x: float) -> float:
+        """Predicted abstract-reasoning IQ for a model whose other dimensions average x."""
+        return clamp_iq(self.intercept + self.slope * x)
+
+
+def fit_predictor(samples: Sequence[tuple[float, float]]) -> AbstractPredictor | None:
+    """Least squares of abstract IQ y on x over `(x, y)` samples.
+
+    One regressor (the mean of a model's other direct dimension estimates)
+    because models cover different subsets of dimensions; a full multivariate
+    fit would be rank-deficient. With one sample, or every x equal, the slope
+    is 0 and the line is the mean of y. None without samples.
+    """
+    n = len(samples)
+    if n == 0:
+        return None
+    mean_x = sum(x for x, _ in samples) / n
+    mean_y = sum(y for _, y in samples) / n
+    sxx = sum((x - mean_x) ** 2 for x, _ in samples)
+    if sxx <= _FLAT:
+        return AbstractPredictor(intercept=mean_y, slope=0.0, samples=n)
+    sxy = sum((x - mean_x) * (y - mean_y) for x, y in samples)
+    slope = sxy / sxx
+    return AbstractPredictor(intercept=mean_y - slope * mean_x, slope=slope, samples=n)
+
+
+def blend(legacy: float | None, predicted: float | None, weight: float) -> tuple[float, str] | None:
+    """`(value, method)`: `w*legacy + (1-w)*predicted`, or whichever one exists."""
+    if legacy is not None and predicted is not None:
+        return weight * legacy + (1.0 - weight) * predicted, "legacy-predicted-blend"
+    if legacy is not None:
+        return legacy, "legacy-estimate"
+    if predicted is not None:
+        return predicted, "predicted"
+    return None

@@ -1,0 +1,49 @@
+"""Composite IQ, coverage counts and ranks (METHODOLOGY section 3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from generator.records import Direction
+from generator.scoring.types import DimensionEstimate, RankedEntry
+
+
+def direct_dimension_count(dimensions: Sequence[DimensionEstimate]) -> int:
+    """`iqCoverage.directDimensions`: dimensions with at least one direct benchmark."""
+    return sum(1 for estimate in dimensions if estimate.covered >= 1)
+
+
+def evidence_dimension_count(dimensions: Sequence[DimensionEstimate]) -> int:
+    """`iqCoverage.evidenceDimensions`: dimensions resting on direct or predecessor evidence."""
+    return sum(1 for estimate in dimensions if estimate.evidence)
+
+
+def composite_score(dimensions: Sequence[DimensionEstimate], min_direct: int) -> float | None:
+    """Unrounded mean of all dimension estimates, imputed ones included.
+
+    None when fewer than `min_direct` dimensions have direct results, or when a
+    dimension has no estimate at all (only possible in a dataset where nobody
+    has results in that dimension): a missing dimension never makes a model
+    look better by omission.
+    """
+    if direct_dimension_count(dimensions) < min_direct:
+        return None
+    values = [estimate.value for estimate in dimensions]
+    present = [value for value in values if value is not None]
+    if not present or len(present) != len(values):
+        return None
+    return sum(present) / len(present)
+
+
+def rank_entries(items: Sequence[tuple[str, float]], direction: Direction) -> list[RankedEntry]:
+    """Rank `(model id, published score)` pairs: 1..n, no shared ranks.
+
+    Pass the published (already rounded) score: ties are decided on it. Order is
+    by score in the ranking's direction, then by model id ascending.
+    """
+    sign = -1.0 if direction == "higher_is_better" else 1.0
+    ordered = sorted(items, key=lambda item: (sign * item[1], item[0]))
+    return [
+        RankedEntry(model_id=model_id, rank=position, score=score)
+        for position, (model_id, score) in enumerate(ordered, start=1)
+    ]

@@ -1,0 +1,209 @@
+"""`compute_scores`: the whole methodology over a dataset, in dependency order."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import msgspec
+
+from generator.records import DIMENSION_SLUGS, BenchmarkRecord, Dataset, ModelRecord
+from generator.scoring.abstract import AbstractPredictor, fit_predictor
+from generator.scoring.composite import (
+    composite_score,
+    direct_dimension_count,
+    evidence_dimension_count,
+    rank_entries,
+)
+from generator.scoring.cost import estimate_cost
+from generator.scoring.dimensions import Slot, abstract_estimate, choose_prior, posterior_estimate
+from generator.scoring.domains import compute_domain
+from generator.scoring.eq import eq_score
+from generator.scoring.observations import best_projections, eq_projections, group_by_dimension
+from generator.scoring.offsets import (
+    benchmark_offsets,
+    direct_estimate,
+    observations,
+    population_mean,
+)
+from generator.scoring.rounding import round_half_up
+from generator.scoring.types import DimensionEstimate, ModelScores, Projection, Scores
+
+ABSTRACT = DIMENSION_SLUGS[0]
+Grouped = Mapping[str, Mapping[str, tuple[Projection, ...]]]  # model -> slug -> projections
+
+
+class Population(msgspec.Struct, frozen=True, kw_only=True):
+    """Dataset-wide quantities every model's estimate depends on."""
+
+    slots: tuple[Slot, ...]
+    offsets: dict[str, dict[str, float]]  # slug -> benchmark -> offset (dimensions 2-7)
+    sigmas: dict[str, float]  # benchmark -> noise
+    direct: dict[str, dict[str, float | None]]  # model -> slug -> direct estimate
+    means: dict[str, float | None]  # slug -> population mean of direct estimates
+    predictor: AbstractPredictor | None
+
+
+def predecessor_order(models: Sequence[ModelRecord]) -> list[str]:
+    """Model ids with every published predecessor before its successors (ids sorted otherwise)."""
+    by_id = {m.id: m for m in models}
+    order: list[str] = []
+    placed: set[str] = set()
+    for model_id in sorted(by_id):
+        chain: list[str] = []
+        current: str | None = model_id
+        while current is not None and current in by_id and current not in placed:
+            if current in chain:  # a cycle: the loader rejects these; stop rather than loop
+                break
+            chain.append(current)
+            lineage = by_id[current].lineage
+            current = lineage.predecessor if lineage is not None else None
+        for item in reversed(chain):
+            if item not in placed:
+                placed.add(item)
+                order.append(item)
+    return order
+
+
+def _slots(dataset: Dataset) -> tuple[Slot, ...]:
+    minimums = {d.slug: d.min_benchmarks for d in dataset.methodology.dimensions}
+    return tuple(
+        Slot(
+            slug=slug,
+            total=sum(1 for b in dataset.benchmarks if b.category == "iq" and b.dimension == slug),
+            min_benchmarks=minimums.get(slug, 1),
+        )
+        for slug in DIMENSION_SLUGS
+    )
+
+
+def _direct_estimates(
+    grouped: Mapping[str, tuple[Projection, ...]], offsets: Mapping[str, Mapping[str, float]]
+) -> dict[str, float | None]:
+    direct = {ABSTRACT: direct_estimate([p.iq for p in grouped[ABSTRACT]])}
+    for slug in DIMENSION_SLUGS[1:]:
+        direct[slug] = direct_estimate(observations(grouped[slug], offsets[slug]))
+    return direct
+
+
+def _predictor(direct: Mapping[str, Mapping[str, float | None]]) -> AbstractPredictor | None:
+    samples = []
+    for model_id in sorted(direct):
+        target = direct[model_id][ABSTRACT]
+        x = _other_mean(direct[model_id])
+        if target is not None and x is not None:
+            samples.append((x, target))
+    return fit_predictor(samples)
+
+
+def _other_mean(direct: Mapping[str, float | None]) -> float | None:
+    values = [direct[slug] for slug in DIMENSION_SLUGS[1:]]
+    present = [v for v in values if v is not None]
+    return sum(present) / len(present) if present else None
+
+
+def build_population(dataset: Dataset, grouped: Grouped) -> Population:
+    """Offsets, noise, direct estimates, population means and the abstract predictor."""
+    params = dataset.methodology.parameters
+    ids = sorted(grouped)
+    offsets = {
+        slug: benchmark_offsets([grouped[m][slug] for m in ids], params.offset_shrinkage)
+        for slug in DIMENSION_SLUGS[1:]
+    }
+    direct = {m: _direct_estimates(grouped[m], offsets) for m in ids}
+    return Population(
+        slots=_slots(dataset),
+        offsets=offsets,
+        sigmas={b.id: b.noise or params.sigma_benchmark for b in dataset.benchmarks},
+        direct=direct,
+        means={slug: population_mean(direct[m][slug] for m in ids) for slug in DIMENSION_SLUGS},
+        predictor=_predictor(direct),
+    )
+
+
+def estimate_dimensions(
+    model: ModelRecord,
+    dataset: Dataset,
+    grouped: Mapping[str, tuple[Projection, ...]],
+    population: Population,
+    predecessor: tuple[DimensionEstimate, ...] | None,
+) -> tuple[DimensionEstimate, ...]:
+    """The model's seven estimates, in dimension order."""
+    params = dataset.methodology.parameters
+    direct = population.direct[model.id]
+    shown = sum(1 for v in direct.values() if v is not None) >= params.min_direct_dimensions
+    estimates = [
+        abstract_estimate(
+            population.slots[0],
+            grouped[ABSTRACT],
+            model.legacy_abstract_estimate,
+            _other_mean(direct),
+            population.predictor,
+            population.means[ABSTRACT],
+            params.legacy_weight,
+            shown,
+        )
+    ]
+    for index, slot in enumerate(population.slots[1:], start=1):
+        prior = choose_prior(
+            slot.slug,
+            direct,
+            predecessor[index] if predecessor is not None else None,
+            population.means[slot.slug],
+            params,
+        )
+        estimates.append(
+            posterior_estimate(
+                slot,
+                grouped[slot.slug],
+                population.offsets[slot.slug],
+                population.sigmas,
+                prior,
+                shown,
+            )
+        )
+    return tuple(estimates)
+
+
+def compute_scores(dataset: Dataset) -> Scores:
+    """Every score of every published model and every domain. Pure and deterministic."""
+    params = dataset.methodology.parameters
+    benchmarks: dict[str, BenchmarkRecord] = {b.id: b for b in dataset.benchmarks}
+    models = {m.id: m for m in sorted(dataset.models, key=lambda m: m.id)}
+    projected = {m: best_projections(models[m], benchmarks) for m in models}
+    grouped = {m: group_by_dimension(projected[m], benchmarks, DIMENSION_SLUGS) for m in models}
+    population = build_population(dataset, grouped)
+
+    dimensions: dict[str, tuple[DimensionEstimate, ...]] = {}
+    for model_id in predecessor_order(dataset.models):
+        lineage = models[model_id].lineage
+        parent = lineage.predecessor if lineage is not None else None
+        dimensions[model_id] = estimate_dimensions(
+            models[model_id], dataset, grouped[model_id], population, dimensions.get(parent or "")
+        )
+
+    composites = {m: composite_score(dimensions[m], params.min_direct_dimensions) for m in models}
+    published_iq = {m: round_half_up(c) for m, c in composites.items() if c is not None}
+    ranks = {
+        e.model_id: e.rank for e in rank_entries(sorted(published_iq.items()), "higher_is_better")
+    }
+
+    scores: dict[str, ModelScores] = {}
+    for model_id, model in models.items():
+        eq = eq_projections(projected[model_id], benchmarks)
+        scores[model_id] = ModelScores(
+            model_id=model_id,
+            dimensions=dimensions[model_id],
+            composite=composites[model_id],
+            iq=published_iq.get(model_id),
+            rank=ranks.get(model_id),
+            direct_dimensions=direct_dimension_count(dimensions[model_id]),
+            evidence_dimensions=evidence_dimension_count(dimensions[model_id]),
+            eq=eq_score(eq),
+            eq_projections=eq,
+            cost=estimate_cost(model, models, composites, params),
+        )
+    domains = {
+        d.id: compute_domain(d, composites, params)
+        for d in sorted(dataset.domains, key=lambda d: d.id)
+    }
+    return Scores(models=scores, domains=domains)
