@@ -1,0 +1,1 @@
+"""Performance benchmarks: synthetic data, build timing and sidecar load (docs/PERFORMANCE.md)."""
