@@ -1,0 +1,253 @@
+"""Loading the built site (`site_out/api/v1/*`) into immutable snapshots, and reloading it.
+
+A `Site` is one whole build: every document of the API the tools answer from, decoded with
+the contract Structs (to validate it and to filter on it) and kept as the file's own JSON
+(to answer with exactly what the static API publishes). `SiteStore` holds the current
+snapshot and swaps in a new one, fully loaded first, when the build swaps `site_out/`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from generator.contract import (
+    BenchmarkList,
+    DomainDetail,
+    DomainList,
+    Methodology,
+    ModelDetail,
+    ModelList,
+    RankingDetail,
+    RankingList,
+)
+
+API_DIR = "api/v1"
+MARKER = f"{API_DIR}/models.json"
+"""The file whose inode, mtime and size (with the site directory's own) identify a build."""
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T", bound=msgspec.Struct)
+
+
+class SiteError(Exception):
+    """The built site is missing or one of its files does not match the contract."""
+
+
+@dataclass(frozen=True)
+class Document(Generic[T]):
+    """One published file: decoded into its contract Struct, and as its own JSON object."""
+
+    struct: T
+    raw: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Site:
+    """One build of the API, read whole; every answer is computed from one of these."""
+
+    models: Document[ModelList]
+    model_details: Mapping[str, Document[ModelDetail]]
+    benchmarks: Document[BenchmarkList]
+    rankings: Document[RankingList]
+    ranking_details: Mapping[str, Document[RankingDetail]]
+    domains: Document[DomainList]
+    domain_details: Mapping[str, Document[DomainDetail]]
+    methodology: Document[Methodology]
+    model_keys: Mapping[str, str]
+    """Lower-cased model id or name to model id: how tools resolve what a user calls a model."""
+    fingerprint: tuple[int, ...]
+
+    @property
+    def envelope(self) -> dict[str, Any]:
+        """The envelope every answer carries (taken from the model list)."""
+        raw = self.models.raw
+        return {key: raw[key] for key in ("apiVersion", "methodologyVersion", "updatedAt")}
+
+
+# --- reading one build ------------------------------------------------------
+
+
+@contextmanager
+def _open_dir(site_dir: Path) -> Iterator[int]:
+    """Open the site directory once; every file is then read relative to this descriptor.
+
+    The descriptor pins the directory the build had in place when loading started, so a
+    swap (rename or symlink) in the middle of a load cannot mix two builds.
+    """
+    try:
+        fd = os.open(site_dir, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as exc:
+        raise SiteError(f"{site_dir}: cannot open the built site ({exc.strerror})") from exc
+    try:
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _fingerprint_fd(fd: int) -> tuple[int, ...]:
+    """Identity of the build open at `fd`: the directory's inode plus the marker file's stat."""
+    top = os.fstat(fd)
+    marker = os.stat(MARKER, dir_fd=fd)
+    return (top.st_dev, top.st_ino, marker.st_ino, marker.st_mtime_ns, marker.st_size)
+
+
+def probe_fingerprint(site_dir: Path) -> tuple[int, ...] | None:
+    """The fingerprint of whatever build is at `site_dir` now (a few stat calls), or None."""
+    try:
+        top = os.stat(site_dir)
+        marker = os.stat(site_dir / MARKER)
+    except OSError:
+        return None
+    return (top.st_dev, top.st_ino, marker.st_ino, marker.st_mtime_ns, marker.st_size)
+
+
+def _read(fd: int, rel: str) -> bytes:
+    try:
+        handle = os.open(rel, os.O_RDONLY, dir_fd=fd)
+    except OSError as exc:
+        raise SiteError(f"{rel}: {exc.strerror}") from exc
+    with os.fdopen(handle, "rb") as file:
+        return file.read()
+
+
+def _document(fd: int, rel: str, kind: type[T]) -> Document[T]:
+    data = _read(fd, rel)
+    try:
+        struct = msgspec.json.decode(data, type=kind)
+        raw = msgspec.json.decode(data)
+    except msgspec.DecodeError as exc:
+        raise SiteError(f"{rel}: {exc}") from exc
+    if not isinstance(raw, dict):  # pragma: no cover - the Struct decode already refused it
+        raise SiteError(f"{rel}: expected a JSON object")
+    return Document(struct, raw)
+
+
+def _details(fd: int, folder: str, kind: type[T]) -> dict[str, Document[T]]:
+    """Every file of `folder`, keyed by file name: the ids `GET /<folder>/{id}` answers."""
+    rel_dir = f"{API_DIR}/{folder}"
+    try:
+        folder_fd = os.open(rel_dir, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+    except OSError as exc:
+        raise SiteError(f"{rel_dir}: {exc.strerror}") from exc
+    try:
+        names = sorted(os.listdir(folder_fd))
+    finally:
+        os.close(folder_fd)
+    found: dict[str, Document[T]] = {}
+    for name in names:
+        document = _document(fd, f"{rel_dir}/{name}", kind)
+        if getattr(document.struct, "id", name) != name:
+            raise SiteError(
+                f"{rel_dir}/{name}: id {document.raw.get('id')!r} differs from file name"
+            )
+        found[name] = document
+    return found
+
+
+def load_site(site_dir: Path) -> Site:
+    """Read and validate one whole build from `site_dir` (raises `SiteError`)."""
+    with _open_dir(site_dir) as fd:
+        try:
+            fingerprint = _fingerprint_fd(fd)
+        except OSError as exc:
+            raise SiteError(f"{site_dir / MARKER}: {exc.strerror}; build the site first") from exc
+        models = _document(fd, f"{API_DIR}/models.json", ModelList)
+        model_details = _details(fd, "models", ModelDetail)
+        rankings = _document(fd, f"{API_DIR}/rankings.json", RankingList)
+        ranking_details = _details(fd, "rankings", RankingDetail)
+        domains = _document(fd, f"{API_DIR}/domains.json", DomainList)
+        domain_details = _details(fd, "domains", DomainDetail)
+        _check_listed("models", [m.id for m in models.struct.models], model_details)
+        _check_listed("rankings", [r.id for r in rankings.struct.rankings], ranking_details)
+        _check_listed("domains", [d.id for d in domains.struct.domains], domain_details)
+        return Site(
+            models=models,
+            model_details=model_details,
+            benchmarks=_document(fd, f"{API_DIR}/benchmarks", BenchmarkList),
+            rankings=rankings,
+            ranking_details=ranking_details,
+            domains=domains,
+            domain_details=domain_details,
+            methodology=_document(fd, f"{API_DIR}/methodology", Methodology),
+            model_keys=_model_keys(models.struct),
+            fingerprint=fingerprint,
+        )
+
+
+def _check_listed(folder: str, listed: list[str], details: Mapping[str, object]) -> None:
+    """A list and its detail files must name the same ids (a half-written build does not)."""
+    if sorted(listed) != sorted(details):
+        missing = sorted(set(listed) ^ set(details))
+        raise SiteError(f"{API_DIR}/{folder}: list and detail files differ on {missing}")
+
+
+def _model_keys(models: ModelList) -> dict[str, str]:
+    """Lower-cased names, then lower-cased ids (ids win a clash), each to the model id."""
+    by_id_desc = sorted(models.models, key=lambda m: m.id, reverse=True)
+    keys = {m.name.casefold(): m.id for m in by_id_desc}  # the smallest id wins a shared name
+    keys.update({m.id.casefold(): m.id for m in models.models})
+    return keys
+
+
+# --- the current snapshot ---------------------------------------------------
+
+
+class SiteStore:
+    """The current `Site`, replaced by a freshly loaded one when the build changes.
+
+    `current()` probes the site directory at most every `check_interval` seconds (a few
+    `stat` calls). A changed fingerprint triggers a full load of the new build, and only a
+    complete, valid snapshot replaces the reference; a failed load keeps the old snapshot and
+    is retried at the next check.
+    """
+
+    def __init__(self, site_dir: Path, check_interval: float = 1.0) -> None:
+        self.site_dir = site_dir
+        self.check_interval = check_interval
+        self._site: Site | None = None
+        self._checked_at = float("-inf")
+        self._lock = threading.Lock()
+
+    def current(self) -> Site:
+        """The newest fully loaded build (loads the first one, raising `SiteError`, if needed)."""
+        site = self._site
+        if site is None:
+            return self._load_first()
+        now = time.monotonic()
+        if now - self._checked_at < self.check_interval:
+            return site
+        self._checked_at = now
+        if probe_fingerprint(self.site_dir) in (site.fingerprint, None):
+            return site
+        return self._reload(site)
+
+    def _load_first(self) -> Site:
+        with self._lock:
+            if self._site is None:
+                self._site = load_site(self.site_dir)
+                self._checked_at = time.monotonic()
+            return self._site
+
+    def _reload(self, seen: Site) -> Site:
+        with self._lock:
+            if self._site is not seen:  # another thread already switched
+                return self._site or seen
+            try:
+                fresh = load_site(self.site_dir)
+            except SiteError as exc:
+                logger.warning("keeping the previous build: %s", exc)
+                return seen
+            self._site = fresh
+            logger.info("loaded a new build of %s", self.site_dir)
+            return fresh

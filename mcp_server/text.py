@@ -1,0 +1,210 @@
+"""Readable text forms of the tool answers (the structured content holds the full data).
+
+Each function takes the answer's JSON object and returns plain text: a header line, one line
+per row, and a closing line with the envelope.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+Json = Mapping[str, Any]
+
+
+def _value(value: Any, unit: str = "") -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        value = f"{value:.4f}".rstrip("0").rstrip(".")
+    return f"{value}{unit}"
+
+
+def _cost(cost: Json) -> str:
+    return "n/a" if cost["effectivePer1M"] is None else f"${_value(cost['effectivePer1M'])}/1M"
+
+
+def _envelope(data: Json) -> str:
+    return (
+        f"(API v{data['apiVersion']}, methodology {data['methodologyVersion']}, "
+        f"data updated {_value(data['updatedAt'])})"
+    )
+
+
+def _lines(*parts: str | Sequence[str]) -> str:
+    out: list[str] = []
+    for part in parts:
+        out.extend([part] if isinstance(part, str) else part)
+    return "\n".join(out)
+
+
+# --- models -----------------------------------------------------------------
+
+
+def _model_row(row: Json) -> str:
+    rank = f"#{row['rank']}" if row["rank"] is not None else "unranked"
+    return (
+        f"- {row['name']} (id {row['id']}, {row['provider']}): {rank}, IQ {_value(row['iq'])}, "
+        f"EQ {_value(row['emotionalReasoning'])}, effective cost {_cost(row['cost'])}, "
+        f"context {_value(row['contextWindow'])}, released {_value(row['releaseDate'])}, "
+        f"open source {_value(row['openSource'])}"
+    )
+
+
+def model_list(data: Json, total: int) -> str:
+    """The model list, one line per model."""
+    rows = data["models"]
+    return _lines(
+        f"{len(rows)} of {total} published models:",
+        [_model_row(row) for row in rows],
+        _envelope(data),
+    )
+
+
+def model_detail(data: Json) -> str:
+    """One model in full: identity, scores, each dimension, cost, speed and benchmark results."""
+    cost, speed = data["cost"], data["speed"]
+    dimensions = [
+        f"- {slug}: IQ {_value(dim['iq'])} ({dim['benchmarksCovered']}/{dim['benchmarksTotal']} "
+        f"benchmarks{', imputed' if dim['imputed'] else ''}"
+        f"{', ' + dim['estimationMethod'] if 'estimationMethod' in dim else ''})"
+        for slug, dim in data["dimensions"].items()
+    ]
+    results = [
+        f"- {result['name']}: {_value(result['value'])} (projected IQ "
+        f"{_value(result['projectedIq'])}; {result['sourceName']}, as of {result['asOf']})"
+        for result in data["benchmarkResults"].values()
+    ]
+    return _lines(
+        f"{data['name']} (id {data['id']}) by {data['provider']}, {data['country']}",
+        f"Composite IQ {_value(data['iq'])}, rank {_value(data['rank'])}; "
+        f"emotional reasoning {_value(data['emotionalReasoning'])}",
+        f"Cost: input ${_value(cost['inputPer1M'])}/1M, output ${_value(cost['outputPer1M'])}/1M, "
+        f"usage multiplier {_value(cost['usageMultiplier'])} "
+        f"({_value(cost['usageMultiplierSource'])}), effective {_cost(cost)}",
+        f"Speed: {_value(speed['medianTokensPerSecond'])} tokens/s, "
+        f"response time {_value(speed['responseTimeSec'], ' s')}",
+        f"Context window {_value(data['contextWindow'])} tokens, parameters "
+        f"{_value(data['parametersB'], 'B')}, released {_value(data['releaseDate'])}, "
+        f"open source {_value(data['openSource'])}",
+        "Dimensions:",
+        dimensions,
+        f"Benchmark results ({len(results)}):",
+        results,
+        f"Reasoning configurations: {len(data['reasoningConfigurations'])}; "
+        f"revisions: {len(data['revisions'])}",
+        f"Profile: {data['url']}",
+        _envelope(data),
+    )
+
+
+def comparison(data: Json) -> str:
+    """The compared models, their best metrics, and any names that matched no model."""
+    best = [f"- {metric}: {', '.join(ids)}" for metric, ids in data["best"].items()]
+    unknown = [
+        f"- {item['query']!r} is not a published model"
+        + (f" (did you mean {', '.join(item['suggestions'])}?)" if item["suggestions"] else "")
+        for item in data["unknown"]
+    ]
+    return _lines(
+        f"Comparing {len(data['models'])} models:",
+        [
+            _model_row(row)
+            + "; dimensions "
+            + ", ".join(f"{slug} {_value(iq)}" for slug, iq in row["dimensions"].items())
+            for row in data["models"]
+        ],
+        "Best per metric (highest; lowest for effectivePer1M):",
+        best,
+        ["Not found:", *unknown] if unknown else [],
+        _envelope(data),
+    )
+
+
+# --- rankings, benchmarks, domains, methodology ------------------------------
+
+
+def ranking_list(data: Json) -> str:
+    """The ranking catalog, one line per ranking."""
+    rows = [
+        f"- {r['id']}: {r['rankingName']} ({r['rankingType']}, {r['direction']}, "
+        f"{r['modelCount']} models)"
+        for r in data["rankings"]
+    ]
+    return _lines(f"{len(rows)} rankings (get_ranking gives the rows):", rows, _envelope(data))
+
+
+def ranking_detail(data: Json) -> str:
+    """One ranking, one line per ranked model."""
+    unit = f", unit {data['unit']}" if "unit" in data else ""
+    rows = [
+        f"{row['rank']}. {row['name']} (id {row['id']}, {row['provider']}): "
+        f"{_value(row['score'])}{' (imputed)' if row.get('imputed') else ''}"
+        for row in data["models"]
+    ]
+    return _lines(
+        f"{data['rankingName']} (id {data['id']}; {data['rankingType']}, {data['direction']}"
+        f"{unit}), {data['modelCount']} models:",
+        rows,
+        _envelope(data),
+    )
+
+
+def benchmark_list(data: Json) -> str:
+    """The benchmarks of the seven dimensions, one line each."""
+    rows = [
+        f"- {b['id']}: {b['name']} (dimension {_value(b['dimension'])}, {b['direction']}, "
+        f"unit {_value(b['unit'])}, source {b['sourceName']})"
+        for b in data["benchmarks"]
+    ]
+    return _lines(f"{len(rows)} benchmarks:", rows, _envelope(data))
+
+
+def domain_list(data: Json) -> str:
+    """The domains, one line each."""
+    rows = [f"- {d['id']}: {d['name']} ({d['benchmarkCount']} benchmarks)" for d in data["domains"]]
+    return _lines(f"{len(rows)} domains (get_domain gives each one):", rows, _envelope(data))
+
+
+def domain_detail(data: Json) -> str:
+    """A domain's composite leaderboard, then its benchmarks."""
+    leaders = [
+        f"{position}. {entry['modelName']} (id {entry['model']}): composite IQ "
+        f"{entry['compositeIQ']} ({entry['rankStatus']}, {entry['benchmarksCovered']}/"
+        f"{entry['benchmarksTotal']} benchmarks)"
+        for position, entry in enumerate(data["models"], start=1)
+    ]
+    benchmarks = [
+        f"- {b['id']}: {b['name']} ({b['direction']}, {len(b['results'])} results, "
+        f"source {b['source']['name']})"
+        for b in data["benchmarks"]
+    ]
+    return _lines(
+        f"Domain {data['name']} (id {data['id']})",
+        "Leaderboard:",
+        leaders,
+        "Benchmarks:",
+        benchmarks,
+        _envelope(data),
+    )
+
+
+def methodology(data: Json) -> str:
+    """The methodology's summary, rules, derived rankings and parameters."""
+    derived = [
+        f"- {r['id']}: {r['rankingName']} ({r['direction']}, field {r['scoreField']})"
+        for r in data["derivedRankings"]
+    ]
+    parameters = ", ".join(f"{key} {_value(v)}" for key, v in data["parameters"].items())
+    return _lines(
+        f"Methodology {data['version']}: {data['summary']}",
+        "Rules:",
+        [f"{n}. {rule}" for n, rule in enumerate(data["rules"], start=1)],
+        "Derived rankings:",
+        derived,
+        f"Parameters: {parameters}",
+        f"Full text: {data['url']}",
+        _envelope(data),
+    )

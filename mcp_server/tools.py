@@ -1,0 +1,203 @@
+"""The nine tools as pure functions of one `Site` snapshot and the caller's arguments.
+
+Each returns an `Answer`: the structured content (the published document's own JSON, or a
+comparison built from its rows) and a readable text form. Names the caller gives are looked
+up in the snapshot's in-memory indexes only; they never become file paths.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from mcp.server.mcpserver.exceptions import ToolError
+
+from generator.contract import ModelSummary
+from generator.records import DIMENSION_SLUGS
+from mcp_server import text
+from mcp_server.site import Document, Site
+
+SortKey = Literal["rank", "iq", "name", "cost", "release_date", "context_window", "speed"]
+SUGGESTIONS = 3
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One tool result: `data` is the structured content, `text` the readable form."""
+
+    data: dict[str, Any]
+    text: str
+
+
+# --- resolving names -------------------------------------------------------
+
+
+def suggest(query: str, keys: Mapping[str, str]) -> list[str]:
+    """The ids whose keys (ids, names) are closest to `query` (difflib), at most `SUGGESTIONS`."""
+    folded = {key.casefold(): value for key, value in keys.items()}
+    matches = difflib.get_close_matches(query.casefold(), folded, n=SUGGESTIONS * 2, cutoff=0.5)
+    return list(dict.fromkeys(folded[match] for match in matches))[:SUGGESTIONS]
+
+
+def _not_found(kind: str, query: str, suggestions: Sequence[str], lister: str) -> ToolError:
+    hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
+    return ToolError(f"Unknown {kind} {query!r}.{hint} Call {lister} for every valid id.")
+
+
+def resolve_model(site: Site, query: str) -> str | None:
+    """The id of the model named `query` (its id or name, any case), or None."""
+    return site.model_keys.get(query.strip().casefold())
+
+
+def _detail(
+    details: Mapping[str, Document[Any]], kind: str, query: str, lister: str
+) -> Document[Any]:
+    """The document `GET /<kind>s/{query}` serves: exact id match, as on the static host."""
+    document = details.get(query)
+    if document is None:
+        raise _not_found(kind, query, suggest(query, {key: key for key in details}), lister)
+    return document
+
+
+# --- models -----------------------------------------------------------------
+
+
+def _nulls_last(value: Any, descending: bool) -> tuple[bool, Any]:
+    if value is None:
+        return (True, 0)
+    return (False, -value if descending else value)
+
+
+def _release_ordinal(model: ModelSummary) -> int | None:
+    return model.release_date.toordinal() if isinstance(model.release_date, dt.date) else None
+
+
+_SORTS: dict[SortKey, Callable[[ModelSummary], tuple[bool, Any]]] = {
+    "rank": lambda m: _nulls_last(m.rank, descending=False),
+    "iq": lambda m: _nulls_last(m.iq, descending=True),
+    "name": lambda m: (False, m.name.casefold()),
+    "cost": lambda m: _nulls_last(m.cost.effective_per_1m, descending=False),
+    "release_date": lambda m: _nulls_last(_release_ordinal(m), descending=True),
+    "context_window": lambda m: _nulls_last(m.context_window, descending=True),
+    "speed": lambda m: _nulls_last(m.speed.median_tokens_per_second, descending=True),
+}
+
+
+def list_models(
+    site: Site,
+    *,
+    provider: str | None = None,
+    open_source: bool | None = None,
+    min_iq: int | None = None,
+    sort: SortKey | None = None,
+    limit: int | None = None,
+) -> Answer:
+    """`GET /models`, optionally filtered, sorted (ties by id) and cut to `limit` rows."""
+    document = site.models
+    rows = list(zip(document.struct.models, document.raw["models"], strict=True))
+    if provider is not None:
+        rows = [row for row in rows if row[0].provider.casefold() == provider.strip().casefold()]
+    if open_source is not None:
+        rows = [row for row in rows if row[0].open_source is open_source]
+    if min_iq is not None:
+        rows = [row for row in rows if row[0].iq is not None and row[0].iq >= min_iq]
+    if sort is not None:
+        rows.sort(key=lambda row: (_SORTS[sort](row[0]), row[0].id))
+    if limit is not None:
+        rows = rows[:limit]
+    data = {**document.raw, "models": [raw for _, raw in rows]}
+    total = len(document.struct.models)
+    return Answer(data, text.model_list(data, total))
+
+
+def get_model(site: Site, id: str) -> Answer:
+    """`GET /models/{id}` for a model named by id or name (any case)."""
+    model_id = resolve_model(site, id)
+    if model_id is None:
+        raise _not_found("model", id, suggest(id, site.model_keys), "list_models")
+    data = site.model_details[model_id].raw
+    return Answer(data, text.model_detail(data))
+
+
+def _metrics(row: Mapping[str, Any]) -> dict[str, tuple[float | None, bool]]:
+    """Each comparable metric of a `/models` row: (value, higher is better)."""
+    metrics: dict[str, tuple[float | None, bool]] = {"iq": (row["iq"], True)}
+    for slug in DIMENSION_SLUGS:
+        metrics[slug] = (row["dimensions"].get(slug), True)
+    metrics["emotionalReasoning"] = (row["emotionalReasoning"], True)
+    metrics["effectivePer1M"] = (row["cost"]["effectivePer1M"], False)
+    return metrics
+
+
+def _best(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
+    best: dict[str, list[str]] = {}
+    for metric in _metrics(rows[0]) if rows else {}:
+        scored = [(_metrics(row)[metric], row["id"]) for row in rows]
+        values = [(value, higher) for (value, higher), _ in scored if value is not None]
+        if not values:
+            continue
+        pick = max if values[0][1] else min
+        top = pick(value for value, _ in values)
+        best[metric] = [model_id for (value, _), model_id in scored if value == top]
+    return best
+
+
+def compare_models(site: Site, ids: Sequence[str]) -> Answer:
+    """The `/models` rows of the named models side by side; unknown names are reported."""
+    by_id = {row["id"]: row for row in site.models.raw["models"]}
+    found: list[str] = []
+    unknown: list[dict[str, Any]] = []
+    for query in ids:
+        model_id = resolve_model(site, query)
+        if model_id is None:
+            unknown.append({"query": query, "suggestions": suggest(query, site.model_keys)})
+        elif model_id not in found:
+            found.append(model_id)
+    if not found:
+        named = ", ".join(repr(query) for query in ids)
+        raise ToolError(f"None of {named} is a published model. Call list_models for every id.")
+    rows = [by_id[model_id] for model_id in found]
+    data = {**site.envelope, "models": rows, "best": _best(rows), "unknown": unknown}
+    return Answer(data, text.comparison(data))
+
+
+# --- rankings, benchmarks, domains, methodology ------------------------------
+
+
+def list_rankings(site: Site) -> Answer:
+    """`GET /rankings`: the ranking catalog."""
+    data = site.rankings.raw
+    return Answer(data, text.ranking_list(data))
+
+
+def get_ranking(site: Site, id: str) -> Answer:
+    """`GET /rankings/{id}`: one ranking with every ranked model."""
+    data = _detail(site.ranking_details, "ranking", id, "list_rankings").raw
+    return Answer(data, text.ranking_detail(data))
+
+
+def list_benchmarks(site: Site) -> Answer:
+    """`GET /benchmarks`: the benchmarks of the seven dimensions."""
+    data = site.benchmarks.raw
+    return Answer(data, text.benchmark_list(data))
+
+
+def list_domains(site: Site) -> Answer:
+    """`GET /domains`: every applied-capability domain."""
+    data = site.domains.raw
+    return Answer(data, text.domain_list(data))
+
+
+def get_domain(site: Site, slug: str) -> Answer:
+    """`GET /domains/{slug}`: a domain's leaderboard and benchmark results."""
+    data = _detail(site.domain_details, "domain", slug, "list_domains").raw
+    return Answer(data, text.domain_detail(data))
+
+
+def get_methodology(site: Site) -> Answer:
+    """`GET /methodology`: how every score is computed."""
+    data = site.methodology.raw
+    return Answer(data, text.methodology(data))
