@@ -1,0 +1,222 @@
+"""compute_scores end to end on a small hand-checked dataset (METHODOLOGY 2-4).
+
+Every ladder is linear (raw x -> IQ 100x) and every model has at most one result
+per dimension, so all offsets are 0. sigma_benchmark 10, sigma_cross 12,
+sigma_predecessor 15, sigma_population 20, legacy_weight 0.5.
+"""
+
+from __future__ import annotations
+
+import math
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scoring_builders import iq_results, make_dataset, make_model, standard_benchmarks
+
+from generator.records import Dataset, ModelRecord
+from generator.scoring import compute_scores
+from generator.scoring.engine import predecessor_order
+from generator.scoring.types import ModelScores, Scores
+
+
+def _dataset() -> Dataset:
+    return make_dataset(
+        [
+            make_model("alpha", iq_results(arc_a=120, math_a=110, acad_a=94, eq_a=120, eq_b=131)),
+            make_model("alpha-2", iq_results(math_a=120), predecessor="alpha", family="alpha"),
+            make_model("beta", iq_results(math_a=90, code_a=100), legacy=100.0),
+            make_model("solo", iq_results(math_a=130)),
+        ]
+    )
+
+
+@pytest.fixture(scope="module")
+def scores() -> Scores:
+    return compute_scores(_dataset())
+
+
+def _values(model: ModelScores) -> list[float | None]:
+    return [d.value for d in model.dimensions]
+
+
+def test_cross_dimension_posteriors(scores: Scores) -> None:
+    alpha = scores.models["alpha"]
+    # math: prior = mean(abstract 120, academic 94) = 107, sd 12; y = 110, sigma 10
+    #   (107 * 100 + 110 * 144) / (100 + 144) = 26540 / 244 = 108.7705
+    # academic: prior = mean(120, 110) = 115; (115 * 100 + 94 * 144) / 244 = 25036 / 244
+    # the four dimensions without data: prior = mean(120, 110, 94) = 108
+    assert _values(alpha) == pytest.approx(
+        [120.0, 26540 / 244, 25036 / 244, 108.0, 108.0, 108.0, 108.0]
+    )
+    math_dim = alpha.dimensions[1]
+    assert (math_dim.method, math_dim.prior_source, math_dim.prior_mean) == (
+        "posterior",
+        "cross-dimension",
+        107.0,
+    )
+    assert math_dim.sd == pytest.approx(1 / math.sqrt(1 / 144 + 1 / 100))
+    assert [d.method for d in alpha.dimensions[3:]] == ["cross-dimension-prior"] * 4
+    assert [d.imputed for d in alpha.dimensions] == [False, False, False, True, True, True, True]
+
+
+def test_composite_is_the_mean_of_all_seven_rounded_half_up(scores: Scores) -> None:
+    # alpha: (120 + 108.7705 + 102.6066 + 4 * 108) / 7 = 763.3770 / 7 = 109.0539 -> 109
+    alpha = scores.models["alpha"]
+    assert alpha.composite == pytest.approx((120 + 26540 / 244 + 25036 / 244 + 432) / 7)
+    assert (alpha.iq, alpha.rank) == (109, 1)
+    # beta: abstract 110 (blend, below) + math 22960/244 + code 23400/244 + 4 * 95
+    #   = (110 + 190 + 380) / 7 = 680 / 7 = 97.1429 -> 97, rank 2
+    beta = scores.models["beta"]
+    assert beta.composite == pytest.approx(680 / 7)
+    assert (beta.iq, beta.rank) == (97, 2)
+
+
+def test_abstract_blend_from_legacy_and_predicted(scores: Scores) -> None:
+    # The predictor is fitted on alpha only (x = mean(110, 94) = 102, y = 120): flat at 120.
+    # beta: 0.5 * legacy 100 + 0.5 * predicted 120 = 110, zero coverage, imputed
+    abstract = scores.models["beta"].dimensions[0]
+    assert (abstract.value, abstract.method) == (110.0, "legacy-predicted-blend")
+    assert (abstract.covered, abstract.total, abstract.imputed) == (0, 2, True)
+    # math: prior = code 100; (100 * 100 + 90 * 144) / 244 = 22960 / 244 = 94.0984
+    assert scores.models["beta"].dimensions[1].value == pytest.approx(22960 / 244)
+
+
+def test_predecessor_prior_and_inherited_estimates(scores: Scores) -> None:
+    successor = scores.models["alpha-2"]
+    math_dim, academic = successor.dimensions[1], successor.dimensions[2]
+    # math: prior = alpha's posterior 108.7705, sd 15; y = 120, sigma 10
+    #   (108.7705 * 100 + 120 * 225) / 325 = 116.5448
+    assert math_dim.value == pytest.approx((26540 / 244 * 100 + 120 * 225) / 325)
+    assert (math_dim.prior_source, math_dim.prior_sd) == ("predecessor", 15.0)
+    # academic: inherited from alpha unchanged, zero coverage, imputed, predecessor evidence
+    assert academic.value == pytest.approx(25036 / 244)
+    assert (academic.method, academic.covered, academic.imputed, academic.evidence) == (
+        "predecessor-prior",
+        0,
+        True,
+        True,
+    )
+    # alpha's four cross-dimension dimensions carry no evidence, and alpha-2 (one direct
+    # dimension, no composite) shows no estimate there; no abstract result either
+    assert _values(successor)[0] is None
+    assert _values(successor)[3:] == [None, None, None, None]
+    assert (successor.composite, successor.iq, successor.rank) == (None, None, None)
+    assert (successor.direct_dimensions, successor.evidence_dimensions) == (1, 2)
+
+
+def test_population_prior(scores: Scores) -> None:
+    # population mean of math direct estimates: (110 + 120 + 90 + 130) / 4 = 112.5, sd 20
+    # solo: (112.5 * 100 + 130 * 400) / 500 = 126.5; sd = sqrt(1 / (1/400 + 1/100)) = sqrt(80)
+    math_dim = scores.models["solo"].dimensions[1]
+    assert math_dim.value == pytest.approx(126.5)
+    assert math_dim.sd == pytest.approx(math.sqrt(80))
+    assert (math_dim.prior_source, math_dim.prior_mean) == ("population", 112.5)
+
+
+def test_iq_coverage_counts(scores: Scores) -> None:
+    counts = {m: (s.direct_dimensions, s.evidence_dimensions) for m, s in scores.models.items()}
+    assert counts == {"alpha": (3, 3), "alpha-2": (1, 2), "beta": (2, 2), "solo": (1, 1)}
+
+
+def test_composite_needs_min_direct_dimensions() -> None:
+    # solo has one direct dimension: no composite with the default 2, one with min 1
+    assert compute_scores(_dataset()).models["solo"].iq is None
+    relaxed = compute_scores(make_dataset(list(_dataset().models), min_direct_dimensions=1))
+    assert relaxed.models["solo"].iq is not None
+
+
+def test_eq_is_the_rounded_mean_of_eq_projections(scores: Scores) -> None:
+    # (120 + 131) / 2 = 125.5 -> 126; EQ never enters the composite
+    assert scores.models["alpha"].eq == 126
+    assert [p.benchmark for p in scores.models["alpha"].eq_projections] == ["eq-a", "eq-b"]
+    assert scores.models["beta"].eq is None
+
+
+def test_abstract_population_mean_when_no_predictor() -> None:
+    # Nobody has abstract results next to other dimensions: no predictor, and
+    # gamma has no legacy estimate -> the population mean of abstract (arc-only: 130)
+    dataset = make_dataset(
+        [
+            make_model("arc-only", iq_results(arc_a=130)),
+            make_model("gamma", iq_results(math_a=100, acad_a=110)),
+        ]
+    )
+    abstract = compute_scores(dataset).models["gamma"].dimensions[0]
+    assert (abstract.value, abstract.method) == (130.0, "population-mean")
+
+
+def test_best_result_per_benchmark_across_harnesses() -> None:
+    model = make_model("m", [*iq_results(math_a=100, acad_a=120), *iq_results(math_a=110)])
+    scores = compute_scores(make_dataset([model]))
+    assert scores.models["m"].dimensions[1].projections[0].iq == pytest.approx(110.0)
+
+
+def test_offsets_enter_the_observations() -> None:
+    # two models with both math benchmarks: math-a runs 10 above math-b for each;
+    # offsets (k = 2): math-a = 20 / (2 + 2) = 5, math-b = -5
+    dataset = make_dataset(
+        [
+            make_model("m1", iq_results(math_a=110, math_b=100, acad_a=100)),
+            make_model("m2", iq_results(math_a=120, math_b=110, acad_a=100)),
+        ]
+    )
+    math_dim = compute_scores(dataset).models["m1"].dimensions[1]
+    assert dict(math_dim.offsets) == pytest.approx({"math-a": 5.0, "math-b": -5.0})
+    # y = 105, 105; prior 100 (academic), sd 12: (100/144 + 210/100) / (1/144 + 2/100)
+    assert dict(math_dim.inputs) == pytest.approx({"data-mean": 105.0})
+    assert math_dim.value == pytest.approx((100 / 144 + 2.1) / (1 / 144 + 0.02))
+
+
+def test_predecessor_order_puts_ancestors_first() -> None:
+    models = [
+        make_model("a-3", predecessor="a-2"),
+        make_model("a-1"),
+        make_model("a-2", predecessor="a-1"),
+        make_model("b", predecessor="not-published"),
+    ]
+    assert predecessor_order(models) == ["a-1", "a-2", "a-3", "b"]
+
+
+# --- determinism -------------------------------------------------------------
+
+_IDS = [b.id for b in standard_benchmarks()]
+_ENCODER = msgspec.json.Encoder(order="deterministic")
+
+
+@st.composite
+def _models(draw: st.DrawFn) -> list[ModelRecord]:
+    count = draw(st.integers(min_value=1, max_value=6))
+    models = []
+    for index in range(count):
+        chosen = draw(st.lists(st.sampled_from(_IDS), unique=True, max_size=8))
+        iqs = {bid.replace("-", "_"): draw(st.floats(60, 170)) for bid in chosen}
+        parent = draw(st.sampled_from([None, *(f"m{i}" for i in range(index))]))
+        models.append(make_model(f"m{index}", iq_results(**iqs), predecessor=parent))
+    return models
+
+
+@settings(max_examples=40, deadline=None)
+@given(_models())
+def test_same_input_same_bytes(models: list[ModelRecord]) -> None:
+    first = _ENCODER.encode(compute_scores(make_dataset(models)))
+    again = _ENCODER.encode(compute_scores(make_dataset(models)))
+    shuffled = Dataset(
+        **{**msgspec.structs.asdict(make_dataset(models)), "models": tuple(reversed(models))}
+    )
+    assert first == again == _ENCODER.encode(compute_scores(shuffled))
+
+
+@settings(max_examples=40, deadline=None)
+@given(_models())
+def test_composite_ranks_follow_published_iq(models: list[ModelRecord]) -> None:
+    ranked = sorted(
+        (s for s in compute_scores(make_dataset(models)).models.values() if s.rank is not None),
+        key=lambda s: s.rank or 0,
+    )
+    assert [s.rank for s in ranked] == list(range(1, len(ranked) + 1))
+    keys = [(-(s.iq or 0), s.model_id) for s in ranked]
+    assert keys == sorted(keys)
+    for s in ranked:
+        assert s.iq is not None and 70 <= s.iq <= 160
