@@ -1,0 +1,155 @@
+"""`modelscores explain`: how every score of one model was computed, as plain text."""
+
+from __future__ import annotations
+
+import difflib
+
+from generator.errors import GeneratorError
+from generator.records import BenchmarkRecord, Dataset, ModelRecord, ParametersRecord
+from generator.scoring.posterior import interval
+from generator.scoring.rounding import round_half_up
+from generator.scoring.types import CostEstimate, DimensionEstimate, ModelScores, Scores
+
+_STEPS = {
+    "a": "(a) measured multiplier of the model itself",
+    "b": "(b) measured multiplier one generation back in the same family and lineage",
+    "c": "(c) measured multiplier two generations back in the same family and lineage",
+    "d": "(d) geometric mean of the closest measured peers (composite IQ, release date, id)",
+    "e": "(e) no multiplier found: assumed default for a positive-price model",
+    "none": "no base price (free, zero-dollar, rate-limited or unknown): no effective cost",
+}
+_NO_ESTIMATE = (
+    "no estimate: neither direct nor predecessor evidence, and no composite that would "
+    "call for an imputed value"
+)
+_PRIORS = {
+    "predecessor": "the predecessor's posterior mean",
+    "cross-dimension": "the mean of the model's direct estimates in other dimensions",
+    "population": "the population mean of the dimension",
+}
+
+
+def explain_model(dataset: Dataset, scores: Scores, model_id: str) -> str:
+    """A maintainer's account of one model's scores; GeneratorError for an unknown id."""
+    models = {m.id: m for m in dataset.models}
+    if model_id not in models or model_id not in scores.models:
+        raise GeneratorError(_unknown(model_id, sorted(models)))
+    model, result = models[model_id], scores.models[model_id]
+    benchmarks = {b.id: b for b in dataset.benchmarks}
+    params = dataset.methodology.parameters
+    lines = _header(model, result, len(scores.models), params)
+    for estimate in result.dimensions:
+        lines += ["", *_dimension(estimate, benchmarks, params)]
+    lines += ["", *_eq(result, benchmarks), "", *_cost(result.cost, models, scores)]
+    return "\n".join(lines)
+
+
+def _unknown(model_id: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(model_id, known, n=3, cutoff=0.6)
+    hint = f" Did you mean: {', '.join(close)}?" if close else ""
+    return f"Unknown model id {model_id!r}.{hint}"
+
+
+def _num(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _header(
+    model: ModelRecord, result: ModelScores, count: int, params: ParametersRecord
+) -> list[str]:
+    lines = [f"{model.id}: {model.name} ({model.provider})"]
+    if result.iq is None:
+        lines.append(
+            f"Composite IQ: none ({result.direct_dimensions} direct dimensions, "
+            f"{params.min_direct_dimensions} needed)"
+        )
+    else:
+        lines.append(
+            f"Composite IQ: {result.iq} (mean of seven = {_num(result.composite, 4)}, "
+            f"rounded half up), rank {result.rank} of {count} models"
+        )
+    lines.append(
+        f"iqCoverage: {result.direct_dimensions} direct, {result.evidence_dimensions} with "
+        f"evidence, of {len(result.dimensions)} dimensions"
+    )
+    lineage = model.lineage
+    if lineage is not None:
+        parent = lineage.predecessor or "none"
+        lines.append(
+            f"Lineage: family {lineage.family}, generation {lineage.generation:g}, "
+            f"predecessor {parent}"
+        )
+    return lines
+
+
+def _dimension(
+    estimate: DimensionEstimate, benchmarks: dict[str, BenchmarkRecord], params: ParametersRecord
+) -> list[str]:
+    shown = "null"
+    if estimate.value is not None:
+        shown = f"{round_half_up(estimate.value)} ({estimate.value:.2f})"
+    lines = [
+        f"{estimate.slug}: {shown} [{estimate.method}] covered {estimate.covered}/"
+        f"{estimate.total}, imputed {'yes' if estimate.imputed else 'no'}, "
+        f"evidence {'yes' if estimate.evidence else 'no'}"
+    ]
+    offsets = dict(estimate.offsets)
+    for projection in estimate.projections:
+        benchmark = benchmarks[projection.benchmark]
+        line = (
+            f"  {projection.benchmark}: raw {projection.raw:g} -> IQ {projection.iq:.2f}"
+            f" ({benchmark.direction})"
+        )
+        if projection.benchmark in offsets:
+            offset = offsets[projection.benchmark]
+            noise = benchmark.noise or params.sigma_benchmark
+            line += (
+                f", offset {offset:+.2f}, observation {projection.iq - offset:.2f}, noise {noise:g}"
+            )
+        lines.append(line)
+    for name, value in estimate.inputs:
+        lines.append(
+            f"  {name}: {value:.4g}" if name == "fit-samples" else f"  {name}: {value:.2f}"
+        )
+    if estimate.prior_source is not None:
+        meaning = _PRIORS.get(estimate.prior_source, estimate.prior_source)
+        lines.append(
+            f"  prior: {estimate.prior_source} ({meaning}), mean {_num(estimate.prior_mean)}, "
+            f"sd {_num(estimate.prior_sd)}"
+        )
+    if estimate.value is not None and estimate.sd is not None:
+        low, high = interval(estimate.value, estimate.sd, params.interval_z)
+        lines.append(
+            f"  posterior: mean {estimate.value:.2f}, sd {estimate.sd:.2f}, "
+            f"95% range {low:.2f} to {high:.2f} (not calibrated)"
+        )
+    return lines
+
+
+def _eq(result: ModelScores, benchmarks: dict[str, BenchmarkRecord]) -> list[str]:
+    if result.eq is None:
+        return ["Emotional reasoning (EQ): none (no EQ results; never part of the composite)"]
+    lines = [f"Emotional reasoning (EQ): {result.eq} (rounded mean; not part of the composite)"]
+    for projection in result.eq_projections:
+        name = benchmarks[projection.benchmark].name
+        lines.append(f"  {name}: raw {projection.raw:g} -> IQ {projection.iq:.2f}")
+    return lines
+
+
+def _cost(cost: CostEstimate, models: dict[str, ModelRecord], scores: Scores) -> list[str]:
+    lines = [
+        f"Effective cost: {_num(cost.effective_per_1m, 4)} USD per 1M input/output tokens",
+        f"  base (input + output): {_num(cost.io_per_1m, 4)}",
+        f"  usage multiplier: {_num(cost.usage_multiplier, 4)} "
+        f"(source {cost.usage_multiplier_source or 'null'})",
+        f"  step: {_STEPS[cost.step]}",
+    ]
+    for source_id in cost.multiplier_from:
+        usage = models[source_id].usage
+        composite = scores.models[source_id].composite
+        measured = _num(usage.multiplier, 4) if usage is not None else "-"
+        lines.append(
+            f"  from {source_id}: measured {measured}, composite {_num(composite)}, "
+            f"released {models[source_id].release_date or 'unknown'}"
+        )
+    return lines

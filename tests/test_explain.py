@@ -1,0 +1,76 @@
+"""explain_model: a readable account of how each score was computed."""
+
+from __future__ import annotations
+
+import pytest
+from scoring_builders import iq_results, make_dataset, make_model
+
+from generator.errors import GeneratorError
+from generator.explain import explain_model
+from generator.records import Dataset
+from generator.scoring import compute_scores
+from generator.scoring.types import Scores
+
+
+@pytest.fixture(scope="module")
+def dataset() -> Dataset:
+    return make_dataset(
+        [
+            make_model(
+                "alpha",
+                iq_results(arc_a=120, math_a=110, math_b=104, acad_a=94, eq_a=120, eq_b=131),
+                usage=1.3,
+                family="alpha",
+            ),
+            make_model("alpha-2", iq_results(math_a=120), predecessor="alpha", family="alpha"),
+            make_model("beta", iq_results(math_a=90, code_a=100), legacy=100.0),
+        ]
+    )
+
+
+@pytest.fixture(scope="module")
+def scores(dataset: Dataset) -> Scores:
+    return compute_scores(dataset)
+
+
+def test_explain_full_model(dataset: Dataset, scores: Scores) -> None:
+    text = explain_model(dataset, scores, "alpha")
+    iq = scores.models["alpha"].iq
+    assert f"Composite IQ: {iq} " in text
+    assert "rank 1 of 3 models" in text
+    assert "iqCoverage: 3 direct, 3 with evidence, of 7 dimensions" in text
+    assert "abstract-reasoning: 120 (120.00) [direct-mean] covered 1/2" in text
+    # a posterior dimension lists raw -> projection, offset, observation, prior and range
+    assert "math-a: raw 1.1 -> IQ 110.00 (higher_is_better), offset" in text
+    assert "observation" in text and "noise 10" in text
+    assert "prior: cross-dimension" in text
+    assert "95% range" in text
+    assert "Emotional reasoning (EQ): 126" in text  # (120 + 131) / 2 = 125.5 -> 126
+    assert "(a) measured multiplier of the model itself" in text
+
+
+def test_explain_inherited_model(dataset: Dataset, scores: Scores) -> None:
+    text = explain_model(dataset, scores, "alpha-2")
+    assert "Composite IQ: none (1 direct dimensions, 2 needed)" in text
+    assert "Lineage: family alpha, generation 1, predecessor alpha" in text
+    assert "[predecessor-prior] covered 0/2, imputed yes, evidence yes" in text
+    assert "prior: predecessor" in text
+    assert "abstract-reasoning: null [no-estimate]" in text
+    # cost comes from the measured predecessor one generation back
+    assert "(b) measured multiplier one generation back" in text
+    assert "from alpha: measured 1.3000" in text
+
+
+def test_explain_model_without_abstract_results(dataset: Dataset, scores: Scores) -> None:
+    text = explain_model(dataset, scores, "beta")
+    assert "abstract-reasoning: 110 (110.00) [legacy-predicted-blend] covered 0/2" in text
+    assert "legacy: 100.00" in text and "predicted: " in text and "weight: 0.50" in text
+    assert "Emotional reasoning (EQ): none" in text
+    assert "(d) geometric mean of the closest measured peers" in text
+
+
+def test_explain_unknown_id_suggests_close_ids(dataset: Dataset, scores: Scores) -> None:
+    with pytest.raises(GeneratorError, match=r"Unknown model id 'alpha2'\. Did you mean: alpha-2"):
+        explain_model(dataset, scores, "alpha2")
+    with pytest.raises(GeneratorError, match=r"^Unknown model id 'zzz'\.$"):
+        explain_model(dataset, scores, "zzz")
