@@ -37,7 +37,8 @@ def explain_model(dataset: Dataset, scores: Scores, model_id: str) -> str:
     model, result = models[model_id], scores.models[model_id]
     benchmarks = {b.id: b for b in dataset.benchmarks}
     params = dataset.methodology.parameters
-    lines = _header(model, result, len(scores.models), params)
+    ranked = sum(1 for other in scores.models.values() if other.rank is not None)
+    lines = _header(model, result, ranked, params)
     for estimate in result.dimensions:
         lines += ["", *_dimension(estimate, benchmarks, params)]
     lines += ["", *_eq(result, benchmarks), "", *_cost(result.cost, models, scores)]
@@ -66,7 +67,7 @@ def _header(
     else:
         lines.append(
             f"Composite IQ: {result.iq} (mean of seven = {_num(result.composite, 4)}, "
-            f"rounded half up), rank {result.rank} of {count} models"
+            f"rounded half up), rank {result.rank} of {count} ranked models"
         )
     lines.append(
         f"iqCoverage: {result.direct_dimensions} direct, {result.evidence_dimensions} with "

@@ -37,7 +37,7 @@ def test_explain_full_model(dataset: Dataset, scores: Scores) -> None:
     text = explain_model(dataset, scores, "alpha")
     iq = scores.models["alpha"].iq
     assert f"Composite IQ: {iq} " in text
-    assert "rank 1 of 3 models" in text
+    assert "rank 1 of 2 ranked models" in text
     assert "iqCoverage: 3 direct, 3 with evidence, of 7 dimensions" in text
     assert "abstract-reasoning: 120 (120.00) [direct-mean] covered 1/2" in text
     # a posterior dimension lists raw -> projection, offset, observation, prior and range

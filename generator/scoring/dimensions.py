@@ -160,7 +160,8 @@ def abstract_estimate(
         ]
     blended = blend(legacy, predicted, weight)
     if blended is not None:
-        inputs.append(("weight", weight))
+        if blended[1] == "legacy-predicted-blend":
+            inputs.append(("weight", weight))
         value: float | None = clamp_iq(blended[0])
         method = blended[1]
     elif population is not None:
