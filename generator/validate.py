@@ -1,0 +1,364 @@
+"""Cross-record checks of the loaded data files (pure: records in, problems out).
+
+Each problem is one line `file: field: problem`. References to a record whose
+own file failed to load are not reported again (no cascades).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from generator.records import (
+    DIMENSION_SLUGS,
+    LADDER_IQS,
+    BenchmarkRecord,
+    ChartRecord,
+    DomainRecord,
+    MethodologyRecord,
+    ModelRecord,
+)
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Loaded(Generic[R]):
+    """A record and the file it came from (as given, e.g. `data/models/gpt-5.toml`)."""
+
+    label: str
+    record: R
+
+
+def _no_broken() -> dict[str, set[str]]:
+    return {"models": set(), "benchmarks": set(), "domains": set(), "charts": set()}
+
+
+@dataclass
+class Records:
+    """Everything read from a data dir, unpublished models included."""
+
+    methodology: Loaded[MethodologyRecord] | None = None
+    models: list[Loaded[ModelRecord]] = field(default_factory=list)
+    benchmarks: list[Loaded[BenchmarkRecord]] = field(default_factory=list)
+    domains: list[Loaded[DomainRecord]] = field(default_factory=list)
+    charts: list[Loaded[ChartRecord]] = field(default_factory=list)
+    broken: dict[str, set[str]] = field(default_factory=_no_broken)
+
+
+def check_records(records: Records) -> list[str]:
+    """Every cross-record problem of `records`."""
+    dimensions = _dimension_slugs(records.methodology)
+    problems = _check_methodology(records.methodology)
+    for group in (records.models, records.benchmarks, records.domains, records.charts):
+        problems += _duplicate_ids(group)
+    problems += _check_benchmarks(records.benchmarks, dimensions)
+    problems += _check_models(records)
+    problems += _check_lineage(records)
+    problems += _check_domains(records)
+    problems += _check_charts(records)
+    return problems
+
+
+def order_benchmarks(
+    benchmarks: Iterable[BenchmarkRecord], methodology: Loaded[MethodologyRecord]
+) -> tuple[BenchmarkRecord, ...]:
+    """Catalogue order: iq by dimension order then id, then eq by id."""
+    order = {d.slug: i for i, d in enumerate(methodology.record.dimensions)}
+
+    def key(b: BenchmarkRecord) -> tuple[int, int, str]:
+        if b.category == "iq":
+            return (0, order.get(b.dimension or "", len(order)), b.id)
+        return (1, 0, b.id)
+
+    return tuple(sorted(benchmarks, key=key))
+
+
+def _problem(label: str, where: str, what: str) -> str:
+    return f"{label}: {where}: {what}"
+
+
+def _dimension_slugs(methodology: Loaded[MethodologyRecord] | None) -> tuple[str, ...]:
+    if methodology is None:
+        return DIMENSION_SLUGS
+    return tuple(d.slug for d in methodology.record.dimensions)
+
+
+def _check_methodology(methodology: Loaded[MethodologyRecord] | None) -> list[str]:
+    if methodology is None:
+        return []
+    dims = methodology.record.dimensions
+    found = [(d.id, d.slug) for d in dims]
+    wanted = [(f"D{i}", slug) for i, slug in enumerate(DIMENSION_SLUGS, start=1)]
+    if found == wanted:
+        return []
+    shown = ", ".join(f"{i}={s}" for i, s in found) or "none"
+    expected = ", ".join(f"{i}={s}" for i, s in wanted)
+    return [
+        _problem(
+            methodology.label,
+            "dimensions",
+            f"must be exactly the seven dimensions in order ({expected}); got {shown}",
+        )
+    ]
+
+
+def _duplicate_ids(group: Sequence[Loaded[Any]]) -> list[str]:
+    first: dict[str, str] = {}
+    problems = []
+    for item in group:
+        record_id = item.record.id
+        if record_id in first:
+            problems.append(
+                _problem(item.label, "id", f"duplicate id '{record_id}' (also {first[record_id]})")
+            )
+        else:
+            first[record_id] = item.label
+    return problems
+
+
+def check_ladder(label: str, where: str, ladder: Sequence[float], direction: str) -> list[str]:
+    """A ladder has one point per IQ step, strictly monotone in the benchmark's direction."""
+    if len(ladder) != len(LADDER_IQS):
+        return [_problem(label, where, f"must have 7 points (IQ 70..160), got {len(ladder)}")]
+    rising = direction == "higher_is_better"
+    for index in range(1, len(ladder)):
+        low, high = ladder[index - 1], ladder[index]
+        if (high <= low) if rising else (high >= low):
+            trend = "increasing" if rising else "decreasing"
+            return [
+                _problem(
+                    label,
+                    f"{where}[{index}]",
+                    f"must be strictly {trend} for {direction} ({low!r} then {high!r})",
+                )
+            ]
+    return []
+
+
+def _check_benchmarks(
+    benchmarks: list[Loaded[BenchmarkRecord]], dimensions: tuple[str, ...]
+) -> list[str]:
+    problems: list[str] = []
+    fields: dict[str, str] = {}
+    for item in benchmarks:
+        bench, label = item.record, item.label
+        problems += check_ladder(label, "ladder", bench.ladder, bench.direction)
+        if bench.category == "iq" and bench.dimension is None:
+            problems.append(_problem(label, "dimension", "an iq benchmark needs a dimension"))
+        elif bench.category == "eq" and bench.dimension is not None:
+            problems.append(_problem(label, "dimension", "an eq benchmark has no dimension"))
+        elif bench.dimension is not None and bench.dimension not in dimensions:
+            problems.append(_problem(label, "dimension", f"unknown dimension '{bench.dimension}'"))
+        if bench.field in fields:
+            problems.append(
+                _problem(
+                    label, "field", f"duplicate field '{bench.field}' (also {fields[bench.field]})"
+                )
+            )
+        fields.setdefault(bench.field, label)
+    return problems
+
+
+def _check_models(records: Records) -> list[str]:
+    bench_ids = {b.record.id for b in records.benchmarks} | records.broken["benchmarks"]
+    fields = {b.record.field for b in records.benchmarks}
+    problems: list[str] = []
+    for item in records.models:
+        problems += _check_results(item, bench_ids)
+        problems += _check_model_dates(item)
+        problems += _duplicates(
+            item.label,
+            "reasoning_configurations",
+            [c.id for c in item.record.reasoning_configurations],
+        )
+        problems += _duplicates(item.label, "revisions", [r.id for r in item.record.revisions])
+        if not records.broken["benchmarks"]:
+            problems += _check_config_values(item, fields)
+    return problems
+
+
+def _check_results(item: Loaded[ModelRecord], bench_ids: set[str]) -> list[str]:
+    problems = []
+    seen: dict[str, int] = {}
+    for index, result in enumerate(item.record.results):
+        where = f"results[{index}].benchmark"
+        if result.benchmark not in bench_ids:
+            problems.append(_problem(item.label, where, f"unknown benchmark '{result.benchmark}'"))
+        if result.benchmark in seen:
+            problems.append(
+                _problem(
+                    item.label,
+                    where,
+                    f"duplicate result for '{result.benchmark}'"
+                    f" (also results[{seen[result.benchmark]}])",
+                )
+            )
+        seen.setdefault(result.benchmark, index)
+    return problems
+
+
+def _check_model_dates(item: Loaded[ModelRecord]) -> list[str]:
+    model = item.record
+    updated = model.updated.date()
+    dated: list[tuple[str, dt.date | None]] = [("release_date", model.release_date)]
+    dated += [(f"results[{i}].as_of", r.as_of) for i, r in enumerate(model.results)]
+    dated += [
+        (f"revisions[{i}].available_date", r.available_date) for i, r in enumerate(model.revisions)
+    ]
+    if model.usage is not None:
+        dated.append(("usage.as_of", model.usage.as_of))
+    return [
+        _problem(item.label, where, f"{day} is after the file's updated {updated}")
+        for where, day in dated
+        if day is not None and day > updated
+    ]
+
+
+def _check_config_values(item: Loaded[ModelRecord], fields: set[str]) -> list[str]:
+    return [
+        _problem(
+            item.label,
+            f"reasoning_configurations[{index}].values.{key}",
+            "unknown benchmark field",
+        )
+        for index, config in enumerate(item.record.reasoning_configurations)
+        for key in config.values
+        if key not in fields
+    ]
+
+
+def _duplicates(label: str, where: str, ids: Sequence[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    problems = []
+    for index, item_id in enumerate(ids):
+        if item_id in seen:
+            problems.append(
+                _problem(
+                    label,
+                    f"{where}[{index}].id",
+                    f"duplicate id '{item_id}' (also {where}[{seen[item_id]}])",
+                )
+            )
+        seen.setdefault(item_id, index)
+    return problems
+
+
+def _check_lineage(records: Records) -> list[str]:
+    models = {m.record.id: m for m in records.models}
+    problems = []
+    for item in records.models:
+        lineage = item.record.lineage
+        if lineage is None or lineage.predecessor is None:
+            continue
+        pred_id = lineage.predecessor
+        where = "lineage.predecessor"
+        pred = models.get(pred_id)
+        if pred is None:
+            if pred_id not in records.broken["models"]:
+                problems.append(_problem(item.label, where, f"unknown model '{pred_id}'"))
+            continue
+        if not pred.record.published:
+            problems.append(_problem(item.label, where, f"'{pred_id}' is unpublished"))
+        pred_family = pred.record.lineage.family if pred.record.lineage else None
+        if pred_family != lineage.family:
+            problems.append(
+                _problem(
+                    item.label,
+                    where,
+                    f"'{pred_id}' is not compatible: its family is '{pred_family}',"
+                    f" not '{lineage.family}'",
+                )
+            )
+        cycle = _cycle_from(item.record.id, models)
+        if cycle and item.record.id == min(cycle):
+            problems.append(
+                _problem(item.label, where, "predecessor cycle " + " -> ".join([*cycle, cycle[0]]))
+            )
+    return problems
+
+
+def _cycle_from(start: str, models: dict[str, Loaded[ModelRecord]]) -> list[str]:
+    """The predecessor chain from `start` if it comes back to `start`, else []."""
+    chain = [start]
+    current = models[start].record
+    while current.lineage is not None and current.lineage.predecessor is not None:
+        nxt = current.lineage.predecessor
+        if nxt == start:
+            return chain
+        if nxt in chain or nxt not in models:
+            return []
+        chain.append(nxt)
+        current = models[nxt].record
+    return []
+
+
+def _check_domains(records: Records) -> list[str]:
+    published = {m.record.id for m in records.models if m.record.published}
+    unpublished = {m.record.id for m in records.models if not m.record.published}
+    known = published | unpublished | records.broken["models"]
+    problems: list[str] = []
+    for item in records.domains:
+        domain, label = item.record, item.label
+        if not domain.benchmarks:
+            problems.append(_problem(label, "benchmarks", "a domain needs at least one benchmark"))
+        for index, bench in enumerate(domain.benchmarks):
+            problems += check_ladder(
+                label, f"benchmarks[{index}].ladder", bench.ladder, bench.direction
+            )
+        problems += _duplicates(label, "benchmarks", [b.id for b in domain.benchmarks])
+        bench_ids = {b.id for b in domain.benchmarks}
+        updated = domain.updated.date()
+        rows: dict[tuple[str, str, str], int] = {}
+        for index, row in enumerate(domain.results):
+            where = f"results[{index}]"
+            if row.model in unpublished:
+                problems.append(
+                    _problem(
+                        label,
+                        f"{where}.model",
+                        f"names unpublished model '{row.model}' (would leak it)",
+                    )
+                )
+            elif row.model not in known:
+                problems.append(_problem(label, f"{where}.model", f"unknown model '{row.model}'"))
+            if row.benchmark not in bench_ids:
+                problems.append(
+                    _problem(
+                        label,
+                        f"{where}.benchmark",
+                        f"unknown benchmark '{row.benchmark}' in this domain",
+                    )
+                )
+            if row.as_of > updated:
+                problems.append(
+                    _problem(
+                        label,
+                        f"{where}.as_of",
+                        f"{row.as_of} is after the file's updated {updated}",
+                    )
+                )
+            key = (row.model, row.benchmark, row.harness or "")
+            if key in rows:
+                problems.append(
+                    _problem(
+                        label,
+                        where,
+                        f"duplicate row for '{row.model}' on '{row.benchmark}'"
+                        f" with the same harness (also results[{rows[key]}])",
+                    )
+                )
+            rows.setdefault(key, index)
+    return problems
+
+
+def _check_charts(records: Records) -> list[str]:
+    bench_ids = {b.record.id for b in records.benchmarks} | records.broken["benchmarks"]
+    return [
+        _problem(item.label, f"related_benchmarks[{index}]", f"unknown benchmark '{bench_id}'")
+        for item in records.charts
+        for index, bench_id in enumerate(item.record.related_benchmarks)
+        if bench_id not in bench_ids
+    ]
