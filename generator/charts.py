@@ -1,0 +1,164 @@
+"""Build the promoted charts from the computed documents and draw them.
+
+Each chart in `/charts` names its kind in `tags`. The same plot is drawn twice:
+as an accessible inline SVG for its share page and as a 1200x630 PNG preview.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import get_args
+
+from generator import svg
+from generator.contract import COST_UNIT, Chart, ModelSummary, RankingDetail
+from generator.errors import BuildError
+from generator.plots import (
+    Bar,
+    Bars,
+    CostScatter,
+    Histogram,
+    Plot,
+    Point,
+    Profile,
+    Profiles,
+    Timeline,
+)
+from generator.records import ChartKind
+from generator.sitedocs import SiteDocuments
+from generator.views import DIMENSION_SHORT
+
+CHART_KINDS: tuple[str, ...] = get_args(ChartKind)
+INLINE_WIDTH = 960
+PREVIEW_ROWS = 14
+PROFILE_MODELS = 6
+SITE_NAME = "modelscores"
+
+
+@dataclass(frozen=True)
+class DrawnChart:
+    """A promoted chart with its plot, inline SVG and PNG preview."""
+
+    chart: Chart
+    kind: str
+    plot: Plot
+    svg: str
+    png: bytes
+
+
+def chart_kind(chart: Chart) -> str:
+    """The chart's kind: the one tag that names a known kind."""
+    kinds = [t for t in chart.tags if t in CHART_KINDS]
+    if len(kinds) != 1:
+        raise BuildError(f"charts: {chart.id}: tags {chart.tags} must name exactly one kind")
+    return kinds[0]
+
+
+def _ranked(models: list[ModelSummary]) -> list[ModelSummary]:
+    return sorted((m for m in models if m.rank is not None), key=lambda m: (m.rank or 0, m.id))
+
+
+def iq_histogram(docs: SiteDocuments) -> Histogram:
+    """Composite IQ of every ranked model."""
+    return Histogram(tuple(m.iq for m in _ranked(docs.models.models) if m.iq is not None))
+
+
+def cost_scatter(docs: SiteDocuments) -> CostScatter:
+    """Composite IQ against effective cost; highlight models no cheaper model matches."""
+    rows = [
+        (m.cost.effective_per_1m, m.iq, m.name)
+        for m in docs.models.models
+        if m.iq is not None and m.cost.effective_per_1m is not None and m.cost.effective_per_1m > 0
+    ]
+    rows.sort(key=lambda r: (r[0], -r[1], r[2]))
+    points, best = [], -1
+    for cost, iq, name in rows:
+        points.append(Point(name, cost, float(iq), highlight=iq > best))
+        best = max(best, iq)
+    return CostScatter(tuple(points), COST_UNIT)
+
+
+def frontier(docs: SiteDocuments) -> Timeline:
+    """Ranked models by release date; highlight each model that set a new best."""
+    rows = [
+        (m.release_date.toordinal(), -m.iq, m.name)
+        for m in docs.models.models
+        if m.iq is not None and m.release_date is not None
+    ]
+    points, best = [], -1
+    for day, neg_iq, name in sorted(rows):
+        points.append(Point(name, float(day), float(-neg_iq), highlight=-neg_iq > best))
+        best = max(best, -neg_iq)
+    return Timeline(tuple(points))
+
+
+def dimension_profiles(docs: SiteDocuments, count: int = PROFILE_MODELS) -> Profiles:
+    """The seven dimensions of the top `count` models, imputed ones flagged."""
+    profiles = []
+    for model in docs.ranked_models()[:count]:
+        dims = model.dimensions
+        cells = []
+        for slug, short in DIMENSION_SHORT.items():
+            detail = getattr(dims, slug.replace("-", "_"))
+            cells.append((short, detail.iq, detail.imputed))
+        profiles.append(Profile(model.name, model.iq, tuple(cells)))
+    return Profiles(tuple(profiles))
+
+
+def ranking_bars(ranking: RankingDetail, value_label: str) -> Bars:
+    """One bar per ranked model with a score, in rank order."""
+    bars = tuple(Bar(m.name, m.score) for m in ranking.models if m.score is not None)
+    return Bars(bars, value_label, ranking.direction == "lower_is_better")
+
+
+def benchmark_scores(docs: SiteDocuments, chart: Chart) -> Bars:
+    """The score chart of the chart's first related benchmark."""
+    benchmark = docs.benchmark(chart.related_benchmarks[0]) if chart.related_benchmarks else None
+    ranking = docs.benchmark_ranking(benchmark) if benchmark else None
+    if benchmark is None or ranking is None:
+        raise BuildError(f"charts: {chart.id}: no ranking for {chart.related_benchmarks}")
+    return ranking_bars(ranking, benchmark.unit or benchmark.name)
+
+
+def build_plot(docs: SiteDocuments, chart: Chart) -> Plot:
+    """The plot of a promoted chart, from the documents."""
+    kind = chart_kind(chart)
+    if kind == "iq-distribution":
+        return iq_histogram(docs)
+    if kind == "iq-vs-cost":
+        return cost_scatter(docs)
+    if kind == "frontier":
+        return frontier(docs)
+    if kind == "dimension-profile":
+        return dimension_profiles(docs)
+    return benchmark_scores(docs, chart)
+
+
+def inline(plot: Plot, ident: str, title: str, width: float = INLINE_WIDTH) -> str:
+    """The plot as an accessible SVG element for a page."""
+    height = plot.height_for(width)
+    return svg.inline_svg(plot.draw(width, height), width, height, ident, title, plot.summary)
+
+
+def preview(plot: Plot, title: str, subtitle: str) -> bytes:
+    """The plot as a 1200x630 PNG social preview."""
+    if isinstance(plot, Bars):
+        plot = plot.limited(PREVIEW_ROWS)
+    body = plot.draw(svg.PREVIEW_WIDTH, svg.preview_chart_height())
+    return svg.rasterise(svg.preview_svg(body, title, subtitle, SITE_NAME))
+
+
+def draw_charts(docs: SiteDocuments) -> list[DrawnChart]:
+    """Every promoted chart drawn, in `/charts` order."""
+    drawn = []
+    for chart in docs.charts.charts:
+        plot = build_plot(docs, chart)
+        drawn.append(
+            DrawnChart(
+                chart=chart,
+                kind=chart_kind(chart),
+                plot=plot,
+                svg=inline(plot, f"chart-{chart.id}", chart.title),
+                png=preview(plot, chart.title, chart.description),
+            )
+        )
+    return drawn

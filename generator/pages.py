@@ -1,0 +1,304 @@
+"""Render the human pages every `url` in the API points at, from the same documents.
+
+`render_pages(documents, config, openapi)` returns `dict[site path, bytes]`: HTML
+pages, one CSS file, and a PNG social preview per promoted chart. Links between
+pages are relative (the site works under any base URL and from a local server);
+canonical and social-preview URLs are absolute, from the configured base URL.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Protocol
+
+import jinja2
+import msgspec
+
+from generator import apidocs, charts, views
+from generator.charts import DrawnChart
+from generator.plots import format_value
+from generator.sitedocs import SiteDocuments
+
+SITE_NAME = "modelscores"
+NAV = (
+    ("", "Leaderboard"),
+    ("rankings/", "Rankings"),
+    ("benchmarks/", "Benchmarks"),
+    ("domains/", "Domains"),
+    ("charts/", "Charts"),
+    ("methodology/", "Methodology"),
+    ("docs/", "API"),
+)
+
+
+class PageConfig(Protocol):
+    """What pages need of the site configuration (`generator.urls.SiteConfig`)."""
+
+    @property
+    def base_url(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Linker:
+    """Turns a site path or a URL under the base URL into an href for one page."""
+
+    base_url: str
+    page: str  # site path of the page file, e.g. "models/gpt-5/index.html"
+    absolute: bool = False
+
+    def site_path(self, url: str) -> str | None:
+        """The site path of a URL under the base URL, or None for an outside URL."""
+        if "://" not in url:
+            return url.lstrip("/")
+        base = self.base_url.rstrip("/")
+        if url == base:
+            return ""
+        if url.startswith(base + "/"):
+            return url[len(base) + 1 :]
+        return None
+
+    def url(self, target: str) -> str:
+        """The absolute public URL of a site path or URL."""
+        path = self.site_path(target)
+        return target if path is None else f"{self.base_url.rstrip('/')}/{path}"
+
+    def __call__(self, target: str) -> str:
+        path = self.site_path(target)
+        if path is None:
+            return target
+        if self.absolute:
+            return self.url(path)
+        path, hash_, fragment = path.partition("#")
+        if not path and hash_:
+            return hash_ + fragment
+        rel = posixpath.relpath(path or ".", posixpath.dirname(self.page) or ".")
+        if not path or path.endswith("/"):
+            rel = "./" if rel == "." else rel + "/"
+        return rel + hash_ + fragment
+
+
+def _dash(value: object) -> object:
+    return "–" if value is None or value is msgspec.UNSET else value
+
+
+def _fixed(value: object, digits: int = 2) -> str:
+    if not isinstance(value, float | int):
+        return "–"
+    return f"{value:,.{digits}f}"
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("generator", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(
+        dash=_dash,
+        fixed=_fixed,
+        value=format_value,
+        cost=views.format_cost,
+        dim=views.dimension_iq,
+    )
+    return env
+
+
+class _Renderer:
+    """Renders templates into the output mapping, one page at a time."""
+
+    def __init__(self, env: jinja2.Environment, config: PageConfig, docs: SiteDocuments):
+        self.env, self.config, self.docs = env, config, docs
+        self.files: dict[str, bytes] = {}
+
+    def page(self, path: str, template: str, title: str, description: str, **context: Any) -> None:
+        absolute = path == "404.html"
+        link = Linker(self.config.base_url, path, absolute=absolute)
+        directory = "" if path in ("index.html", "404.html") else posixpath.dirname(path) + "/"
+        html = self.env.get_template(template).render(
+            link=link,
+            title=title,
+            description=description,
+            canonical=None if absolute else link.url(directory),
+            nav=[(target, label, directory == target) for target, label in NAV],
+            site_name=SITE_NAME,
+            meta=self.docs.models,
+            **context,
+        )
+        self.add(path, html.encode("utf-8"))
+
+    def add(self, path: str, data: bytes) -> None:
+        if path in self.files:
+            raise ValueError(f"pages: {path} rendered twice")
+        self.files[path] = data
+
+
+def _chart_pages(out: _Renderer, drawn: list[DrawnChart]) -> None:
+    for chart in drawn:
+        c = chart.chart
+        png_path = Linker(out.config.base_url, "").site_path(c.image) or f"charts/{c.id}.png"
+        out.add(png_path, chart.png)
+        out.page(
+            f"charts/{c.id}/index.html",
+            "chart.html",
+            c.title,
+            c.description,
+            chart=chart,
+            related=[out.docs.benchmark(b) for b in c.related_benchmarks],
+        )
+    out.page(
+        "charts/index.html",
+        "charts.html",
+        "Charts",
+        "Every promoted chart of model scores, with share pages and preview images.",
+        drawn=drawn,
+    )
+
+
+def _model_pages(out: _Renderer) -> None:
+    docs = out.docs
+    for model in docs.model_details.values():
+        out.page(
+            f"models/{model.id}/index.html",
+            "model.html",
+            model.name,
+            f"{model.name} by {model.provider}: composite IQ, dimensions, cost and benchmarks.",
+            model=model,
+            view=views.model_view(docs, model),
+        )
+
+
+def _ranking_pages(out: _Renderer) -> None:
+    docs = out.docs
+    for entry in docs.rankings.rankings:
+        ranking = docs.ranking_details[entry.id]
+        out.page(
+            f"rankings/{entry.id}/index.html",
+            "ranking.html",
+            ranking.ranking_name,
+            f"{ranking.ranking_name}: every ranked model in order.",
+            ranking=ranking,
+            rows=views.ranking_rows(docs, ranking),
+            benchmark=docs.benchmark(ranking.id) if ranking.ranking_type == "benchmark" else None,
+        )
+    out.page(
+        "rankings/index.html",
+        "rankings.html",
+        "Rankings",
+        "The ranking catalog: composite IQ, effective cost, dimensions and benchmarks.",
+        groups=views.ranking_groups(docs),
+    )
+
+
+def _benchmark_pages(out: _Renderer, chart_urls: Mapping[str, str]) -> None:
+    docs = out.docs
+    for benchmark in docs.benchmarks.benchmarks:
+        ranking = docs.benchmark_ranking(benchmark)
+        plot = charts.ranking_bars(ranking, benchmark.unit or benchmark.name) if ranking else None
+        out.page(
+            f"benchmarks/{benchmark.id}/index.html",
+            "benchmark.html",
+            benchmark.name,
+            benchmark.description or f"{benchmark.name}: scores of every model.",
+            benchmark=benchmark,
+            ranking=ranking,
+            rows=views.ranking_rows(docs, ranking) if ranking else [],
+            chart_svg=charts.inline(plot, "score-chart", f"{benchmark.name} scores")
+            if plot and plot.bars
+            else None,
+            chart_url=chart_urls.get(benchmark.id),
+            dimension=views.dimension_names(docs).get(benchmark.dimension or ""),
+        )
+    out.page(
+        "benchmarks/index.html",
+        "benchmarks.html",
+        "Benchmarks",
+        "The benchmarks behind the seven scored dimensions.",
+        groups=views.benchmark_groups(docs),
+    )
+
+
+def _domain_pages(out: _Renderer) -> None:
+    for domain in out.docs.domain_details.values():
+        out.page(
+            f"domains/{domain.id}/index.html",
+            "domain.html",
+            domain.name,
+            f"{domain.name}: domain composite IQ and per-benchmark results.",
+            domain=domain,
+        )
+    out.page(
+        "domains/index.html",
+        "domains.html",
+        "Domains",
+        "Applied-capability domains tracked outside the composite.",
+        domains=out.docs.domains.domains,
+    )
+
+
+def _api_docs_page(out: _Renderer, openapi: Mapping[str, Any] | None) -> None:
+    base = out.config.base_url.rstrip("/")
+    api = apidocs.build_api_docs(
+        openapi if openapi is not None else apidocs.fallback_openapi(),
+        f"{base}/api/v1",
+        lambda path, name: views.example_value(out.docs, path, name),
+    )
+    out.page(
+        "docs/index.html",
+        "docs.html",
+        "API documentation",
+        "How to read model scores over HTTP (JSON, OpenAPI 3.1) and over MCP.",
+        api=api,
+        base=base,
+        mcp_url=f"{base}/api/mcp",
+        openapi_url=f"{base}/api/v1/openapi.json",
+    )
+
+
+def render_pages(
+    documents: Mapping[str, msgspec.Struct],
+    config: PageConfig,
+    openapi: Mapping[str, Any] | None = None,
+) -> dict[str, bytes]:
+    """Every human page, the stylesheet and the chart previews, keyed by site path."""
+    docs = SiteDocuments(documents)
+    out = _Renderer(_environment(), config, docs)
+    out.add(
+        "static/site.css", resources.files("generator").joinpath("static/site.css").read_bytes()
+    )
+    drawn = charts.draw_charts(docs)
+    chart_urls = {
+        b: c.chart.url
+        for c in drawn
+        if c.kind == "benchmark-scores"
+        for b in c.chart.related_benchmarks
+    }
+    out.page(
+        "index.html",
+        "index.html",
+        "AI model scores",
+        "Composite IQ leaderboard of AI models, with dimensions, cost and benchmarks.",
+        view=views.landing_view(docs),
+        drawn=drawn,
+    )
+    _model_pages(out)
+    _ranking_pages(out)
+    _benchmark_pages(out, chart_urls)
+    _domain_pages(out)
+    _chart_pages(out, drawn)
+    out.page(
+        "methodology/index.html",
+        "methodology.html",
+        "Methodology",
+        docs.methodology.summary,
+        m=docs.methodology,
+        view=views.methodology_view(docs),
+    )
+    _api_docs_page(out, openapi)
+    out.page("404.html", "404.html", "Page not found", "This page does not exist.")
+    return dict(sorted(out.files.items()))

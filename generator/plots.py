@@ -1,0 +1,486 @@
+"""The five chart kinds as plain data plus a `draw(width, height)` that returns SVG.
+
+A plot knows nothing about documents or pages: `charts.py` builds plots from the
+computed documents, and `svg.py` wraps what a plot draws into a page or a preview.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from generator import svg
+from generator.svg import ACCENT, ACCENT_LIGHT, GRID, HIGHLIGHT, MUTED, OTHER, Scale
+
+IQ_MIN = 70
+IQ_MAX = 160
+
+
+@dataclass(frozen=True)
+class DataTable:
+    """The numbers behind a chart, shown as an HTML table next to it."""
+
+    caption: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+class Plot(Protocol):
+    """A chart that can draw itself at any size."""
+
+    @property
+    def summary(self) -> str:
+        """One or two sentences saying what the chart shows (the SVG `desc`)."""
+        ...
+
+    @property
+    def table(self) -> DataTable:
+        """The plotted numbers."""
+        ...
+
+    def height_for(self, width: float) -> float:
+        """The natural height of the chart drawn `width` wide."""
+        ...
+
+    def draw(self, width: float, height: float) -> str:
+        """SVG elements filling a `width` x `height` box at the origin."""
+        ...
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """The plotting area inside a chart box, after margins for axes."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+
+def _y_axis(frame: _Frame, scale: Scale, ticks: Sequence[float], title: str) -> list[str]:
+    out = []
+    for tick in ticks:
+        y = scale(tick)
+        out.append(svg.line(frame.left, y, frame.right, y, GRID))
+        label = svg.tick_label(tick)
+        out.append(svg.text(frame.left - 8, y + 4, label, 12, fill=MUTED, text_anchor="end"))
+    mid = (frame.top + frame.bottom) / 2
+    out.append(
+        svg.text(
+            16, mid, title, 13, fill=MUTED, text_anchor="middle", transform=f"rotate(-90 16 {mid})"
+        )
+    )
+    return out
+
+
+def _x_axis(
+    frame: _Frame, scale: Scale, ticks: Sequence[tuple[float, str]], title: str
+) -> list[str]:
+    out = [svg.line(frame.left, frame.bottom, frame.right, frame.bottom, MUTED)]
+    for value, label in ticks:
+        x = scale(value)
+        out.append(svg.line(x, frame.bottom, x, frame.bottom + 5, MUTED))
+        out.append(svg.text(x, frame.bottom + 20, label, 12, fill=MUTED, text_anchor="middle"))
+    centre = (frame.left + frame.right) / 2
+    out.append(svg.text(centre, frame.bottom + 42, title, 13, fill=MUTED, text_anchor="middle"))
+    return out
+
+
+def _frame(width: float, height: float, left: float = 64, right: float = 24) -> _Frame:
+    return _Frame(left=left, top=16, right=width - right, bottom=height - 56)
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """Distribution of composite IQ in bins of `bin_width` points."""
+
+    values: tuple[int, ...]
+    bin_width: int = 5
+
+    def _bins(self) -> list[tuple[int, int]]:
+        if not self.values:
+            return []
+        lo = min(self.values) // self.bin_width * self.bin_width
+        hi = max(self.values) // self.bin_width * self.bin_width
+        return [
+            (start, sum(start <= v < start + self.bin_width for v in self.values))
+            for start in range(lo, hi + 1, self.bin_width)
+        ]
+
+    @property
+    def summary(self) -> str:
+        bins = self._bins()
+        if not bins:
+            return "No model has a composite IQ yet."
+        start, count = max(bins, key=lambda b: (b[1], -b[0]))
+        return (
+            f"Histogram of the composite IQ of {len(self.values)} ranked models in bins of "
+            f"{self.bin_width} points; the most common range is {start}–"
+            f"{start + self.bin_width - 1} with {count} models."
+        )
+
+    @property
+    def table(self) -> DataTable:
+        rows = tuple(
+            (f"{start}–{start + self.bin_width - 1}", str(count)) for start, count in self._bins()
+        )
+        return DataTable("Models per composite IQ range", ("Composite IQ", "Models"), rows)
+
+    def height_for(self, width: float) -> float:
+        return max(width * 0.5, 320)
+
+    def draw(self, width: float, height: float) -> str:
+        bins = self._bins()
+        frame = _frame(width, height)
+        if not bins:
+            return svg.text(width / 2, height / 2, "No data", 16, text_anchor="middle")
+        x = Scale(bins[0][0], bins[-1][0] + self.bin_width, frame.left, frame.right)
+        top = max(count for _, count in bins)
+        ticks = svg.nice_ticks(0, top, 5)
+        y = Scale(0, ticks[-1], frame.bottom, frame.top)
+        out = _y_axis(frame, y, ticks, "Models")
+        for start, count in bins:
+            x0, x1 = x(start) + 1, x(start + self.bin_width) - 1
+            out.append(svg.rect(x0, y(count), x1 - x0, y(0) - y(count), ACCENT))
+            if count:
+                label_y = y(count) - 5
+                out.append(svg.text((x0 + x1) / 2, label_y, str(count), 11, text_anchor="middle"))
+        edges = [(float(s), str(s)) for s, _ in bins] + [(float(bins[-1][0] + self.bin_width), "")]
+        step = max(1, math.ceil(len(edges) / max((frame.right - frame.left) / 40, 1)))
+        out += _x_axis(frame, x, edges[::step], "Composite IQ")
+        return "".join(out)
+
+
+@dataclass(frozen=True)
+class Point:
+    """One model in a scatter or timeline."""
+
+    label: str
+    x: float
+    y: float
+    highlight: bool = False
+
+
+def _labels(points: Sequence[Point], xs: Scale, ys: Scale, size: float) -> list[str]:
+    out = []
+    for p in points:
+        if p.highlight:
+            out.append(svg.text(xs(p.x) + 7, ys(p.y) - 6, svg.clip_label(p.label, size, 200), size))
+    return out
+
+
+def _points(points: Sequence[Point], xs: Scale, ys: Scale) -> list[str]:
+    out = [svg.circle(xs(p.x), ys(p.y), 4, OTHER) for p in points if not p.highlight]
+    out += [
+        svg.circle(xs(p.x), ys(p.y), 5.5, HIGHLIGHT, stroke="#ffffff", stroke_width=1)
+        for p in points
+        if p.highlight
+    ]
+    return out
+
+
+def _iq_scale(points: Sequence[Point], frame: _Frame) -> tuple[Scale, list[float]]:
+    lo = min((p.y for p in points), default=IQ_MIN)
+    hi = max((p.y for p in points), default=IQ_MAX)
+    ticks = svg.nice_ticks(max(lo - 3, IQ_MIN - 10), hi + 3, 5)
+    return Scale(ticks[0], ticks[-1], frame.bottom, frame.top), ticks
+
+
+@dataclass(frozen=True)
+class CostScatter:
+    """Composite IQ against effective cost on a log axis; the cost frontier highlighted."""
+
+    points: tuple[Point, ...]
+    unit: str
+
+    @property
+    def summary(self) -> str:
+        best = [p.label for p in self.points if p.highlight]
+        return (
+            f"Scatter plot of composite IQ against effective cost ({self.unit}, log scale) for "
+            f"{len(self.points)} models. Highlighted, the models no cheaper model beats: "
+            f"{', '.join(best) or 'none'}."
+        )
+
+    @property
+    def table(self) -> DataTable:
+        rows = tuple(
+            (
+                p.label,
+                f"{p.x:.4f}".rstrip("0").rstrip("."),
+                str(int(p.y)),
+                "yes" if p.highlight else "",
+            )
+            for p in sorted(self.points, key=lambda p: (p.x, -p.y, p.label))
+        )
+        return DataTable(
+            "Composite IQ and effective cost",
+            ("Model", f"Effective cost ({self.unit})", "Composite IQ", "On the frontier"),
+            rows,
+        )
+
+    def height_for(self, width: float) -> float:
+        return max(width * 0.56, 360)
+
+    def draw(self, width: float, height: float) -> str:
+        frame = _frame(width, height)
+        if not self.points:
+            return svg.text(width / 2, height / 2, "No data", 16, text_anchor="middle")
+        decades = svg.log_ticks(min(p.x for p in self.points), max(p.x for p in self.points))
+        if len(decades) < 2:
+            decades = [decades[0], decades[0] * 10]
+        xs = Scale(decades[0], decades[-1], frame.left, frame.right, log=True)
+        ys, yticks = _iq_scale(self.points, frame)
+        out = _y_axis(frame, ys, yticks, "Composite IQ")
+        out += _x_axis(frame, xs, [(d, f"${svg.tick_label(d)}") for d in decades], self.unit)
+        out += _points(self.points, xs, ys)
+        out += _labels(self.points, xs, ys, 12)
+        return "".join(out)
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """Best composite IQ so far by release date: a step line through the record-setters."""
+
+    points: tuple[Point, ...]  # x = date ordinal
+
+    @property
+    def records(self) -> list[Point]:
+        return [p for p in self.points if p.highlight]
+
+    @property
+    def summary(self) -> str:
+        recs = self.records
+        if not recs:
+            return "No model has both a composite IQ and a release date yet."
+        last = recs[-1]
+        return (
+            f"Step chart of the best composite IQ by release date over {len(self.points)} "
+            f"models; {len(recs)} models set a new best, the latest {last.label} at IQ "
+            f"{int(last.y)} ({dt.date.fromordinal(int(last.x)).isoformat()})."
+        )
+
+    @property
+    def table(self) -> DataTable:
+        rows = tuple(
+            (dt.date.fromordinal(int(p.x)).isoformat(), p.label, str(int(p.y)))
+            for p in self.records
+        )
+        return DataTable(
+            "Models that set a new best composite IQ",
+            ("Release date", "Model", "Composite IQ"),
+            rows,
+        )
+
+    def height_for(self, width: float) -> float:
+        return max(width * 0.56, 360)
+
+    def draw(self, width: float, height: float) -> str:
+        frame = _frame(width, height, right=120)
+        if not self.points:
+            return svg.text(width / 2, height / 2, "No data", 16, text_anchor="middle")
+        first = dt.date.fromordinal(int(min(p.x for p in self.points)))
+        last = dt.date.fromordinal(int(max(p.x for p in self.points)))
+        start = dt.date(first.year, 1 if first.month <= 6 else 7, 1)
+        end = dt.date(last.year + (last.month > 6), 7 if last.month <= 6 else 1, 1)
+        xs = Scale(start.toordinal(), end.toordinal(), frame.left, frame.right)
+        ys, yticks = _iq_scale(self.points, frame)
+        out = _y_axis(frame, ys, yticks, "Composite IQ")
+        out += _x_axis(frame, xs, _date_ticks(start, end), "Release date")
+        steps: list[tuple[float, float]] = []
+        for rec in self.records:
+            if steps:
+                steps.append((xs(rec.x), steps[-1][1]))
+            steps.append((xs(rec.x), ys(rec.y)))
+        if steps:
+            steps.append((xs(max(p.x for p in self.points)), steps[-1][1]))
+            out.append(svg.polyline(steps, HIGHLIGHT, stroke_width=2.5))
+        out += _points(self.points, xs, ys)
+        out += _labels(self.points, xs, ys, 11)
+        return "".join(out)
+
+
+def _date_ticks(start: dt.date, end: dt.date) -> list[tuple[float, str]]:
+    months = (end.year - start.year) * 12 + end.month - start.month
+    step = 6 if months <= 48 else 12
+    ticks = []
+    year, month = start.year, start.month
+    while (year, month) <= (end.year, end.month):
+        label = str(year) if month == 1 else f"{year}-{month:02d}"
+        ticks.append((float(dt.date(year, month, 1).toordinal()), label))
+        month += step
+        year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
+    return ticks
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One model's seven dimension scores: (short dimension name, iq or None, imputed)."""
+
+    label: str
+    composite: int | None
+    dimensions: tuple[tuple[str, int | None, bool], ...]
+
+
+@dataclass(frozen=True)
+class Profiles:
+    """Small multiples: one panel of seven dimension bars per model."""
+
+    profiles: tuple[Profile, ...]
+
+    @property
+    def summary(self) -> str:
+        names = ", ".join(p.label for p in self.profiles)
+        return (
+            f"Seven dimension scores (IQ 70 to 160) of the top {len(self.profiles)} models by "
+            f"composite IQ: {names}. Lighter bars are imputed estimates."
+        )
+
+    @property
+    def table(self) -> DataTable:
+        dims = tuple(d for d, _, _ in self.profiles[0].dimensions) if self.profiles else ()
+        rows = tuple(
+            (p.label, *(_dimension_cell(iq, imputed) for _, iq, imputed in p.dimensions))
+            for p in self.profiles
+        )
+        return DataTable("Dimension scores of the top models", ("Model", *dims), rows)
+
+    def _columns(self, width: float) -> int:
+        return 3 if width >= 900 else 2
+
+    def height_for(self, width: float) -> float:
+        rows = math.ceil(len(self.profiles) / self._columns(width)) or 1
+        return rows * 200 + 40
+
+    def draw(self, width: float, height: float) -> str:
+        cols = self._columns(width)
+        rows = math.ceil(len(self.profiles) / cols) or 1
+        panel_w, panel_h = width / cols, (height - 40) / rows
+        out = []
+        for index, profile in enumerate(self.profiles):
+            x0, y0 = (index % cols) * panel_w, (index // cols) * panel_h
+            out.append(f'<g transform="translate({svg.num(x0)} {svg.num(y0)})">')
+            out += _panel(profile, panel_w, panel_h)
+            out.append("</g>")
+        legend_y = height - 14
+        out.append(svg.rect(16, legend_y - 11, 14, 12, ACCENT))
+        out.append(svg.text(36, legend_y, "direct evidence", 12, fill=MUTED))
+        out.append(svg.rect(170, legend_y - 11, 14, 12, ACCENT_LIGHT))
+        out.append(svg.text(190, legend_y, "imputed", 12, fill=MUTED))
+        return "".join(out)
+
+
+def _dimension_cell(iq: int | None, imputed: bool) -> str:
+    if iq is None:
+        return "–"
+    return f"{iq} (imputed)" if imputed else str(iq)
+
+
+def _panel(profile: Profile, width: float, height: float) -> list[str]:
+    heading = (
+        profile.label if profile.composite is None else f"{profile.label} · IQ {profile.composite}"
+    )
+    out = [svg.text(16, 22, svg.clip_label(heading, 14, width - 24), 14, font_weight="bold")]
+    label_w = 104
+    bar_left, bar_right = 16 + label_w, width - 40
+    scale = Scale(IQ_MIN, IQ_MAX, bar_left, bar_right)
+    row_h = (height - 44) / max(len(profile.dimensions), 1)
+    for i, (name, iq, imputed) in enumerate(profile.dimensions):
+        y = 36 + i * row_h
+        out.append(svg.text(16, y + row_h * 0.7, svg.clip_label(name, 11, label_w - 6), 11))
+        out.append(svg.rect(bar_left, y + 2, bar_right - bar_left, row_h - 4, "#f1f5f9"))
+        if iq is None:
+            out.append(svg.text(bar_left + 4, y + row_h * 0.7, "no estimate", 10, fill=MUTED))
+            continue
+        fill = ACCENT_LIGHT if imputed else ACCENT
+        out.append(svg.rect(bar_left, y + 2, scale(iq) - bar_left, row_h - 4, fill))
+        out.append(svg.text(scale(iq) + 4, y + row_h * 0.7, str(iq), 10))
+    return out
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One row of a bar chart."""
+
+    label: str
+    value: float
+
+
+@dataclass(frozen=True)
+class Bars:
+    """Horizontal bars in ranking order (best first), e.g. one benchmark's scores."""
+
+    bars: tuple[Bar, ...]
+    value_label: str
+    lower_is_better: bool = False
+    max_rows: int | None = None
+
+    def limited(self, rows: int) -> Bars:
+        """The same chart showing only the first `rows` bars."""
+        return Bars(self.bars, self.value_label, self.lower_is_better, rows)
+
+    @property
+    def shown(self) -> tuple[Bar, ...]:
+        return self.bars if self.max_rows is None else self.bars[: self.max_rows]
+
+    @property
+    def summary(self) -> str:
+        if not self.bars:
+            return "No model has a result yet."
+        best = self.bars[0]
+        order = "lower is better" if self.lower_is_better else "higher is better"
+        more = f", the first {len(self.shown)} shown" if len(self.shown) < len(self.bars) else ""
+        return (
+            f"Bar chart of {len(self.bars)} models in ranking order ({order}){more}; best: "
+            f"{best.label} with {format_value(best.value)}."
+        )
+
+    @property
+    def table(self) -> DataTable:
+        rows = tuple((str(i), b.label, format_value(b.value)) for i, b in enumerate(self.bars, 1))
+        return DataTable("Scores in ranking order", ("Rank", "Model", self.value_label), rows)
+
+    def height_for(self, width: float) -> float:
+        return 24 * max(len(self.shown), 1) + 64
+
+    def draw(self, width: float, height: float) -> str:
+        shown = self.shown
+        if not shown:
+            return svg.text(width / 2, height / 2, "No data", 16, text_anchor="middle")
+        label_w = min(240.0, width * 0.32)
+        frame = _Frame(left=label_w + 16, top=8, right=width - 64, bottom=height - 48)
+        ticks = _value_ticks([b.value for b in shown])
+        xs = Scale(ticks[0], ticks[-1], frame.left, frame.right)
+        row_h = (frame.bottom - frame.top) / len(shown)
+        out = []
+        for tick in ticks:
+            out.append(svg.line(xs(tick), frame.top, xs(tick), frame.bottom, GRID))
+        for i, bar in enumerate(shown):
+            y = frame.top + i * row_h
+            label = svg.clip_label(bar.label, 12, label_w)
+            out.append(svg.text(frame.left - 8, y + row_h * 0.68, label, 12, text_anchor="end"))
+            x_end = xs(bar.value)
+            out.append(svg.rect(frame.left, y + 3, x_end - frame.left, row_h - 6, ACCENT))
+            out.append(svg.text(x_end + 4, y + row_h * 0.68, format_value(bar.value), 11))
+        out += _x_axis(frame, xs, [(t, svg.tick_label(t)) for t in ticks], self.value_label)
+        return "".join(out)
+
+
+def _value_ticks(values: Sequence[float]) -> list[float]:
+    lo, hi = min(values), max(values)
+    if lo >= 0 and lo <= hi * 0.5:
+        return svg.nice_ticks(0, hi, 5)
+    pad = (hi - lo) * 0.1 or abs(hi) * 0.1 or 1
+    return svg.nice_ticks(lo - pad, hi, 5)
+
+
+def format_value(value: float | None) -> str:
+    """A raw score for display: up to four significant digits, no float noise."""
+    if value is None:
+        return "–"
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:.4g}" if abs(value) < 1000 else f"{value:,.1f}"

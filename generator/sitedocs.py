@@ -1,0 +1,98 @@
+"""Typed access to the computed API documents that the pages and charts are drawn from.
+
+`render.build_documents` returns `dict[api path, Struct]`; this wrapper checks each
+document's type once and answers the lookups pages need (a model's detail, the
+ranking of a benchmark, the domains a model appears in) without recomputing anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TypeVar
+
+import msgspec
+
+from generator.contract import (
+    BenchmarkList,
+    BenchmarkMetadata,
+    ChartList,
+    DomainDetail,
+    DomainList,
+    Methodology,
+    ModelDetail,
+    ModelList,
+    RankingCatalogEntry,
+    RankingDetail,
+    RankingList,
+)
+from generator.errors import BuildError
+
+_T = TypeVar("_T", bound=msgspec.Struct)
+
+
+def _get(documents: Mapping[str, msgspec.Struct], path: str, kind: type[_T]) -> _T:
+    document = documents.get(path)
+    if not isinstance(document, kind):
+        found = type(document).__name__
+        raise BuildError(f"pages: document {path}: expected {kind.__name__}, found {found}")
+    return document
+
+
+class SiteDocuments:
+    """The computed documents, typed, with the cross-references pages need."""
+
+    def __init__(self, documents: Mapping[str, msgspec.Struct]) -> None:
+        self.models = _get(documents, "/models", ModelList)
+        self.benchmarks = _get(documents, "/benchmarks", BenchmarkList)
+        self.rankings = _get(documents, "/rankings", RankingList)
+        self.charts = _get(documents, "/charts", ChartList)
+        self.methodology = _get(documents, "/methodology", Methodology)
+        self.domains = _get(documents, "/domains", DomainList)
+        self.model_details = {
+            m.id: _get(documents, f"/models/{m.id}", ModelDetail) for m in self.models.models
+        }
+        self.ranking_details = {
+            r.id: _get(documents, f"/rankings/{r.id}", RankingDetail)
+            for r in self.rankings.rankings
+        }
+        self.domain_details = {
+            d.id: _get(documents, f"/domains/{d.id}", DomainDetail) for d in self.domains.domains
+        }
+        self._model_urls = {m.id: m.url for m in self.models.models}
+
+    def model_url(self, model_id: str) -> str | None:
+        """The public profile URL of a published model, or None."""
+        return self._model_urls.get(model_id)
+
+    def ranked_models(self) -> list[ModelDetail]:
+        """Models with a composite rank, best first."""
+        ranked = [m for m in self.model_details.values() if m.rank is not None]
+        return sorted(ranked, key=lambda m: (m.rank or 0, m.id))
+
+    def benchmark(self, benchmark_id: str) -> BenchmarkMetadata | None:
+        """The metadata of a scored benchmark, by id or source field."""
+        for b in self.benchmarks.benchmarks:
+            if benchmark_id in (b.id, b.field):
+                return b
+        return None
+
+    def benchmark_ranking(self, benchmark: BenchmarkMetadata) -> RankingDetail | None:
+        """The benchmark's ranking: catalog entry of type benchmark, matched by id then field."""
+        entries = self.rankings_of_type("benchmark")
+        by_id = [r for r in entries if r.id == benchmark.id]
+        by_field = [r for r in entries if r.field == benchmark.field]
+        found = by_id or by_field
+        return self.ranking_details[found[0].id] if found else None
+
+    def rankings_of_type(self, kind: str) -> list[RankingCatalogEntry]:
+        """Catalog entries of one ranking type, in catalog order."""
+        return [r for r in self.rankings.rankings if r.ranking_type == kind]
+
+    def domain_standings(self, model_id: str) -> list[tuple[DomainDetail, int, int]]:
+        """Every domain the model has a composite in: (domain, position, models in domain)."""
+        out = []
+        for domain in self.domain_details.values():
+            for position, entry in enumerate(domain.models, 1):
+                if entry.model == model_id:
+                    out.append((domain, position, len(domain.models)))
+        return out

@@ -1,0 +1,195 @@
+"""SVG drawing primitives, scales, document wrappers and PNG rasterisation.
+
+Charts are drawn as plain SVG text so the output is tiny, readable and
+byte-deterministic; `rasterise` turns an SVG into a PNG with resvg (a Rust
+renderer shipped as a wheel, no system libraries, no browser).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+import resvg_py
+
+FONT_FAMILY = "DejaVu Sans, Verdana, Arial, sans-serif"
+INK = "#1a202c"
+MUTED = "#4a5568"
+GRID = "#e2e8f0"
+ACCENT = "#2b6cb0"
+ACCENT_LIGHT = "#90b4dd"
+HIGHLIGHT = "#b7410e"
+OTHER = "#a0aec0"
+PREVIEW_WIDTH = 1200
+PREVIEW_HEIGHT = 630
+_FONT_DIRS = ("/usr/share/fonts/truetype/dejavu",)
+_FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
+
+
+def num(x: float) -> str:
+    """Format a coordinate with at most one decimal, so output is stable and short."""
+    text = f"{x:.1f}"
+    if text.endswith(".0"):
+        text = text[:-2]
+    return "0" if text == "-0" else text
+
+
+def _attrs(attrs: dict[str, str | float]) -> str:
+    parts = []
+    for key, value in attrs.items():
+        shown = num(value) if isinstance(value, float | int) else escape(value, quote=True)
+        parts.append(f' {key.replace("_", "-")}="{shown}"')
+    return "".join(parts)
+
+
+def rect(x: float, y: float, w: float, h: float, fill: str, **extra: str | float) -> str:
+    """A filled rectangle."""
+    size: dict[str, str | float] = {"width": max(w, 0.0), "height": max(h, 0.0)}
+    return f"<rect{_attrs({'x': x, 'y': y, **size, 'fill': fill, **extra})}/>"
+
+
+def line(x1: float, y1: float, x2: float, y2: float, stroke: str, **extra: str | float) -> str:
+    """A straight line."""
+    return f"<line{_attrs({'x1': x1, 'y1': y1, 'x2': x2, 'y2': y2, 'stroke': stroke, **extra})}/>"
+
+
+def circle(cx: float, cy: float, r: float, fill: str, **extra: str | float) -> str:
+    """A filled circle."""
+    return f"<circle{_attrs({'cx': cx, 'cy': cy, 'r': r, 'fill': fill, **extra})}/>"
+
+
+def polyline(points: Sequence[tuple[float, float]], stroke: str, **extra: str | float) -> str:
+    """An open line through points."""
+    coords = " ".join(f"{num(x)},{num(y)}" for x, y in points)
+    return f"<polyline{_attrs({'points': coords, 'fill': 'none', 'stroke': stroke, **extra})}/>"
+
+
+def text(x: float, y: float, content: str, size: float = 13, **extra: str | float) -> str:
+    """A text label (escaped); `anchor` is start, middle or end."""
+    attrs: dict[str, str | float] = {"x": x, "y": y, "font-size": size, "fill": INK}
+    attrs.update(extra)
+    return f"<text{_attrs(attrs)}>{escape(content, quote=False)}</text>"
+
+
+def text_width(content: str, size: float) -> float:
+    """Rough rendered width of a label (DejaVu Sans averages ~0.6 em per glyph)."""
+    return len(content) * size * 0.6
+
+
+def clip_label(content: str, size: float, width: float) -> str:
+    """Shorten a label with an ellipsis so it fits `width`."""
+    if text_width(content, size) <= width:
+        return content
+    keep = max(int(width / (size * 0.6)) - 1, 1)
+    return content[:keep].rstrip() + "…"
+
+
+@dataclass(frozen=True)
+class Scale:
+    """Map a data interval onto a pixel interval, linearly or on log10."""
+
+    lo: float
+    hi: float
+    start: float
+    end: float
+    log: bool = False
+
+    def __call__(self, value: float) -> float:
+        lo, hi, v = self.lo, self.hi, value
+        if self.log:
+            lo, hi, v = math.log10(lo), math.log10(hi), math.log10(value)
+        span = hi - lo or 1.0
+        return self.start + (v - lo) / span * (self.end - self.start)
+
+
+def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
+    """Round tick values covering [lo, hi] (the classic 1-2-5 step rule)."""
+    if hi <= lo:
+        hi = lo + 1
+    raw = (hi - lo) / max(count, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    first = math.floor(lo / step) * step
+    ticks = []
+    value = first
+    while value <= hi + step * 1e-9:
+        ticks.append(round(value, 10))
+        value += step
+    if ticks[-1] < hi:
+        ticks.append(round(value, 10))
+    return ticks
+
+
+def log_ticks(lo: float, hi: float) -> list[float]:
+    """Powers of ten covering [lo, hi]."""
+    first = math.floor(math.log10(lo))
+    last = math.ceil(math.log10(hi))
+    return [10.0**e for e in range(first, last + 1)]
+
+
+def tick_label(value: float) -> str:
+    """A short label for an axis tick."""
+    if value != 0 and abs(value) < 0.01:
+        return f"{value:g}"
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:.3g}"
+
+
+def inline_svg(body: str, width: float, height: float, ident: str, title: str, desc: str) -> str:
+    """An accessible SVG for embedding in HTML: role, title and desc, scales to its box."""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
+        f'viewBox="0 0 {num(width)} {num(height)}" '
+        f'aria-labelledby="{ident}-title {ident}-desc" font-family="{FONT_FAMILY}">'
+        f'<title id="{ident}-title">{escape(title, quote=False)}</title>'
+        f'<desc id="{ident}-desc">{escape(desc, quote=False)}</desc>'
+        f"{rect(0, 0, width, height, '#ffffff')}{body}</svg>"
+    )
+
+
+def preview_svg(body: str, title: str, subtitle: str, site_name: str) -> str:
+    """A 1200x630 social preview: title on top, the chart body below, site name in a corner."""
+    chart_top = 110
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{PREVIEW_WIDTH}" '
+        f'height="{PREVIEW_HEIGHT}" viewBox="0 0 {PREVIEW_WIDTH} {PREVIEW_HEIGHT}" '
+        f'font-family="{FONT_FAMILY}"><title>{escape(title, quote=False)}</title>'
+        f"{rect(0, 0, PREVIEW_WIDTH, PREVIEW_HEIGHT, '#ffffff')}"
+        f"{rect(0, 0, PREVIEW_WIDTH, 8, ACCENT)}"
+        f"{text(40, 62, clip_label(title, 38, 1120), 38, font_weight='bold')}"
+        f"{text(40, 94, clip_label(subtitle, 20, 1120), 20, fill=MUTED)}"
+        f'<g transform="translate(0 {chart_top})">{body}</g>'
+        f"{text(1160, 620, site_name, 16, fill=MUTED, text_anchor='end')}"
+        "</svg>"
+    )
+
+
+def preview_chart_height() -> float:
+    """The height left for the chart body inside a social preview."""
+    return PREVIEW_HEIGHT - 110 - 20
+
+
+def _font_files() -> list[str] | None:
+    """DejaVu Sans when installed (Debian's fonts-dejavu-core), so PNGs match across hosts."""
+    for directory in _FONT_DIRS:
+        files = [Path(directory) / name for name in _FONT_FILES]
+        if all(f.is_file() for f in files):
+            return [str(f) for f in files]
+    return None
+
+
+def rasterise(svg: str) -> bytes:
+    """Render an SVG document to PNG bytes (deterministic for the same fonts)."""
+    fonts = _font_files()
+    png = resvg_py.svg_to_bytes(
+        svg_string=svg,
+        font_family="DejaVu Sans",
+        sans_serif_family="DejaVu Sans",
+        skip_system_fonts=fonts is not None,
+        font_files=fonts,
+    )
+    return bytes(png)

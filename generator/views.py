@@ -1,0 +1,237 @@
+"""Page view models: what each template shows, picked out of the computed documents.
+
+Nothing here computes a score: values are read from the documents and arranged
+(ordered, grouped, cross-linked, formatted) for people.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.contract import (
+    BenchmarkMetadata,
+    DerivedRanking,
+    DimensionScoreDetailed,
+    DomainCompositeEntry,
+    DomainDetail,
+    ModelBenchmarkResult,
+    ModelCost,
+    ModelDetail,
+    ModelSummary,
+    RankedModel,
+    RankingCatalogEntry,
+    RankingDetail,
+)
+from generator.plots import format_value
+from generator.records import DIMENSION_SLUGS
+from generator.sitedocs import SiteDocuments
+
+MULTIPLIER_SOURCES = {
+    "measured": "measured from validated token usage and task-cost residuals",
+    "lineage-imputed": "taken from the same family's lineage (one or two generations back)",
+    "peer-imputed": "geometric mean of the closest measured peers",
+}
+DIMENSION_SHORT = {
+    "abstract-reasoning": "Abstract",
+    "mathematical-reasoning": "Math",
+    "academic-reasoning": "Academic",
+    "programmatic-reasoning": "Coding",
+    "computer-use": "Computer use",
+    "reliability": "Reliability",
+    "knowledge-work": "Knowledge work",
+}
+PARAMETER_MEANINGS = {
+    "legacyWeight": "weight w of the legacy estimate in the abstract-reasoning blend",
+    "offsetShrinkage": "k: shrinks each benchmark offset toward 0 as sum / (n + k)",
+    "sigmaBenchmark": "σ_b: default standard deviation of one projected benchmark result",
+    "sigmaPredecessor": "prior standard deviation when the prior is the predecessor's estimate",
+    "sigmaCross": "prior standard deviation when the prior is the model's other dimensions",
+    "sigmaPopulation": "prior standard deviation when the prior is the population mean",
+    "minDirectDimensions": "direct dimensions a model needs for a composite IQ and a rank",
+    "sigmaDomainPrior": "τ: spread of the domain prior around the model's composite",
+    "sigmaDomainBenchmark": "σ: noise of one projected domain benchmark",
+    "peerCount": "measured peers averaged for a peer-imputed usage multiplier",
+    "defaultUsageMultiplier": "multiplier assumed for a priced model with no other source",
+    "intervalZ": "z of the stated 95% ranges (estimate ± z × standard error)",
+}
+
+
+def format_cost(value: float | None) -> str:
+    """A price in USD per 1M tokens."""
+    if value is None:
+        return "–"
+    if value >= 1 or value == 0:
+        return f"${value:,.2f}"
+    digits = f"{value:.4f}".rstrip("0")
+    return "$" + (digits if len(digits.split(".")[1]) >= 2 else f"{value:.2f}")
+
+
+def dimension_names(docs: SiteDocuments) -> dict[str, str]:
+    """Dimension slug to its name, from the methodology document."""
+    names = {slug: slug.replace("-", " ").capitalize() for slug in DIMENSION_SLUGS}
+    for ranking in docs.methodology.derived_rankings:
+        for dim in ranking.dimensions or []:
+            names[dim.slug] = dim.name
+    return names
+
+
+def dimension_iq(model: ModelSummary, slug: str) -> int | None:
+    """One compact dimension score of a model summary."""
+    value: int | None = getattr(model.dimensions, slug.replace("-", "_"))
+    return value
+
+
+@dataclass(frozen=True)
+class LandingView:
+    """The landing page: the composite leaderboard and the unranked models."""
+
+    ranked: list[ModelSummary]
+    unranked: list[ModelSummary]
+    dimensions: list[tuple[str, str, str]]
+    composite: RankingCatalogEntry | None
+
+
+def landing_view(docs: SiteDocuments) -> LandingView:
+    """Ranked models by rank, then the unranked ones by name."""
+    models = docs.models.models
+    names = dimension_names(docs)
+    composite = [r for r in docs.rankings.rankings if r.id == "composite-iq"]
+    return LandingView(
+        ranked=sorted((m for m in models if m.rank is not None), key=lambda m: (m.rank, m.id)),
+        unranked=sorted((m for m in models if m.rank is None), key=lambda m: (m.name, m.id)),
+        dimensions=[(slug, names[slug], DIMENSION_SHORT[slug]) for slug in DIMENSION_SLUGS],
+        composite=composite[0] if composite else None,
+    )
+
+
+@dataclass(frozen=True)
+class CostRow:
+    """One line of a model's cost breakdown."""
+
+    label: str
+    value: str
+    note: str
+
+
+@dataclass(frozen=True)
+class ModelView:
+    """Everything a model profile shows besides the ModelDetail itself."""
+
+    dimensions: list[tuple[str, str, DimensionScoreDetailed, str | None]]
+    cost: list[CostRow]
+    results: list[tuple[str, ModelBenchmarkResult, str | None]]
+    domains: list[tuple[DomainDetail, int, int, DomainCompositeEntry]]
+
+
+def cost_rows(cost: ModelCost) -> list[CostRow]:
+    """The effective-cost waterfall of one model, step by step."""
+    rows = [
+        CostRow("Input price", format_cost(cost.input_per_1m), "USD per 1M input tokens"),
+        CostRow("Output price", format_cost(cost.output_per_1m), "USD per 1M output tokens"),
+    ]
+    for label, value in (
+        ("Cache read", cost.cache_read_per_1m),
+        ("Cache write", cost.cache_write_per_1m),
+        ("Cache write (1 hour)", cost.cache_write_1h_per_1m),
+        ("Cache storage per hour", cost.cache_storage_hourly_per_1m),
+    ):
+        if isinstance(value, float | int):
+            rows.append(CostRow(label, format_cost(value), "USD per 1M tokens; not in the base"))
+    rows.append(CostRow("Base (input + output)", format_cost(cost.io_per_1m), "ioPer1M"))
+    if cost.usage_multiplier_source is not None:
+        source = MULTIPLIER_SOURCES.get(cost.usage_multiplier_source, cost.usage_multiplier_source)
+    elif cost.io_per_1m is None:
+        source = "no positive price recorded, so no multiplier"
+    else:
+        source = "assumed: no measured, lineage or peer multiplier"
+    multiplier = (
+        "–" if cost.usage_multiplier is None else f"× {format_value(cost.usage_multiplier)}"
+    )
+    rows.append(CostRow("Usage multiplier", multiplier, source))
+    rows.append(CostRow("Effective cost", format_cost(cost.effective_per_1m), "base × multiplier"))
+    return rows
+
+
+def model_view(docs: SiteDocuments, model: ModelDetail) -> ModelView:
+    """Dimensions with their rankings, cost waterfall, linked results and domain standings."""
+    names = dimension_names(docs)
+    dims = []
+    for slug in DIMENSION_SLUGS:
+        ranking = docs.ranking_details.get(f"{slug}-iq")
+        detail: DimensionScoreDetailed = getattr(model.dimensions, slug.replace("-", "_"))
+        dims.append((slug, names[slug], detail, ranking.url if ranking else None))
+    results = []
+    for bench_id, result in model.benchmark_results.items():
+        bench = docs.benchmark(bench_id)
+        results.append((bench_id, result, bench.url if bench else None))
+    domains = [
+        (domain, position, total, domain.models[position - 1])
+        for domain, position, total in docs.domain_standings(model.id)
+    ]
+    return ModelView(dims, cost_rows(model.cost), results, domains)
+
+
+def ranking_rows(
+    docs: SiteDocuments, ranking: RankingDetail
+) -> list[tuple[RankedModel, str | None]]:
+    """Ranked models with the URL of their profile."""
+    return [(m, m.url if isinstance(m.url, str) else docs.model_url(m.id)) for m in ranking.models]
+
+
+def ranking_groups(docs: SiteDocuments) -> list[tuple[str, list[RankingCatalogEntry]]]:
+    """The catalog grouped by ranking type, in catalog order."""
+    groups = [
+        ("Derived rankings", docs.rankings_of_type("derived")),
+        ("Dimension rankings", docs.rankings_of_type("dimension")),
+        ("Benchmark rankings", docs.rankings_of_type("benchmark")),
+    ]
+    return [(label, entries) for label, entries in groups if entries]
+
+
+def benchmark_groups(docs: SiteDocuments) -> list[tuple[str, list[BenchmarkMetadata]]]:
+    """Scored benchmarks grouped by dimension, in dimension order."""
+    names = dimension_names(docs)
+    groups: dict[str, list[BenchmarkMetadata]] = {slug: [] for slug in DIMENSION_SLUGS}
+    other: list[BenchmarkMetadata] = []
+    for benchmark in docs.benchmarks.benchmarks:
+        groups.get(benchmark.dimension or "", other).append(benchmark)
+    out = [(names[slug], items) for slug, items in groups.items() if items]
+    return out + ([("Other", other)] if other else [])
+
+
+def example_value(docs: SiteDocuments, path: str, param: str) -> str:
+    """A real value for a path parameter in a curl example."""
+    if path.startswith("/models"):
+        ranked = docs.ranked_models()
+        return ranked[0].id if ranked else next(iter(docs.model_details), param)
+    if path.startswith("/rankings"):
+        ids = [r.id for r in docs.rankings.rankings]
+        return "composite-iq" if "composite-iq" in ids else (ids[0] if ids else param)
+    if path.startswith("/domains"):
+        return next(iter(docs.domain_details), param)
+    return param
+
+
+@dataclass(frozen=True)
+class MethodologyView:
+    """The derived rankings split by kind, parameters with meanings, benchmark links."""
+
+    composite: DerivedRanking | None
+    cost: DerivedRanking | None
+    parameters: list[tuple[str, float | int, str]]
+    benchmark_urls: dict[str, str]
+
+
+def methodology_view(docs: SiteDocuments) -> MethodologyView:
+    """Parameters as (camelCase name, value, meaning); benchmark field to page URL."""
+    import msgspec
+
+    m = docs.methodology
+    by_id = {r.id: r for r in m.derived_rankings}
+    params = msgspec.to_builtins(m.parameters)
+    return MethodologyView(
+        composite=by_id.get("composite-iq"),
+        cost=by_id.get("effective-cost"),
+        parameters=[(k, v, PARAMETER_MEANINGS.get(k, "")) for k, v in params.items()],
+        benchmark_urls={b.field: b.url for b in docs.benchmarks.benchmarks},
+    )

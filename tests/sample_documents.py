@@ -1,0 +1,466 @@
+"""Hand-made contract documents for page tests: small, complete and cross-referenced.
+
+Independent of the scoring and render modules, so page tests pin what pages do with
+any valid set of documents (the `built_site` tests cover the real pipeline).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import msgspec
+
+from generator.contract import (
+    COST_UNIT,
+    BenchmarkList,
+    BenchmarkMetadata,
+    BenchmarkRef,
+    ChangelogEntry,
+    Chart,
+    ChartList,
+    CostBreakdownItem,
+    DerivedRanking,
+    DimensionDetails,
+    DimensionScoreDetailed,
+    DimensionScores,
+    DomainBenchmark,
+    DomainCompositeEntry,
+    DomainDetail,
+    DomainList,
+    DomainResultRow,
+    DomainSummary,
+    IqCoverage,
+    Methodology,
+    MethodologyDimension,
+    MethodologyParameters,
+    ModelBenchmarkResult,
+    ModelCost,
+    ModelDetail,
+    ModelList,
+    ModelRevision,
+    ModelSpeed,
+    ModelSummary,
+    RankedModel,
+    RankingCatalogEntry,
+    RankingDetail,
+    RankingList,
+    ReasoningConfiguration,
+    ReasoningEffort,
+    SourceRef,
+)
+from generator.records import DIMENSION_SLUGS
+
+BASE = "https://scores.example.org"
+UPDATED = dt.datetime(2026, 1, 15, 12, 0, tzinfo=dt.UTC)
+ENVELOPE: dict[str, Any] = {
+    "api_version": "1",
+    "methodology_version": "2026-01-15",
+    "updated_at": UPDATED,
+}
+BENCHMARKS = (
+    ("arc-agi-1", "arcAgi1", "ARC-AGI-1", "abstract-reasoning", "higher_is_better", "fraction 0-1"),
+    ("gpqa-diamond", "gpqaDiamond", "GPQA Diamond", "academic-reasoning", "higher_is_better", None),
+    ("hle-calibration", "hleCalib", "HLE calibration error", "reliability", "lower_is_better", "%"),
+    (
+        "webdev-arena",
+        "webdevElo",
+        "WebDev Arena",
+        "programmatic-reasoning",
+        "higher_is_better",
+        "Elo",
+    ),
+)
+MODEL_NAMES = (
+    ("alpha-1", "Alpha One", "Acme", 150, 12.0, dt.date(2025, 9, 1)),
+    ("beta-2", "Beta Two <b>", "Bolt & Co", 141, 3.5, dt.date(2025, 3, 10)),
+    ("gamma-3", "Gamma Three", "Acme", 133, 0.9, dt.date(2024, 11, 20)),
+    ("delta-4", "Delta Four", "Delta Labs", 128, 0.25, dt.date(2024, 6, 1)),
+    ("epsilon-5", "Epsilon Five", "Delta Labs", 117, 0.04, dt.date(2024, 2, 14)),
+    ("zeta-6", "Zeta Six", "Zed", 104, None, dt.date(2023, 12, 1)),
+    ("eta-7", "Eta Seven", "Zed", 97, 0.5, None),
+    ("theta-8", "Theta Eight (unranked)", "Zed", None, None, None),
+)
+
+
+def _url(path: str) -> str:
+    return f"{BASE}/{path}"
+
+
+def _cost(effective: float | None) -> ModelCost:
+    io = None if effective is None else round(effective / 1.25, 4)
+    return ModelCost(
+        input_per_1m=None if io is None else round(io * 0.2, 4),
+        output_per_1m=None if io is None else round(io * 0.8, 4),
+        cache_read_per_1m=None if io is None else 0.1,
+        io_per_1m=io,
+        usage_multiplier=None if io is None else 1.25,
+        usage_multiplier_source=None if io is None else "measured",
+        effective_per_1m=effective,
+        unit=COST_UNIT,
+    )
+
+
+def _dims(iq: int | None, index: int) -> list[tuple[int | None, bool]]:
+    if iq is None:
+        return [(None, True)] * 7
+    return [(min(160, max(70, iq + (k - 3) * 2)), (k + index) % 3 == 0) for k in range(7)]
+
+
+def _summary_fields(index: int) -> dict[str, Any]:
+    model_id, name, provider, iq, cost, release = MODEL_NAMES[index]
+    ranked = [m for m in MODEL_NAMES if m[3] is not None]
+    return {
+        "id": model_id,
+        "name": name,
+        "provider": provider,
+        "country": "United States",
+        "rank": ranked.index(MODEL_NAMES[index]) + 1 if iq is not None else None,
+        "iq": iq,
+        "emotional_reasoning": None if iq is None else iq - 5,
+        "cost": _cost(cost),
+        "speed": ModelSpeed(response_time_sec=1.5, median_tokens_per_second=80.0),
+        "parameters_b": None,
+        "context_window": 200000,
+        "release_date": release,
+        "open_source": index % 2 == 1,
+        "updated_at": UPDATED,
+        "url": _url(f"models/{model_id}/"),
+    }
+
+
+def _detail(index: int) -> ModelDetail:
+    fields = _summary_fields(index)
+    dims = _dims(fields["iq"], index)
+    details = {
+        slug.replace("-", "_"): DimensionScoreDetailed(
+            iq=iq,
+            benchmarks_covered=0 if imputed else 1,
+            benchmarks_total=2,
+            imputed=imputed,
+            estimation_method="posterior" if not imputed else "cross-dimension-prior",
+        )
+        for slug, (iq, imputed) in zip(DIMENSION_SLUGS, dims, strict=True)
+    }
+    results = {
+        b[0]: ModelBenchmarkResult(
+            value=0.5 + index / 100 if b[5] != "Elo" else 1200.0 + index,
+            field=b[1],
+            name=b[2],
+            category="iq",
+            dimension=b[3],
+            direction=b[4],  # type: ignore[arg-type]
+            projected_iq=120.25,
+            source_name="Example Hub",
+            source_url="https://hub.example.org/data",
+            as_of=dt.date(2025, 12, 1),
+            harness="bash-only" if b[0] == "webdev-arena" else None,
+        )
+        for b in BENCHMARKS
+    }
+    return ModelDetail(
+        **{**ENVELOPE, **fields},
+        latest_revision="2025-12-01",
+        latest_revision_date=dt.date(2025, 12, 1),
+        dimensions=DimensionDetails(**details),
+        benchmark_results=results,
+        reasoning_configurations=[
+            ReasoningConfiguration(
+                id="xhigh",
+                source="epoch",
+                source_name="Epoch AI",
+                source_url="https://epoch.example.org/",
+                captured="2025-12-01",
+                source_model=fields["name"],
+                source_model_id=f"{fields['id']}_xhigh",
+                effort=ReasoningEffort(key="xhigh", label="Extra high", reasoning=True),
+                values={"gpqaDiamond": 0.81},
+            )
+        ],
+        revisions=[
+            ModelRevision(
+                id="2025-12-01",
+                label="December checkpoint",
+                available_date=dt.date(2025, 12, 1),
+                kind="snapshot",
+                source_urls=["https://provider.example.org/changelog"],
+            )
+        ],
+        iq_coverage=IqCoverage(direct_dimensions=5, evidence_dimensions=6, total_dimensions=7),
+    )
+
+
+def _summary(index: int) -> ModelSummary:
+    fields = _summary_fields(index)
+    dims = [iq for iq, _ in _dims(fields["iq"], index)]
+    scores = DimensionScores(
+        **{s.replace("-", "_"): v for s, v in zip(DIMENSION_SLUGS, dims, strict=True)}
+    )
+    return ModelSummary(**fields, dimensions=scores)
+
+
+def _ranking(
+    ranking_id: str, name: str, kind: str, rows: list[tuple[int, float | None]], **extra: Any
+) -> tuple[RankingCatalogEntry, RankingDetail]:
+    direction = extra.pop("direction", "higher_is_better")
+    dimension = extra.pop("dimension", None)
+    common: dict[str, Any] = {
+        "id": ranking_id,
+        "ranking_name": name,
+        "ranking_type": kind,
+        "dimension": dimension,
+        "direction": direction,
+        "model_count": len(rows),
+        "url": _url(f"rankings/{ranking_id}/"),
+        **extra,
+    }
+    models = [
+        RankedModel(
+            id=MODEL_NAMES[i][0],
+            name=MODEL_NAMES[i][1],
+            provider=MODEL_NAMES[i][2],
+            rank=r,
+            score=score,
+            **({"url": _url(f"models/{MODEL_NAMES[i][0]}/")} if kind == "benchmark" else {}),
+            **({"imputed": i % 2 == 0} if kind == "dimension" else {}),
+        )
+        for r, (i, score) in enumerate(rows, 1)
+    ]
+    return RankingCatalogEntry(**common), RankingDetail(**{**ENVELOPE, **common}, models=models)
+
+
+def _rankings() -> list[tuple[RankingCatalogEntry, RankingDetail]]:
+    ranked = [(i, float(m[3])) for i, m in enumerate(MODEL_NAMES) if m[3] is not None]
+    costs = sorted(
+        ((i, float(m[4])) for i, m in enumerate(MODEL_NAMES) if m[4] is not None),
+        key=lambda r: r[1],
+    )
+    out = [
+        _ranking("composite-iq", "Composite IQ", "derived", ranked, methodology_version="x"),
+        _ranking(
+            "effective-cost",
+            "Effective cost",
+            "derived",
+            costs,
+            direction="lower_is_better",
+            unit=COST_UNIT,
+        ),
+    ]
+    for slug in DIMENSION_SLUGS:
+        out.append(
+            _ranking(
+                f"{slug}-iq", slug.replace("-", " ").title(), "dimension", ranked, dimension=slug
+            )
+        )
+    for bid, field, name, dim, direction, unit in BENCHMARKS:
+        rows = [(i, round(0.9 - i / 20, 3) if unit != "Elo" else 1400.0 - i * 7) for i in range(6)]
+        if direction == "lower_is_better":
+            rows = rows[::-1]
+        extra: dict[str, Any] = {"field": field, "category": "iq", "direction": direction}
+        if unit:
+            extra["unit"] = unit
+        out.append(_ranking(bid, name, "benchmark", rows, dimension=dim, **extra))
+    return out
+
+
+def _charts() -> ChartList:
+    specs = [
+        ("iq-distribution", "Composite IQ distribution", [], ["composite", "iq-distribution"]),
+        ("iq-vs-cost", "IQ versus effective cost", [], ["cost", "iq-vs-cost"]),
+        ("frontier", "The frontier over time", [], ["composite", "frontier"]),
+        ("dimension-profiles", "Dimension profiles", [], ["dimensions", "dimension-profile"]),
+    ]
+    specs += [
+        (f"{b[0]}-scores", f"{b[2]} scores", [b[0]], ["benchmark-scores"]) for b in BENCHMARKS
+    ]
+    return ChartList(
+        **ENVELOPE,
+        charts=[
+            Chart(
+                id=cid,
+                title=title,
+                description=f"{title} of every published model.",
+                url=_url(f"charts/{cid}/"),
+                image=_url(f"charts/{cid}.png"),
+                related_benchmarks=related,
+                tags=tags,
+            )
+            for cid, title, related, tags in specs
+        ],
+    )
+
+
+def _methodology() -> Methodology:
+    dims = [
+        MethodologyDimension(
+            id=f"D{i}",
+            slug=slug,
+            name=slug.replace("-", " ").title(),
+            min_benchmarks=1,
+            benchmarks=[BenchmarkRef(field=b[1], name=b[2]) for b in BENCHMARKS if b[3] == slug],
+        )
+        for i, slug in enumerate(DIMENSION_SLUGS, 1)
+    ]
+    return Methodology(
+        **ENVELOPE,
+        version="2026-01-15",
+        summary="Composite IQ averages seven equally weighted dimensions.",
+        derived_rankings=[
+            DerivedRanking(
+                id="composite-iq",
+                ranking_name="Composite IQ",
+                direction="higher_is_better",
+                score_field="iq",
+                dimensions=dims,
+            ),
+            DerivedRanking(
+                id="effective-cost",
+                ranking_name="Effective cost",
+                direction="lower_is_better",
+                score_field="cost.effectivePer1M",
+                unit=COST_UNIT,
+                breakdown=[
+                    CostBreakdownItem(
+                        id="base",
+                        name="Base price",
+                        inputs=[
+                            BenchmarkRef(field="inputPer1M", name="Input price"),
+                            BenchmarkRef(field="outputPer1M", name="Output price"),
+                        ],
+                    ),
+                    CostBreakdownItem(
+                        id="multiplier",
+                        name="Usage multiplier",
+                        steps=["measured", "lineage", "peers", "assumed 1"],
+                        summary="First that applies.",
+                    ),
+                ],
+            ),
+        ],
+        url=_url("methodology/"),
+        rules=["Composite IQ averages seven dimensions.", "EQ stays outside the composite."],
+        parameters=MethodologyParameters(
+            legacy_weight=0.5,
+            offset_shrinkage=2.0,
+            sigma_benchmark=8.0,
+            sigma_predecessor=10.0,
+            sigma_cross=12.0,
+            sigma_population=15.0,
+            min_direct_dimensions=2,
+            sigma_domain_prior=10.0,
+            sigma_domain_benchmark=8.0,
+            peer_count=3,
+            default_usage_multiplier=1.0,
+            interval_z=1.96,
+        ),
+        changelog=[
+            ChangelogEntry(date=dt.date(2026, 1, 15), breaking=False, text="Knowledge work added.")
+        ],
+    )
+
+
+def _domain(slug: str, name: str) -> DomainDetail:
+    entries = [
+        DomainCompositeEntry(
+            model=MODEL_NAMES[i][0],
+            model_name=MODEL_NAMES[i][1],
+            composite_iq=140 - i * 6,
+            rank_status="full" if i < 2 else "partial",
+            benchmarks_covered=2 if i < 2 else 1,
+            benchmarks_total=2,
+            model_url=_url(f"models/{MODEL_NAMES[i][0]}/"),
+            observed_composite_iq=141.5 - i * 6,
+            coverage_adjustment=-1.5,
+            coverage_confidence=0.8,
+            estimate_standard_error=3.2,
+            estimate_low95=133.73 - i * 6,
+            estimate_high95=146.27 - i * 6,
+        )
+        for i in range(4)
+    ]
+    entries.append(
+        DomainCompositeEntry(
+            model="external-x",
+            model_name="External X",
+            composite_iq=100,
+            rank_status="partial",
+            benchmarks_covered=1,
+            benchmarks_total=2,
+            model_url=None,
+        )
+    )
+    benchmarks = [
+        DomainBenchmark(
+            id=f"{slug}-bench-{k}",
+            name=f"{name} bench {k}",
+            description="A domain benchmark.",
+            direction="higher_is_better",
+            unit="%",
+            source=SourceRef(name="Domain source", url="https://domain.example.org/"),
+            results=[
+                DomainResultRow(
+                    model=MODEL_NAMES[i][0],
+                    harness="agent-x" if i == 0 else None,
+                    score=70.0 - i,
+                    model_url=_url(f"models/{MODEL_NAMES[i][0]}/"),
+                )
+                for i in range(3)
+            ],
+        )
+        for k in (1, 2)
+    ]
+    return DomainDetail(
+        **ENVELOPE,
+        id=slug,
+        name=name,
+        url=_url(f"domains/{slug}/"),
+        models=entries,
+        benchmarks=benchmarks,
+    )
+
+
+def sample_documents() -> dict[str, msgspec.Struct]:
+    """Every document the pages need, keyed by API path relative to /api/v1."""
+    docs: dict[str, msgspec.Struct] = {
+        "/models": ModelList(**ENVELOPE, models=[_summary(i) for i in range(len(MODEL_NAMES))]),
+        "/benchmarks": BenchmarkList(
+            **ENVELOPE,
+            benchmarks=[
+                BenchmarkMetadata(
+                    id=bid,
+                    field=field,
+                    name=name,
+                    description=f"{name} measures things.",
+                    category="iq",
+                    dimension=dim,
+                    direction=direction,  # type: ignore[arg-type]
+                    unit=unit,
+                    confidence="normal",
+                    source_name="Example Hub",
+                    source_url="https://hub.example.org/",
+                    updated_at=UPDATED,
+                    url=_url(f"benchmarks/{bid}/"),
+                )
+                for bid, field, name, dim, direction, unit in BENCHMARKS
+            ],
+        ),
+        "/charts": _charts(),
+        "/methodology": _methodology(),
+    }
+    for i in range(len(MODEL_NAMES)):
+        docs[f"/models/{MODEL_NAMES[i][0]}"] = _detail(i)
+    rankings = _rankings()
+    docs["/rankings"] = RankingList(**ENVELOPE, rankings=[entry for entry, _ in rankings])
+    for entry, detail in rankings:
+        docs[f"/rankings/{entry.id}"] = detail
+    domains = [_domain("cybersecurity", "Cybersecurity"), _domain("finance", "Finance")]
+    docs["/domains"] = DomainList(
+        **ENVELOPE,
+        domains=[
+            DomainSummary(id=d.id, name=d.name, benchmark_count=2, updated_at=UPDATED, url=d.url)
+            for d in domains
+        ],
+    )
+    for d in domains:
+        docs[f"/domains/{d.id}"] = d
+    return docs
