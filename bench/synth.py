@@ -57,6 +57,15 @@ FAMILY_STEMS = (
     "nova", "atlas", "sage", "pilot", "spark", "echo", "crest", "drift", "flux", "glide",
     "halo", "iris", "jade", "koda", "lyra", "mira", "nexa", "opal", "pulse", "quill",
 )  # fmt: skip
+DIMENSION_ABBREVIATIONS = {
+    "abstract-reasoning": "abs",
+    "mathematical-reasoning": "math",
+    "academic-reasoning": "acad",
+    "programmatic-reasoning": "prog",
+    "computer-use": "cu",
+    "reliability": "rel",
+    "knowledge-work": "kw",
+}
 COUNTRIES = ("United States", "China", "France", "United Kingdom", "Canada", "Israel", "Korea")
 TIERS = ("", "mini", "pro", "flash", "nano")
 EFFORTS = ("low", "medium", "high", "xhigh")
@@ -200,7 +209,7 @@ def make_benchmarks(rng: random.Random, count: int) -> list[Benchmark]:
         direction = "higher_is_better"
         if dim == "reliability" and n == 2:
             unit, direction = "percent 0-100", "lower_is_better"
-        abbrev = "".join(word[0] for word in dim.split("-"))
+        abbrev = DIMENSION_ABBREVIATIONS[dim]
         out.append(
             Benchmark(
                 id=f"{abbrev}-bench-{n}",
@@ -418,9 +427,7 @@ def model_table(
         "country": COUNTRIES[sum(map(ord, model.provider)) % len(COUNTRIES)],
         "release_date": model.release.replace(day=1) if rng.random() < 0.1 else model.release,
         "open_weights": open_weights,
-        "updated": dt.datetime.combine(
-            model.release + dt.timedelta(days=rng.randint(0, 300)), dt.time(9), dt.UTC
-        ),
+        "updated": None,  # set last: no later than any date in the file
     }
     if table["release_date"] != model.release:
         table["release_date_precision"] = "month"
@@ -460,9 +467,21 @@ def model_table(
     if results and rng.random() < 0.15:
         table["reasoning_configurations"] = make_configurations(rng, model, results, fields)
     table["results"] = results
+    table["updated"] = _updated(rng, table)
     if rng.random() < 0.1:
         table["private"] = {"notes": "synthetic private note", "reviewer": "bench"}
     return table
+
+
+def _updated(rng: random.Random, table: dict[str, Any]) -> dt.datetime:
+    """A file's `updated`: a few days after the newest date it holds."""
+    dates = [table["release_date"]]
+    dates += [r["as_of"] for r in table["results"]]
+    dates += [r["available_date"] for r in table.get("revisions", [])]
+    if "usage" in table:
+        dates.append(table["usage"]["as_of"])
+    day = max(dates) + dt.timedelta(days=rng.randint(0, 30))
+    return dt.datetime.combine(day, dt.time(9), dt.UTC)
 
 
 # --- domains, methodology, charts --------------------------------------------
@@ -515,7 +534,10 @@ def domain_table(
         "id": slug,
         "name": name,
         "description": f"Synthetic {name.lower()} domain.",
-        "updated": UPDATED - dt.timedelta(days=index),
+        "updated": max(
+            [UPDATED - dt.timedelta(days=index)]
+            + [dt.datetime.combine(r["as_of"], dt.time(12), dt.UTC) for r in rows]
+        ),
         "benchmarks": benches,
         "results": rows,
     }
