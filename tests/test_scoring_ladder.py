@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -72,6 +74,7 @@ def test_clamp_iq() -> None:
         (-0.5, 0),  # half up is toward +infinity
         (102.49999999999999, 103),  # float noise of an exact 102.5: still up
         (102.4999, 102),
+        (1e20 + 0.0, 100000000000000000000),  # large values keep every digit
     ],
 )
 def test_round_half_up(value: float, expected: int) -> None:
@@ -85,6 +88,7 @@ def test_round_half_up(value: float, expected: int) -> None:
         (0.00125, 4, 0.0013),
         (7.499999, 4, 7.5),
         (0.1 + 0.2, 6, 0.3),  # 0.30000000000000004 -> 0.3
+        (123456789.123456, 4, 123456789.1235),
     ],
 )
 def test_round_to(value: float, digits: int, expected: float) -> None:
@@ -109,3 +113,11 @@ def test_projection_is_monotone_and_bounded(ladder: list[float], a: float, b: fl
     down_low = project(down, "lower_is_better", low)
     down_high = project(down, "lower_is_better", high)
     assert 160.0 >= down_low >= down_high >= 70.0
+
+
+@given(st.floats(min_value=-1e9, max_value=1e9, allow_nan=False))
+def test_round_half_up_is_the_nearest_integer(x: float) -> None:
+    rounded = round_half_up(x)
+    assert -0.5 - 1e-9 <= rounded - x <= 0.5 + 1e-9
+    if abs((x % 1) - 0.5) > 1e-6:  # away from a tie: same as floor(x + 0.5)
+        assert rounded == math.floor(x + 0.5)
