@@ -1,0 +1,137 @@
+"""The OpenAPI 3.1 description, from `ENDPOINTS` and the contract Structs (one source).
+
+Path parameters carry an `enum` of the ids actually published, with a real example, so
+a client (or schemathesis) sees exactly which values answer 200; every other value is
+the documented 404 with the `Error` body.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from generator.contract import API_VERSION, ENDPOINTS, ApiIndex, Endpoint, Error
+from generator.hosting import API_HEADERS
+from generator.urls import INDEX_PATH, SiteConfig, alias_url, api_url, endpoint_for
+
+OPENAPI_VERSION = "3.1.0"
+REF_TEMPLATE = "#/components/schemas/{name}"
+INDEX_SUMMARY = "Discover the API: its endpoints, OpenAPI description, MCP connector and docs"
+TITLE = "modelscores API"
+DESCRIPTION = (
+    "Public, read-only JSON API of AI model scores: composite IQ, seven dimensions, "
+    "emotional reasoning, domains, cost, rankings, charts and methodology. Every endpoint "
+    "is GET, needs no credentials and returns JSON; unknown paths and ids answer 404 with "
+    "an `Error` body. Clients must tolerate unknown fields (additive changes)."
+)
+# Headers every API response carries (200 and 404), as set by `_headers`.
+DOCUMENTED_HEADERS = ("Access-Control-Allow-Origin", "Cache-Control")
+
+JsonObject = dict[str, Any]
+
+
+def _header_objects() -> JsonObject:
+    values = dict(API_HEADERS)
+    return {
+        name: {
+            "description": f"Always `{values[name]}`.",
+            "required": True,
+            "schema": {"type": "string"},
+        }
+        for name in DOCUMENTED_HEADERS
+    }
+
+
+def _response(description: str, schema_name: str) -> JsonObject:
+    return {
+        "description": description,
+        "headers": _header_objects(),
+        "content": {
+            "application/json": {"schema": {"$ref": REF_TEMPLATE.format(name=schema_name)}}
+        },
+    }
+
+
+def _known_values(endpoint: Endpoint, documents: Mapping[str, object]) -> list[str]:
+    """The parameter values published for a `{param}` endpoint, sorted."""
+    return sorted(path.rsplit("/", 1)[1] for path in documents if endpoint_for(path) is endpoint)
+
+
+def _parameter(endpoint: Endpoint, documents: Mapping[str, object]) -> JsonObject:
+    assert endpoint.param is not None
+    values = _known_values(endpoint, documents)
+    schema: JsonObject = {"type": "string", "enum": values}
+    parameter: JsonObject = {
+        "name": endpoint.param,
+        "in": "path",
+        "required": True,
+        "description": f"A published {endpoint.path.split('/')[1][:-1]} id (unknown ids: 404).",
+        "schema": schema,
+    }
+    if values:
+        parameter["example"] = values[0]
+    return parameter
+
+
+def _operation(
+    endpoint_path: str,
+    summary: str,
+    response: type[msgspec.Struct],
+    not_found: str,
+    parameters: list[JsonObject],
+) -> JsonObject:
+    operation: JsonObject = {
+        "operationId": _operation_id(endpoint_path),
+        "summary": summary,
+        "responses": {
+            "200": _response(response.__doc__ or summary, response.__name__),
+            "404": _response(not_found, Error.__name__),
+        },
+    }
+    if parameters:
+        operation["parameters"] = parameters
+    return {"get": operation}
+
+
+def _operation_id(path: str) -> str:
+    words = [w for w in path.replace("{", "").replace("}", "").split("/") if w] or ["index"]
+    return "get" + "".join(word.capitalize() for word in words)
+
+
+def _paths(documents: Mapping[str, object]) -> JsonObject:
+    paths: JsonObject = {
+        INDEX_PATH: _operation(INDEX_PATH, INDEX_SUMMARY, ApiIndex, "Not found.", []),
+    }
+    for endpoint in ENDPOINTS:
+        if endpoint.param is None:
+            parameters: list[JsonObject] = []
+            not_found = "Not found."
+        else:
+            parameters = [_parameter(endpoint, documents)]
+            not_found = f"Unknown {endpoint.param} (code `{endpoint.not_found_code}`)."
+        paths[endpoint.path] = _operation(
+            endpoint.path, endpoint.summary, endpoint.response, not_found, parameters
+        )
+    return paths
+
+
+def _components() -> JsonObject:
+    types: list[type[msgspec.Struct]] = [ApiIndex, *(e.response for e in ENDPOINTS), Error]
+    _, schemas = msgspec.json.schema_components(types, ref_template=REF_TEMPLATE)
+    return {"schemas": dict(sorted(schemas.items()))}
+
+
+def build_openapi(documents: Mapping[str, object], config: SiteConfig) -> JsonObject:
+    """The OpenAPI 3.1 document for the published `documents` (keyed by API path)."""
+    return {
+        "openapi": OPENAPI_VERSION,
+        "info": {"title": TITLE, "version": API_VERSION, "description": DESCRIPTION},
+        "servers": [
+            {"url": api_url(config), "description": "Version 1 (canonical)."},
+            {"url": alias_url(config), "description": "Bare alias: the current version."},
+        ],
+        "paths": _paths(documents),
+        "components": _components(),
+    }

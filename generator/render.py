@@ -1,0 +1,338 @@
+"""Dataset + Scores -> the API documents (contract Structs), and documents -> file bytes.
+
+`build_documents` follows the contract field by field; it rounds at the published
+precisions (docs/ARCHITECTURE.md) and ranks with `scoring.rank_entries`. `render_api`
+encodes every document with one deterministic encoder into the file tree of
+docs/ARCHITECTURE.md (versioned tree, byte-identical alias tree, 404 bodies, OpenAPI).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from generator.contract import (
+    API_VERSION,
+    ENDPOINTS,
+    ERROR_CODES,
+    ApiIndex,
+    BenchmarkList,
+    BenchmarkMetadata,
+    BenchmarkRef,
+    ChangelogEntry,
+    Chart,
+    ChartList,
+    CostBreakdownItem,
+    DerivedRanking,
+    DomainBenchmark,
+    DomainCompositeEntry,
+    DomainDetail,
+    DomainList,
+    DomainResultRow,
+    DomainSummary,
+    Error,
+    IndexEndpoint,
+    Methodology,
+    MethodologyDimension,
+    MethodologyParameters,
+    SourceRef,
+)
+from generator.errors import BuildError
+from generator.openapi import build_openapi
+from generator.records import BenchmarkRecord, Dataset, DomainRecord
+from generator.render_common import Envelope, envelope, model_urls, scored_benchmarks
+from generator.render_models import model_documents
+from generator.render_rankings import (
+    COMPOSITE_ID,
+    COMPOSITE_NAME,
+    COST_ID,
+    COST_NAME,
+    ranking_documents,
+)
+from generator.scoring import round_to
+from generator.scoring.types import DomainEntry, Scores
+from generator.urls import (
+    API_PREFIXES,
+    INDEX_PATH,
+    OPENAPI_FILE,
+    SiteConfig,
+    api_file,
+    api_url,
+    benchmark_page_url,
+    chart_image_url,
+    chart_page_url,
+    docs_page_url,
+    domain_page_url,
+    error_file,
+    mcp_url,
+    methodology_page_url,
+    openapi_url,
+)
+
+API_NAME = "modelscores API"
+API_DESCRIPTION = (
+    "Public, read-only JSON API of AI model scores: composite IQ over seven dimensions, "
+    "emotional reasoning, applied-capability domains, cost, rankings, charts and methodology."
+)
+COMPOSITE_SCORE_FIELD = "iq"
+COST_SCORE_FIELD = "cost.effectivePer1M"
+DOMAIN_DECIMALS = 2
+
+_ENCODER = msgspec.json.Encoder(order="deterministic")
+
+
+def encode(document: Any) -> bytes:
+    """The published bytes of a document: deterministic, indented, newline-terminated."""
+    return msgspec.json.format(_ENCODER.encode(document), indent=2) + b"\n"
+
+
+# --- documents --------------------------------------------------------------
+
+
+def build_documents(
+    dataset: Dataset, scores: Scores, config: SiteConfig
+) -> dict[str, msgspec.Struct]:
+    """Every API document, keyed by its path relative to /api/v1 (`/` is the index)."""
+    env = envelope(dataset)
+    documents: dict[str, msgspec.Struct] = {}
+    documents.update(model_documents(dataset, scores, config, env))
+    documents["/benchmarks"] = _benchmarks(dataset, config, env)
+    documents.update(ranking_documents(dataset, scores, config, env))
+    documents["/charts"] = _charts(dataset, config, env)
+    documents["/methodology"] = _methodology(dataset, config, env)
+    documents.update(_domains(dataset, scores, config, env))
+    documents[INDEX_PATH] = _index(config, env)
+    return documents
+
+
+def _benchmarks(dataset: Dataset, config: SiteConfig, env: Envelope) -> BenchmarkList:
+    return BenchmarkList(
+        **env,
+        benchmarks=[
+            BenchmarkMetadata(
+                id=b.id,
+                field=b.field,
+                name=b.name,
+                description=b.description,
+                category=b.category,
+                dimension=b.dimension,
+                direction=b.direction,
+                unit=b.unit,
+                confidence=b.confidence,
+                source_name=b.source_name,
+                source_url=b.source_url,
+                updated_at=b.updated,
+                url=benchmark_page_url(config, b.id),
+            )
+            for b in scored_benchmarks(dataset)
+        ],
+    )
+
+
+def _charts(dataset: Dataset, config: SiteConfig, env: Envelope) -> ChartList:
+    return ChartList(
+        **env,
+        charts=[
+            Chart(
+                id=c.id,
+                title=c.title,
+                description=c.description,
+                url=chart_page_url(config, c.id),
+                image=chart_image_url(config, c.id),
+                related_benchmarks=list(c.related_benchmarks),
+                tags=list(dict.fromkeys([*c.tags, c.kind])),
+            )
+            for c in dataset.charts
+            if c.promoted
+        ],
+    )
+
+
+def _benchmark_refs(benchmarks: list[BenchmarkRecord]) -> list[BenchmarkRef]:
+    return [BenchmarkRef(field=b.field, name=b.name) for b in benchmarks]
+
+
+def _methodology(dataset: Dataset, config: SiteConfig, env: Envelope) -> Methodology:
+    method = dataset.methodology
+    scored = scored_benchmarks(dataset)
+    dimensions = [
+        MethodologyDimension(
+            id=d.id,
+            slug=d.slug,
+            name=d.name,
+            min_benchmarks=d.min_benchmarks,
+            benchmarks=_benchmark_refs([b for b in scored if b.dimension == d.slug]),
+        )
+        for d in method.dimensions
+    ]
+    breakdown = [
+        CostBreakdownItem(
+            id=item.id,
+            name=item.name,
+            inputs=[_input_ref(text) for text in item.inputs] if item.inputs else msgspec.UNSET,
+            steps=list(item.steps) if item.steps else msgspec.UNSET,
+            summary=item.summary if item.summary is not None else msgspec.UNSET,
+        )
+        for item in method.cost_breakdown
+    ]
+    return Methodology(
+        **env,
+        version=method.version,
+        summary=method.summary,
+        derived_rankings=[
+            DerivedRanking(
+                id=COMPOSITE_ID,
+                ranking_name=COMPOSITE_NAME,
+                direction="higher_is_better",
+                score_field=COMPOSITE_SCORE_FIELD,
+                dimensions=dimensions,
+            ),
+            DerivedRanking(
+                id=COST_ID,
+                ranking_name=COST_NAME,
+                direction="lower_is_better",
+                score_field=COST_SCORE_FIELD,
+                unit=method.cost_unit,
+                breakdown=breakdown,
+            ),
+        ],
+        url=methodology_page_url(config),
+        rules=list(method.rules),
+        parameters=_parameters(dataset),
+        changelog=[
+            ChangelogEntry(date=c.date, breaking=c.breaking, text=c.text) for c in method.changelog
+        ],
+    )
+
+
+def _parameters(dataset: Dataset) -> MethodologyParameters:
+    fields = msgspec.structs.asdict(dataset.methodology.parameters)
+    return MethodologyParameters(**fields)
+
+
+def _input_ref(text: str) -> BenchmarkRef:
+    """A cost input written `field: name` (or just `field`) as a {field, name} reference."""
+    field, sep, name = text.partition(":")
+    return BenchmarkRef(field=field.strip(), name=name.strip() if sep else field.strip())
+
+
+def _domains(
+    dataset: Dataset, scores: Scores, config: SiteConfig, env: Envelope
+) -> dict[str, msgspec.Struct]:
+    documents: dict[str, msgspec.Struct] = {
+        "/domains": DomainList(
+            **env,
+            domains=[
+                DomainSummary(
+                    id=d.id,
+                    name=d.name,
+                    benchmark_count=len(d.benchmarks),
+                    updated_at=d.updated,
+                    url=domain_page_url(config, d.id),
+                )
+                for d in dataset.domains
+            ],
+        )
+    }
+    urls = model_urls(dataset, config)
+    names = {m.id: m.name for m in dataset.models}
+    for domain in dataset.domains:
+        entries = scores.domains[domain.id].entries if domain.id in scores.domains else ()
+        documents[f"/domains/{domain.id}"] = DomainDetail(
+            **env,
+            id=domain.id,
+            name=domain.name,
+            url=domain_page_url(config, domain.id),
+            models=[_domain_entry(e, names, urls) for e in entries],
+            benchmarks=_domain_benchmarks(domain, urls),
+        )
+    return documents
+
+
+def _domain_entry(
+    entry: DomainEntry, names: Mapping[str, str], urls: Mapping[str, str]
+) -> DomainCompositeEntry:
+    def r(x: float) -> float:
+        return round_to(x, DOMAIN_DECIMALS)
+
+    return DomainCompositeEntry(
+        model=entry.model_id,
+        model_name=names.get(entry.model_id, entry.model_id),
+        composite_iq=entry.composite_iq,
+        rank_status=entry.rank_status,
+        benchmarks_covered=entry.covered,
+        benchmarks_total=entry.total,
+        model_url=urls.get(entry.model_id),
+        observed_composite_iq=r(entry.observed),
+        coverage_adjustment=r(entry.adjustment),
+        coverage_confidence=min(1.0, max(0.0, r(entry.confidence))),
+        estimate_standard_error=max(0.0, r(entry.standard_error)),
+        estimate_low95=r(entry.low95),
+        estimate_high95=r(entry.high95),
+    )
+
+
+def _domain_benchmarks(domain: DomainRecord, urls: Mapping[str, str]) -> list[DomainBenchmark]:
+    benchmarks = []
+    for b in domain.benchmarks:
+        sign = -1.0 if b.direction == "higher_is_better" else 1.0
+        rows = sorted(
+            (r for r in domain.results if r.benchmark == b.id),
+            key=lambda r: (sign * r.score, r.model, r.harness or ""),
+        )
+        benchmarks.append(
+            DomainBenchmark(
+                id=b.id,
+                name=b.name,
+                description=b.description,
+                direction=b.direction,
+                unit=b.unit,
+                source=SourceRef(name=b.source_name, url=b.source_url),
+                results=[
+                    DomainResultRow(
+                        model=r.model, harness=r.harness, score=r.score, model_url=urls.get(r.model)
+                    )
+                    for r in rows
+                ],
+            )
+        )
+    return benchmarks
+
+
+def _index(config: SiteConfig, env: Envelope) -> ApiIndex:
+    return ApiIndex(
+        **env,
+        name=API_NAME,
+        description=API_DESCRIPTION,
+        endpoints=[
+            IndexEndpoint(path=e.path, url=api_url(config, e.path), description=e.summary)
+            for e in ENDPOINTS
+        ],
+        openapi=openapi_url(config),
+        mcp=mcp_url(config),
+        docs=docs_page_url(config),
+    )
+
+
+# --- files ------------------------------------------------------------------
+
+
+def render_api(documents: Mapping[str, msgspec.Struct], config: SiteConfig) -> dict[str, bytes]:
+    """The API file tree: both prefixes, the 404 bodies and the OpenAPI document."""
+    encoded = {path: encode(doc) for path, doc in documents.items()}
+    openapi = encode(build_openapi(documents, config))
+    files: dict[str, bytes] = {}
+    for prefix in API_PREFIXES:
+        for path, data in encoded.items():
+            files[api_file(path, prefix)] = data
+        files[f"{prefix.lstrip('/')}/{OPENAPI_FILE}"] = openapi
+    for code, message in ERROR_CODES.items():
+        files[error_file(code)] = encode(Error(error=message, code=code))
+    if len(files) != len(API_PREFIXES) * (len(encoded) + 1) + len(ERROR_CODES):
+        raise BuildError("two API documents map to the same file")
+    return files
+
+
+__all__ = ["API_VERSION", "build_documents", "encode", "render_api"]

@@ -1,0 +1,51 @@
+"""What every rendered document shares: the envelope, published precisions, lookups."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal, TypedDict
+
+from generator.records import DIMENSION_SLUGS, BenchmarkRecord, Dataset
+from generator.scoring import round_half_up, round_to
+from generator.urls import SiteConfig, model_page_url
+
+COST_DECIMALS = 4
+PROJECTED_IQ_DECIMALS = 2
+
+
+class Envelope(TypedDict):
+    """The envelope fields, as keyword arguments of every top-level document."""
+
+    api_version: Literal["1"]
+    methodology_version: str
+    updated_at: dt.datetime | None
+
+
+def envelope(dataset: Dataset) -> Envelope:
+    """`apiVersion`, `methodologyVersion`, and `updatedAt` = the newest model or benchmark file."""
+    stamps = [m.updated for m in dataset.models] + [b.updated for b in dataset.benchmarks]
+    return Envelope(
+        api_version="1",
+        methodology_version=dataset.methodology.version,
+        updated_at=max(stamps) if stamps else None,
+    )
+
+
+def scored_benchmarks(dataset: Dataset) -> list[BenchmarkRecord]:
+    """The iq benchmarks of the seven dimensions, in catalogue order."""
+    return [b for b in dataset.benchmarks if b.category == "iq" and b.dimension in DIMENSION_SLUGS]
+
+
+def model_urls(dataset: Dataset, config: SiteConfig) -> dict[str, str]:
+    """Profile page URL of every published model, by id."""
+    return {m.id: model_page_url(config, m.id) for m in dataset.models}
+
+
+def iq_or_none(value: float | None) -> int | None:
+    """A dimension estimate as published: rounded half up, or null."""
+    return None if value is None else round_half_up(value)
+
+
+def cost_or_none(value: float | None) -> float | None:
+    """A price-derived number as published: 4 decimals, or null."""
+    return None if value is None else round_to(value, COST_DECIMALS)

@@ -1,0 +1,196 @@
+"""The model documents: `/models` (summaries, in rank order) and `/models/{id}` (detail)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from generator.contract import (
+    DimensionDetails,
+    DimensionScoreDetailed,
+    DimensionScores,
+    IqCoverage,
+    ModelBenchmarkResult,
+    ModelCost,
+    ModelDetail,
+    ModelList,
+    ModelRevision,
+    ModelSpeed,
+    ModelSummary,
+    ReasoningConfiguration,
+    ReasoningEffort,
+)
+from generator.records import (
+    DIMENSION_SLUGS,
+    BenchmarkRecord,
+    BenchmarkResultRecord,
+    Dataset,
+    ModelRecord,
+    ReasoningConfigurationRecord,
+)
+from generator.render_common import (
+    PROJECTED_IQ_DECIMALS,
+    Envelope,
+    cost_or_none,
+    iq_or_none,
+)
+from generator.scoring import round_to
+from generator.scoring.observations import best_projections
+from generator.scoring.types import ModelScores, Scores
+from generator.urls import SiteConfig, model_page_url
+
+UNSET = msgspec.UNSET
+
+
+def _field_name(slug: str) -> str:
+    return slug.replace("-", "_")
+
+
+def model_documents(
+    dataset: Dataset, scores: Scores, config: SiteConfig, env: Envelope
+) -> dict[str, msgspec.Struct]:
+    """`/models` and one `/models/{id}` per published model."""
+    benchmarks = {b.id: b for b in dataset.benchmarks}
+    documents: dict[str, msgspec.Struct] = {}
+    summaries: list[ModelSummary] = []
+    for model in dataset.models:
+        score = scores.models[model.id]
+        common = _common_fields(model, score, dataset.methodology.cost_unit, config)
+        summaries.append(ModelSummary(**common, dimensions=_compact_dimensions(score)))
+        documents[f"/models/{model.id}"] = ModelDetail(
+            api_version=env["api_version"],
+            methodology_version=env["methodology_version"],
+            **common,  # a model's own `updatedAt` replaces the envelope's
+            dimensions=_detailed_dimensions(score),
+            benchmark_results=_benchmark_results(model, benchmarks),
+            reasoning_configurations=[_configuration(c) for c in model.reasoning_configurations],
+            revisions=[
+                ModelRevision(
+                    id=r.id,
+                    label=r.label,
+                    available_date=r.available_date,
+                    kind=r.kind,
+                    source_urls=list(r.source_urls),
+                )
+                for r in model.revisions
+            ],
+            iq_coverage=IqCoverage(
+                direct_dimensions=score.direct_dimensions,
+                evidence_dimensions=score.evidence_dimensions,
+                total_dimensions=len(score.dimensions),
+            ),
+        )
+    summaries.sort(key=lambda s: (s.rank is None, s.rank or 0, s.id))
+    return {"/models": ModelList(**env, models=summaries), **documents}
+
+
+def _configuration(c: ReasoningConfigurationRecord) -> ReasoningConfiguration:
+    return ReasoningConfiguration(
+        id=c.id,
+        source=c.source,
+        source_name=c.source_name,
+        source_url=c.source_url,
+        captured=c.captured,
+        source_model=c.source_model,
+        source_model_id=c.source_model_id,
+        effort=ReasoningEffort(key=c.effort_key, label=c.effort_label, reasoning=c.reasoning),
+        values=dict(sorted(c.values.items())),
+    )
+
+
+def _common_fields(
+    model: ModelRecord, score: ModelScores, cost_unit: str, config: SiteConfig
+) -> dict[str, Any]:
+    """The fields ModelSummary and ModelDetail share (all but `dimensions`)."""
+    fields: dict[str, Any] = {
+        "id": model.id,
+        "name": model.name,
+        "provider": model.provider,
+        "country": model.country,
+        "rank": score.rank,
+        "iq": score.iq,
+        "emotional_reasoning": score.eq,
+        "cost": _cost(model, score, cost_unit),
+        "speed": ModelSpeed(
+            response_time_sec=model.speed.response_time_sec,
+            median_tokens_per_second=model.speed.median_tokens_per_second,
+        ),
+        "parameters_b": model.parameters_b,
+        "context_window": model.context_window,
+        "release_date": model.release_date,
+        "open_source": model.open_weights,
+        "updated_at": model.updated,
+        "url": model_page_url(config, model.id),
+    }
+    if model.revisions:
+        latest = max(model.revisions, key=lambda r: (r.available_date, r.id))
+        fields["latest_revision"] = latest.id
+        fields["latest_revision_date"] = latest.available_date
+    return fields
+
+
+def _cost(model: ModelRecord, score: ModelScores, unit: str) -> ModelCost:
+    prices, cost = model.prices, score.cost
+    return ModelCost(
+        input_per_1m=prices.input,
+        output_per_1m=prices.output,
+        cache_read_per_1m=prices.cache_read,
+        cache_write_per_1m=prices.cache_write,
+        cache_write_1h_per_1m=prices.cache_write_1h,
+        cache_storage_hourly_per_1m=prices.cache_storage_hourly,
+        io_per_1m=cost_or_none(cost.io_per_1m),
+        usage_multiplier=cost_or_none(cost.usage_multiplier),
+        usage_multiplier_source=cost.usage_multiplier_source,
+        effective_per_1m=cost_or_none(cost.effective_per_1m),
+        unit=unit,
+    )
+
+
+def _compact_dimensions(score: ModelScores) -> DimensionScores:
+    values = {_field_name(d.slug): iq_or_none(d.value) for d in score.dimensions}
+    return DimensionScores(**{_field_name(s): values.get(_field_name(s)) for s in DIMENSION_SLUGS})
+
+
+def _detailed_dimensions(score: ModelScores) -> DimensionDetails:
+    by_slug = {d.slug: d for d in score.dimensions}
+    details: dict[str, DimensionScoreDetailed] = {}
+    for slug in DIMENSION_SLUGS:
+        d = by_slug[slug]
+        details[_field_name(slug)] = DimensionScoreDetailed(
+            iq=iq_or_none(d.value),
+            benchmarks_covered=d.covered,
+            benchmarks_total=d.total,
+            imputed=d.imputed,
+            estimation_method=d.method,
+        )
+    return DimensionDetails(**details)
+
+
+def _benchmark_results(
+    model: ModelRecord, benchmarks: Mapping[str, BenchmarkRecord]
+) -> dict[str, ModelBenchmarkResult]:
+    """One result per benchmark: the row whose projection is best (as scoring uses it)."""
+    results: dict[str, ModelBenchmarkResult] = {}
+    for benchmark_id, projection in best_projections(model, benchmarks).items():
+        b = benchmarks[benchmark_id]
+        row = _row(model, benchmark_id, projection.raw)
+        results[benchmark_id] = ModelBenchmarkResult(
+            value=row.value,
+            field=b.field,
+            name=b.name,
+            category=b.category,
+            dimension=b.dimension,
+            direction=b.direction,
+            projected_iq=round_to(projection.iq, PROJECTED_IQ_DECIMALS),
+            source_name=row.source_name,
+            source_url=row.source_url,
+            as_of=row.as_of,
+            harness=row.harness,
+        )
+    return results
+
+
+def _row(model: ModelRecord, benchmark_id: str, raw: float) -> BenchmarkResultRecord:
+    return next(r for r in model.results if r.benchmark == benchmark_id and r.value == raw)

@@ -1,0 +1,202 @@
+"""The ranking documents: the catalog `/rankings` and one `/rankings/{id}` each.
+
+Catalog order (contract): composite-iq, effective-cost, the seven `<dimension>-iq`
+rankings, then one ranking per scored benchmark in catalogue order. Every rank comes
+from `scoring.rank_entries` on the published (rounded) score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import msgspec
+
+from generator.contract import (
+    Direction,
+    RankedModel,
+    RankingCatalogEntry,
+    RankingDetail,
+    RankingList,
+    RankingType,
+)
+from generator.errors import BuildError
+from generator.records import DIMENSION_SLUGS, Dataset, ModelRecord
+from generator.render_common import Envelope, cost_or_none, iq_or_none, scored_benchmarks
+from generator.scoring import rank_entries
+from generator.scoring.observations import best_projections
+from generator.scoring.types import ModelScores, Scores
+from generator.urls import SiteConfig, model_page_url, ranking_page_url
+
+COMPOSITE_ID = "composite-iq"
+COMPOSITE_NAME = "Composite IQ"
+COST_ID = "effective-cost"
+COST_NAME = "Effective cost"
+UNSET = msgspec.UNSET
+
+
+@dataclass(frozen=True)
+class _Ranking:
+    """A ranking before rendering: its catalog fields and `(model id, score)` items."""
+
+    id: str
+    name: str
+    type: RankingType
+    dimension: str | None
+    direction: Direction
+    items: tuple[tuple[str, float], ...]
+    field: str | None = None
+    category: str | None = None
+    unit: str | None = None
+    imputed: Mapping[str, bool] | None = None  # dimension rankings: row flag by model id
+    row_urls: bool = False  # benchmark rankings: rows carry the model profile URL
+
+
+def ranking_documents(
+    dataset: Dataset, scores: Scores, config: SiteConfig, env: Envelope
+) -> dict[str, msgspec.Struct]:
+    """`/rankings` (the catalog) and every `/rankings/{id}`."""
+    rankings = _rankings(dataset, scores)
+    ids = [r.id for r in rankings]
+    if len(set(ids)) != len(ids):
+        clash = sorted({i for i in ids if ids.count(i) > 1})
+        raise BuildError(f"ranking ids clash (a benchmark id equals a derived ranking id): {clash}")
+    models = {m.id: m for m in dataset.models}
+    version = dataset.methodology.version
+    documents: dict[str, msgspec.Struct] = {
+        "/rankings": RankingList(
+            **env, rankings=[_catalog_entry(r, config, version) for r in rankings]
+        )
+    }
+    for ranking in rankings:
+        documents[f"/rankings/{ranking.id}"] = _detail(ranking, models, config, env)
+    return documents
+
+
+def _rankings(dataset: Dataset, scores: Scores) -> list[_Ranking]:
+    models = scores.models
+    rankings = [
+        _Ranking(
+            id=COMPOSITE_ID,
+            name=COMPOSITE_NAME,
+            type="derived",
+            dimension=None,
+            direction="higher_is_better",
+            items=_items(models, lambda s: s.iq),
+        ),
+        _Ranking(
+            id=COST_ID,
+            name=COST_NAME,
+            type="derived",
+            dimension=None,
+            direction="lower_is_better",
+            items=_items(models, lambda s: cost_or_none(s.cost.effective_per_1m)),
+            unit=dataset.methodology.cost_unit,
+        ),
+    ]
+    names = {d.slug: d.name for d in dataset.methodology.dimensions}
+    for index, slug in enumerate(DIMENSION_SLUGS):
+        rankings.append(
+            _Ranking(
+                id=f"{slug}-iq",
+                name=f"{names.get(slug, slug)} IQ",
+                type="dimension",
+                dimension=slug,
+                direction="higher_is_better",
+                items=_items(models, _dimension_score(index)),
+                imputed={m: s.dimensions[index].imputed for m, s in models.items()},
+            )
+        )
+    rankings.extend(_benchmark_rankings(dataset))
+    return rankings
+
+
+def _dimension_score(index: int) -> Callable[[ModelScores], float | None]:
+    def score(s: ModelScores) -> float | None:
+        return iq_or_none(s.dimensions[index].value)
+
+    return score
+
+
+def _items(
+    models: Mapping[str, ModelScores], score: Callable[[ModelScores], float | None]
+) -> tuple[tuple[str, float], ...]:
+    """`(model id, published score)` for every model that has a score, by id."""
+    pairs = ((model_id, score(s)) for model_id, s in sorted(models.items()))
+    return tuple((model_id, value) for model_id, value in pairs if value is not None)
+
+
+def _benchmark_rankings(dataset: Dataset) -> list[_Ranking]:
+    """One ranking per scored benchmark: each model's best result, raw."""
+    benchmarks = {b.id: b for b in dataset.benchmarks}
+    raw: dict[str, list[tuple[str, float]]] = {b.id: [] for b in scored_benchmarks(dataset)}
+    for model in dataset.models:
+        for benchmark_id, projection in best_projections(model, benchmarks).items():
+            if benchmark_id in raw:
+                raw[benchmark_id].append((model.id, projection.raw))
+    return [
+        _Ranking(
+            id=b.id,
+            name=b.name,
+            type="benchmark",
+            dimension=b.dimension,
+            direction=b.direction,
+            items=tuple(raw[b.id]),
+            field=b.field,
+            category=b.category,
+            unit=b.unit,
+            row_urls=True,
+        )
+        for b in scored_benchmarks(dataset)
+    ]
+
+
+def _catalog_entry(ranking: _Ranking, config: SiteConfig, version: str) -> RankingCatalogEntry:
+    return RankingCatalogEntry(
+        id=ranking.id,
+        ranking_name=ranking.name,
+        ranking_type=ranking.type,
+        dimension=ranking.dimension,
+        direction=ranking.direction,
+        model_count=len(ranking.items),
+        url=ranking_page_url(config, ranking.id),
+        field=_opt(ranking.field),
+        category=_opt(ranking.category),
+        methodology_version=version if ranking.type != "benchmark" else UNSET,
+        unit=_opt(ranking.unit),
+    )
+
+
+def _detail(
+    ranking: _Ranking, models: Mapping[str, ModelRecord], config: SiteConfig, env: Envelope
+) -> RankingDetail:
+    rows = [
+        RankedModel(
+            id=entry.model_id,
+            name=models[entry.model_id].name,
+            provider=models[entry.model_id].provider,
+            rank=entry.rank,
+            score=entry.score,
+            imputed=ranking.imputed[entry.model_id] if ranking.imputed is not None else UNSET,
+            url=model_page_url(config, entry.model_id) if ranking.row_urls else UNSET,
+        )
+        for entry in rank_entries(ranking.items, ranking.direction)
+    ]
+    return RankingDetail(
+        **env,
+        id=ranking.id,
+        ranking_name=ranking.name,
+        ranking_type=ranking.type,
+        dimension=ranking.dimension,
+        direction=ranking.direction,
+        model_count=len(rows),
+        url=ranking_page_url(config, ranking.id),
+        field=_opt(ranking.field),
+        category=_opt(ranking.category),
+        unit=_opt(ranking.unit),
+        models=rows,
+    )
+
+
+def _opt(value: str | None) -> str | msgspec.UnsetType:
+    return UNSET if value is None else value

@@ -1,0 +1,151 @@
+"""Public URLs and API file paths: the one place that knows the site's layout.
+
+Every `url` field in the API, every page link and every hosting rule is built here,
+from `SiteConfig.base_url` (no trailing slash) and the layout in docs/ARCHITECTURE.md.
+"""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+from generator.contract import ENDPOINTS, Endpoint
+
+DEFAULT_BASE_URL = "http://127.0.0.1:8000"
+API_PREFIX = "/api/v1"  # the versioned API, in URLs and (without the slash) as a site folder
+ALIAS_PREFIX = "/api"  # the bare alias: same bytes as the versioned tree
+API_PREFIXES: tuple[str, ...] = (API_PREFIX, ALIAS_PREFIX)
+INDEX_PATH = "/"  # the discovery index, as a document key (the API root)
+INDEX_FILE = "index.json"
+OPENAPI_FILE = "openapi.json"
+ERRORS_DIR = "api/_errors"
+MCP_PATH = "/api/mcp"
+HTML_404 = "404.html"
+
+_ORIGIN = re.compile(r"^https?://[^\s/?#]+(?:/[^\s?#]*)?$")
+
+
+class SiteConfig(msgspec.Struct, frozen=True, kw_only=True):
+    """Where the site is published: the base of every URL, and the MCP sidecar's origin."""
+
+    base_url: str = DEFAULT_BASE_URL
+    mcp_origin: str | None = None
+
+    def __post_init__(self) -> None:
+        for name, value in (("base URL", self.base_url), ("MCP origin", self.mcp_origin)):
+            if value is not None and not _ORIGIN.match(value):
+                raise ValueError(f"{name} must be an absolute http(s) URL, got {value!r}")
+
+    @property
+    def base(self) -> str:
+        """The base URL without a trailing slash."""
+        return self.base_url.rstrip("/")
+
+
+# --- public URLs ------------------------------------------------------------
+
+
+def api_url(config: SiteConfig, path: str = "") -> str:
+    """The versioned API URL of `path` (relative to /api/v1; "" or "/" is the API root)."""
+    return config.base + API_PREFIX + ("" if path == INDEX_PATH else path)
+
+
+def alias_url(config: SiteConfig, path: str = "") -> str:
+    """The bare-alias API URL of `path` (relative to /api)."""
+    return config.base + ALIAS_PREFIX + ("" if path == INDEX_PATH else path)
+
+
+def openapi_url(config: SiteConfig) -> str:
+    """The OpenAPI document, served under the alias (contract endpoint 10)."""
+    return alias_url(config, "/" + OPENAPI_FILE)
+
+
+def mcp_url(config: SiteConfig) -> str:
+    """The MCP connector."""
+    return config.base + MCP_PATH
+
+
+def landing_url(config: SiteConfig) -> str:
+    """The landing page."""
+    return config.base + "/"
+
+
+def model_page_url(config: SiteConfig, model_id: str) -> str:
+    """A model's public profile page."""
+    return f"{config.base}/models/{model_id}/"
+
+
+def ranking_page_url(config: SiteConfig, ranking_id: str) -> str:
+    """A ranking's page."""
+    return f"{config.base}/rankings/{ranking_id}/"
+
+
+def benchmark_page_url(config: SiteConfig, benchmark_id: str) -> str:
+    """A benchmark's page, with its score chart."""
+    return f"{config.base}/benchmarks/{benchmark_id}/"
+
+
+def domain_page_url(config: SiteConfig, slug: str) -> str:
+    """A domain's page."""
+    return f"{config.base}/domains/{slug}/"
+
+
+def chart_page_url(config: SiteConfig, chart_id: str) -> str:
+    """A chart's stable share page."""
+    return f"{config.base}/charts/{chart_id}/"
+
+
+def chart_image_url(config: SiteConfig, chart_id: str) -> str:
+    """A chart's social preview image."""
+    return f"{config.base}/charts/{chart_id}.png"
+
+
+def methodology_page_url(config: SiteConfig) -> str:
+    """The methodology page."""
+    return f"{config.base}/methodology/"
+
+
+def docs_page_url(config: SiteConfig) -> str:
+    """The API documentation page."""
+    return f"{config.base}/docs/"
+
+
+# --- API paths and files ----------------------------------------------------
+
+
+def _template_regex(template: str) -> re.Pattern[str]:
+    return re.compile("^" + re.sub(r"\\\{[a-z_]+\\\}", "[^/]+", re.escape(template)) + "$")
+
+
+_ENDPOINT_PATTERNS: tuple[tuple[re.Pattern[str], Endpoint], ...] = tuple(
+    (_template_regex(e.path), e) for e in ENDPOINTS
+)
+
+
+def endpoint_for(path: str) -> Endpoint | None:
+    """The endpoint whose path template matches an API path (relative to /api/v1)."""
+    for pattern, endpoint in _ENDPOINT_PATTERNS:
+        if pattern.match(path):
+            return endpoint
+    return None
+
+
+def api_file(path: str, prefix: str = API_PREFIX) -> str:
+    """The site file holding the document at API `path` under `prefix` (no leading slash).
+
+    List endpoints with `{id}` children are `<path>.json` (reached through a rewrite),
+    the discovery index is `index.json`, every other endpoint an extensionless file.
+    """
+    root = prefix.lstrip("/")
+    if path == INDEX_PATH:
+        return f"{root}/{INDEX_FILE}"
+    endpoint = endpoint_for(path)
+    if endpoint is None:
+        raise ValueError(f"{path!r} is not an API endpoint path")
+    return f"{root}{path}.json" if endpoint.list_file else f"{root}{path}"
+
+
+def error_file(code: str) -> str:
+    """The site file holding the 404 body for an error code."""
+    return f"{ERRORS_DIR}/{code}.json"
