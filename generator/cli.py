@@ -61,3 +61,41 @@ def explain(data_dir: Path, model: str) -> None:
 
     dataset = load_dataset(data_dir)
     click.echo(explain_model(dataset, compute_scores(dataset), model))
+
+
+@cli.command()
+@click.option(
+    "--site-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("site_out"),
+    show_default=True,
+    help="The built site to serve (a new build swapped in is picked up without a restart).",
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", type=int, default=8001, show_default=True, help="Port to listen on.")
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    help="Host header value to accept (repeatable; `name:*` = any port). Default: localhost.",
+)
+@click.option(
+    "--allowed-origin",
+    "allowed_origins",
+    multiple=True,
+    help="Browser Origin to accept (repeatable; `*` = any). Default: http://localhost.",
+)
+def mcp(
+    site_dir: Path,
+    host: str,
+    port: int,
+    allowed_hosts: tuple[str, ...],
+    allowed_origins: tuple[str, ...],
+) -> None:
+    """Serve the MCP sidecar (nine read-only tools) at /api/mcp over the built site."""
+    import uvicorn
+
+    from mcp_server.app import create_app
+
+    app = create_app(site_dir, allowed_hosts or None, allowed_origins or None)
+    uvicorn.run(app, host=host, port=port, log_level="info")

@@ -93,6 +93,17 @@ def _origin_regex(origins: Sequence[str]) -> str:
     return "|".join(parts) or "(?!)"
 
 
+def _mcp_routes(mcp_app: Starlette) -> list[Route]:
+    """The SDK's MCP route, POST only, at `/api/mcp` and `/api/mcp/` (no 307 between them).
+
+    A stateless server has nothing to stream, so GET (which would open an SSE stream that
+    never ends) and DELETE get 405, as the transport allows.
+    """
+    (route,) = mcp_app.routes
+    assert isinstance(route, Route) and route.path == MCP_PATH
+    return [Route(path, route.endpoint, methods=["POST"]) for path in (MCP_PATH, MCP_PATH + "/")]
+
+
 def create_app(
     site_dir: Path,
     allowed_hosts: Sequence[str] | None = None,
@@ -131,13 +142,13 @@ def create_app(
             yield
 
     app = Starlette(
-        routes=[*mcp_app.routes, Route("/healthz", healthz, methods=["GET", "HEAD"])],
+        routes=[*_mcp_routes(mcp_app), Route("/healthz", healthz, methods=["GET", "HEAD"])],
         middleware=[
             Middleware(
                 CORSMiddleware,
                 allow_origins=[ANY] if ANY in origins else [],
                 allow_origin_regex=None if ANY in origins else _origin_regex(origins),
-                allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+                allow_methods=["GET", "POST"],
                 allow_headers=list(CORS_ALLOW_HEADERS),
                 expose_headers=list(CORS_EXPOSE_HEADERS),
                 max_age=86400,

@@ -184,4 +184,5 @@ def create_server(store: SiteStore) -> MCPServer[Any]:
         instructions=INSTRUCTIONS,
         version=version("modelscores"),
         tools=build_tools(store),
+        log_level="WARNING",
     )

@@ -149,7 +149,7 @@ def _details(fd: int, folder: str, kind: type[T]) -> dict[str, Document[T]]:
         document = _document(fd, f"{rel_dir}/{name}", kind)
         if getattr(document.struct, "id", name) != name:
             raise SiteError(
-                f"{rel_dir}/{name}: id {document.raw.get('id')!r} differs from file name"
+                f"{rel_dir}/{name}: id {document.raw.get('id')!r} differs from the file name"
             )
         found[name] = document
     return found

@@ -1,0 +1,163 @@
+"""Loading the built site into snapshots, and swapping in a new build without a restart."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_site import swap_in, write_site
+
+from mcp_server import tools
+from mcp_server.site import Site, SiteError, SiteStore, load_site
+
+
+def tag_of(site: Site) -> str:
+    return site.envelope["methodologyVersion"].rsplit(".", 1)[1]
+
+
+def test_load_site_reads_every_document(tmp_path: Path) -> None:
+    site = load_site(write_site(tmp_path / "site"))
+    assert sorted(site.model_details) == ["alpha-1", "beta-2", "gamma-3"]
+    assert sorted(site.ranking_details) == [
+        "abstract-reasoning-iq",
+        "composite-iq",
+        "effective-cost",
+    ]
+    assert sorted(site.domain_details) == ["finance", "legal"]
+    assert site.model_keys["alpha one a"] == "alpha-1"
+    assert site.envelope == {
+        "apiVersion": "1",
+        "methodologyVersion": "2026-03-01.A",
+        "updatedAt": "2026-03-01T00:00:00Z",
+    }
+
+
+def test_missing_site_is_a_site_error(tmp_path: Path) -> None:
+    with pytest.raises(SiteError, match="cannot open the built site"):
+        load_site(tmp_path / "nothing")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(SiteError, match="build the site first"):
+        load_site(tmp_path / "empty")
+
+
+def test_a_file_that_breaks_the_contract_is_a_site_error(tmp_path: Path) -> None:
+    site_dir = write_site(tmp_path / "site")
+    path = site_dir / "api/v1/rankings/composite-iq"
+    document = json.loads(path.read_bytes())
+    document["modelCount"] = -1
+    path.write_text(json.dumps(document))
+    with pytest.raises(SiteError, match=r"api/v1/rankings/composite-iq: Expected `int` >= 0"):
+        load_site(site_dir)
+
+
+def test_a_list_and_its_detail_files_must_agree(tmp_path: Path) -> None:
+    site_dir = write_site(tmp_path / "site")
+    (site_dir / "api/v1/domains/legal").unlink()
+    with pytest.raises(
+        SiteError, match=r"api/v1/domains: list and detail files differ on \['legal'\]"
+    ):
+        load_site(site_dir)
+
+
+def test_a_detail_file_must_hold_its_own_id(tmp_path: Path) -> None:
+    site_dir = write_site(tmp_path / "site")
+    folder = site_dir / "api/v1/models"
+    (folder / "alpha-1").rename(folder / "alpha-9")
+    with pytest.raises(SiteError, match="id 'alpha-1' differs from the file name"):
+        load_site(site_dir)
+
+
+def test_store_switches_to_a_swapped_in_build(tmp_path: Path) -> None:
+    site_dir = write_site(tmp_path / "site_out", "A")
+    store = SiteStore(site_dir, check_interval=0)
+    old = store.current()
+    assert store.current() is old  # nothing changed: same snapshot, no reload
+    swap_in(site_dir, write_site(tmp_path / "next", "B"))
+    new = store.current()
+    assert (tag_of(old), tag_of(new)) == ("A", "B")
+    assert tag_of(load_site(site_dir)) == "B"
+
+
+def test_store_follows_a_symlink_swap(tmp_path: Path) -> None:
+    write_site(tmp_path / "build-a", "A")
+    write_site(tmp_path / "build-b", "B")
+    link = tmp_path / "site_out"
+    link.symlink_to("build-a")
+    store = SiteStore(link, check_interval=0)
+    assert tag_of(store.current()) == "A"
+    (tmp_path / "tmp-link").symlink_to("build-b")
+    os.replace(tmp_path / "tmp-link", link)
+    assert tag_of(store.current()) == "B"
+
+
+def test_store_checks_at_most_once_per_interval(tmp_path: Path) -> None:
+    site_dir = write_site(tmp_path / "site_out", "A")
+    store = SiteStore(site_dir, check_interval=3600)
+    first = store.current()
+    swap_in(site_dir, write_site(tmp_path / "next", "B"))
+    assert store.current() is first
+
+
+def test_store_keeps_the_old_build_while_the_new_one_is_broken(tmp_path: Path) -> None:
+    site_dir = write_site(tmp_path / "site_out", "A")
+    store = SiteStore(site_dir, check_interval=0)
+    old = store.current()
+    broken = write_site(tmp_path / "next", "B")
+    (broken / "api/v1/methodology").write_text("{")
+    swap_in(site_dir, broken)
+    assert store.current() is old
+    shutil.rmtree(site_dir)  # gone entirely: still the old build
+    assert store.current() is old
+    write_site(site_dir, "C")
+    assert tag_of(store.current()) == "C"
+
+
+def test_answers_are_wholly_old_or_wholly_new_while_builds_swap(tmp_path: Path) -> None:
+    """Readers in threads; a writer swaps builds A and B; each answer is one build's."""
+    site_dir = write_site(tmp_path / "site_out", "A")
+    spare = write_site(tmp_path / "spare", "B")
+    store = SiteStore(site_dir, check_interval=0)
+    stop = threading.Event()
+    seen: set[str] = set()
+    problems: list[str] = []
+
+    def read() -> None:
+        while not stop.is_set():
+            site = store.current()
+            for answer in (
+                tools.list_models(site),
+                tools.compare_models(site, ["alpha-1", "beta-2"]),
+                tools.get_domain(site, "finance"),
+            ):
+                tag = answer.data["methodologyVersion"].rsplit(".", 1)[1]
+                seen.add(tag)
+                names = [m.get("name") or m["modelName"] for m in answer.data["models"]]
+                if not all(name.endswith(f" {tag}") for name in names):
+                    problems.append(f"{tag}: {names}")
+
+    readers = [threading.Thread(target=read) for _ in range(3)]
+    for reader in readers:
+        reader.start()
+    try:
+        for _ in range(30):
+            swap_in(site_dir, spare)
+            store.current()
+    finally:
+        stop.set()
+        for reader in readers:
+            reader.join()
+    assert problems == []
+    assert seen == {"A", "B"}
+
+
+def test_tool_errors_come_from_the_snapshot_not_the_disk(tmp_path: Path) -> None:
+    site = load_site(write_site(tmp_path / "site_out"))
+    shutil.rmtree(tmp_path / "site_out")
+    assert tools.get_model(site, "alpha-1").data["id"] == "alpha-1"
+    with pytest.raises(ToolError, match="Unknown model 'delta-4'"):
+        tools.get_model(site, "delta-4")

@@ -1,0 +1,310 @@
+"""The nine MCP tools, in process: schemas, answers equal to the static files, filters, errors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from mcp import Client
+from mcp.types import CallToolResult, TextContent
+from mcp_site import MODELS, write_site
+
+from mcp_server.server import create_server
+from mcp_server.site import SiteStore
+
+pytestmark = pytest.mark.anyio
+
+TOOL_NAMES = {
+    "list_models",
+    "get_model",
+    "list_rankings",
+    "get_ranking",
+    "list_benchmarks",
+    "list_domains",
+    "get_domain",
+    "get_methodology",
+    "compare_models",
+}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def site_dir(tmp_path: Path) -> Path:
+    return write_site(tmp_path / "site_out")
+
+
+@pytest.fixture
+async def client(site_dir: Path) -> AsyncIterator[Client]:
+    async with Client(create_server(SiteStore(site_dir, check_interval=0))) as connected:
+        yield connected
+
+
+def file_json(site_dir: Path, rel: str) -> Any:
+    return json.loads((site_dir / "api/v1" / rel).read_bytes())
+
+
+async def call(client: Client, name: str, arguments: dict[str, Any] | None = None) -> Any:
+    """Call a tool that must succeed; return its structured content."""
+    result = await client.call_tool(name, arguments or {})
+    assert not result.is_error, result.content
+    assert result.structured_content is not None
+    assert_envelope(result.structured_content)
+    assert result_text(result).strip()
+    return result.structured_content
+
+
+def result_text(result: CallToolResult) -> str:
+    assert len(result.content) == 1 and isinstance(result.content[0], TextContent)
+    return result.content[0].text
+
+
+async def tool_error(client: Client, name: str, arguments: dict[str, Any]) -> str:
+    """The one shape of a tool error: isError, one text block, no structured content."""
+    result = await client.call_tool(name, arguments)
+    assert result.is_error
+    assert result.structured_content is None
+    return result_text(result)
+
+
+def assert_envelope(data: dict[str, Any]) -> None:
+    assert data["apiVersion"] == "1"
+    assert data["methodologyVersion"] == "2026-03-01.A"
+    assert data["updatedAt"] == "2026-03-01T00:00:00Z"
+
+
+# --- listing ----------------------------------------------------------------
+
+
+async def test_lists_nine_read_only_tools_with_input_and_output_schemas(client: Client) -> None:
+    tools = (await client.list_tools()).tools
+    assert {tool.name for tool in tools} == TOOL_NAMES
+    for tool in tools:
+        assert tool.title and tool.description and len(tool.description) > 80
+        assert tool.annotations is not None
+        assert tool.annotations.read_only_hint is True
+        assert tool.annotations.idempotent_hint is True
+        assert tool.annotations.open_world_hint is False
+        assert tool.input_schema["type"] == "object"
+        assert tool.output_schema is not None and tool.output_schema["type"] == "object"
+        assert {"apiVersion", "methodologyVersion", "updatedAt"} <= set(
+            tool.output_schema["required"]
+        )
+        jsonschema.Draft202012Validator.check_schema(tool.output_schema)
+
+
+async def test_input_schemas_name_the_documented_arguments(client: Client) -> None:
+    schemas = {tool.name: tool.input_schema for tool in (await client.list_tools()).tools}
+    assert schemas["get_model"]["required"] == ["id"]
+    assert schemas["get_ranking"]["required"] == ["id"]
+    assert schemas["get_domain"]["required"] == ["slug"]
+    assert schemas["compare_models"]["properties"]["ids"]["minItems"] == 2
+    assert set(schemas["list_models"]["properties"]) == {
+        "provider",
+        "open_source",
+        "min_iq",
+        "sort",
+        "limit",
+    }
+    assert "required" not in schemas["list_models"]
+
+
+# --- answers equal the static files -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tool", "rel"),
+    [
+        ("list_models", "models.json"),
+        ("list_rankings", "rankings.json"),
+        ("list_benchmarks", "benchmarks"),
+        ("list_domains", "domains.json"),
+        ("get_methodology", "methodology"),
+    ],
+)
+async def test_list_tools_answer_exactly_the_static_file(
+    client: Client, site_dir: Path, tool: str, rel: str
+) -> None:
+    assert await call(client, tool) == file_json(site_dir, rel)
+
+
+@pytest.mark.parametrize(
+    ("tool", "argument", "folder"),
+    [
+        ("get_model", "id", "models"),
+        ("get_ranking", "id", "rankings"),
+        ("get_domain", "slug", "domains"),
+    ],
+)
+async def test_detail_tools_answer_exactly_each_static_file(
+    client: Client, site_dir: Path, tool: str, argument: str, folder: str
+) -> None:
+    files = sorted((site_dir / "api/v1" / folder).iterdir())
+    assert files
+    for path in files:
+        answer = await call(client, tool, {argument: path.name})
+        assert answer == json.loads(path.read_bytes())
+
+
+async def test_structured_content_validates_against_the_output_schema(client: Client) -> None:
+    schemas = {tool.name: tool.output_schema for tool in (await client.list_tools()).tools}
+    calls = {
+        "list_models": {},
+        "get_model": {"id": "alpha-1"},
+        "list_rankings": {},
+        "get_ranking": {"id": "composite-iq"},
+        "list_benchmarks": {},
+        "list_domains": {},
+        "get_domain": {"slug": "finance"},
+        "get_methodology": {},
+        "compare_models": {"ids": ["alpha-1", "beta-2", "nope"]},
+    }
+    for name, arguments in calls.items():
+        answer = await call(client, name, arguments)
+        jsonschema.validate(answer, schemas[name], cls=jsonschema.Draft202012Validator)
+
+
+async def test_get_model_accepts_the_name_in_any_case(client: Client, site_dir: Path) -> None:
+    expected = file_json(site_dir, "models/beta-2")
+    assert await call(client, "get_model", {"id": "BETA TWO A"}) == expected
+    assert await call(client, "get_model", {"id": " Beta-2 "}) == expected
+
+
+async def test_text_form_is_readable(client: Client) -> None:
+    result = await client.call_tool("get_ranking", {"id": "composite-iq"})
+    text = result_text(result)
+    assert text.splitlines()[1] == "1. Alpha One A (id alpha-1, Acme): 130"
+    assert "methodology 2026-03-01.A" in text.splitlines()[-1]
+
+
+# --- list_models filters --------------------------------------------------------
+
+
+async def ids(client: Client, **arguments: Any) -> list[str]:
+    answer = await call(client, "list_models", arguments)
+    return [row["id"] for row in answer["models"]]
+
+
+async def test_list_models_filters(client: Client) -> None:
+    assert await ids(client) == ["alpha-1", "beta-2", "gamma-3"]
+    assert await ids(client, provider="acme") == ["alpha-1", "gamma-3"]
+    assert await ids(client, provider="Nobody") == []
+    assert await ids(client, open_source=True) == ["beta-2", "gamma-3"]
+    assert await ids(client, open_source=False) == ["alpha-1"]
+    assert await ids(client, min_iq=115) == ["alpha-1", "beta-2"]  # gamma-3 has no IQ
+    assert await ids(client, min_iq=116) == ["alpha-1"]
+    assert await ids(client, limit=2) == ["alpha-1", "beta-2"]
+    assert await ids(client, provider="Acme", open_source=True) == ["gamma-3"]
+
+
+@pytest.mark.parametrize(
+    ("sort", "expected"),
+    [
+        ("rank", ["alpha-1", "beta-2", "gamma-3"]),  # ranks 1, 2, none
+        ("iq", ["alpha-1", "beta-2", "gamma-3"]),  # 130, 115, none last
+        ("name", ["alpha-1", "beta-2", "gamma-3"]),  # Alpha, Beta, Gamma
+        ("cost", ["beta-2", "alpha-1", "gamma-3"]),  # $1.6, $5, none last
+        ("release_date", ["beta-2", "alpha-1", "gamma-3"]),  # 2025-09-15, 2025-06-01, none
+        ("context_window", ["gamma-3", "beta-2", "alpha-1"]),  # 384k, 256k, 128k
+        ("speed", ["gamma-3", "beta-2", "alpha-1"]),  # 82, 81, 80 tokens/s
+    ],
+)
+async def test_list_models_sorts(client: Client, sort: str, expected: list[str]) -> None:
+    assert await ids(client, sort=sort) == expected
+
+
+async def test_filtered_rows_are_the_published_rows(client: Client, site_dir: Path) -> None:
+    published = {row["id"]: row for row in file_json(site_dir, "models.json")["models"]}
+    answer = await call(client, "list_models", {"sort": "cost", "limit": 1})
+    assert answer["models"] == [published["beta-2"]]
+
+
+# --- compare_models ---------------------------------------------------------------
+
+
+async def test_compare_models_reports_unknown_names_and_compares_the_rest(
+    client: Client, site_dir: Path
+) -> None:
+    published = {row["id"]: row for row in file_json(site_dir, "models.json")["models"]}
+    answer = await call(
+        client, "compare_models", {"ids": ["Beta Two A", "alpha-1", "gama-3", "beta-2", "zzz"]}
+    )
+    assert answer["models"] == [published["beta-2"], published["alpha-1"]]  # asked order, deduped
+    assert answer["unknown"] == [
+        {"query": "gama-3", "suggestions": ["gamma-3"]},
+        {"query": "zzz", "suggestions": []},
+    ]
+    assert answer["best"]["iq"] == ["alpha-1"]  # 130 > 115
+    assert answer["best"]["effectivePer1M"] == ["beta-2"]  # $1.6 < $5: lowest wins
+    assert answer["best"]["emotionalReasoning"] == ["beta-2"]  # 101 > 100
+
+
+async def test_compare_models_leaves_out_metrics_no_model_has(client: Client) -> None:
+    answer = await call(client, "compare_models", {"ids": ["gamma-3", "gamma-3"]})
+    assert [row["id"] for row in answer["models"]] == ["gamma-3"]
+    assert answer["best"] == {}
+
+
+# --- errors -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "asked", "suggested"),
+    [
+        ("get_model", {"id": "alpha-2"}, "'alpha-2'", "alpha-1"),
+        ("get_model", {"id": "Alpha Onee A"}, "'Alpha Onee A'", "alpha-1"),
+        ("get_ranking", {"id": "composite-IQ"}, "'composite-IQ'", "composite-iq"),
+        ("get_ranking", {"id": "effective_cost"}, "'effective_cost'", "effective-cost"),
+        ("get_domain", {"slug": "finanse"}, "'finanse'", "finance"),
+    ],
+)
+async def test_unknown_ids_are_tool_errors_with_suggestions(
+    client: Client, tool: str, arguments: dict[str, Any], asked: str, suggested: str
+) -> None:
+    message = await tool_error(client, tool, arguments)
+    assert f"Unknown {tool.removeprefix('get_')} {asked}." in message
+    assert f"Did you mean: {suggested}" in message
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("get_model", {"id": "../models.json"}),
+        ("get_model", {"id": "alpha-1/../beta-2"}),
+        ("get_ranking", {"id": "../rankings.json"}),
+        ("get_ranking", {"id": "/etc/passwd"}),
+        ("get_domain", {"slug": "../../api/v1/methodology"}),
+        ("get_domain", {"slug": ""}),
+    ],
+)
+async def test_arguments_never_become_paths(
+    client: Client, tool: str, arguments: dict[str, Any]
+) -> None:
+    assert "Unknown" in await tool_error(client, tool, arguments)
+
+
+async def test_invalid_arguments_are_tool_errors(client: Client) -> None:
+    assert "at least 2 items" in await tool_error(client, "compare_models", {"ids": ["alpha-1"]})
+    assert "sort" in await tool_error(client, "list_models", {"sort": "vibes"})
+    assert "min_iq" in await tool_error(client, "list_models", {"min_iq": 500})
+    assert "limit" in await tool_error(client, "list_models", {"limit": 0})
+    assert "id" in await tool_error(client, "get_model", {})
+
+
+async def test_compare_models_with_no_known_model_is_a_tool_error(client: Client) -> None:
+    message = await tool_error(client, "compare_models", {"ids": ["x-1", "y-2"]})
+    assert "None of 'x-1', 'y-2' is a published model" in message
+
+
+async def test_every_model_is_reachable_by_id_and_name(client: Client) -> None:
+    for model_id, name, *_ in MODELS:
+        by_id = await call(client, "get_model", {"id": model_id})
+        by_name = await call(client, "get_model", {"id": f"{name} A".upper()})
+        assert by_id == by_name and by_id["id"] == model_id
