@@ -1,0 +1,265 @@
+"""render_pages: which pages exist, what they say, links, charts and determinism.
+
+Runs on hand-made documents (tests/sample_documents.py), so it pins page behaviour
+independently of scoring; test_links/test_html also cover the real build.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass
+
+import pytest
+from msgspec.structs import replace
+from sample_documents import BASE, MODEL_NAMES, sample_documents
+
+from generator import svg
+from generator.charts import chart_kind, cost_scatter, frontier, iq_histogram
+from generator.contract import ChartList
+from generator.errors import BuildError
+from generator.pages import Linker, render_pages
+from generator.plots import Bar, Bars, Histogram
+from generator.sitedocs import SiteDocuments
+from generator.views import cost_rows, format_cost
+
+
+@dataclass(frozen=True)
+class Config:
+    base_url: str = BASE
+    mcp_origin: str | None = None
+
+
+@pytest.fixture(scope="module")
+def pages() -> dict[str, bytes]:
+    return render_pages(sample_documents(), Config())
+
+
+def page(pages: dict[str, bytes], path: str) -> str:
+    return pages[path].decode("utf-8")
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_every_page_the_api_promises_is_rendered(pages: dict[str, bytes]) -> None:
+    expected = {
+        "index.html",
+        "404.html",
+        "static/site.css",
+        "methodology/index.html",
+        "docs/index.html",
+        "charts/index.html",
+        "rankings/index.html",
+        "benchmarks/index.html",
+        "domains/index.html",
+    }
+    expected |= {f"models/{m[0]}/index.html" for m in MODEL_NAMES}
+    docs = SiteDocuments(sample_documents())
+    expected |= {f"rankings/{r.id}/index.html" for r in docs.rankings.rankings}
+    expected |= {f"benchmarks/{b.id}/index.html" for b in docs.benchmarks.benchmarks}
+    expected |= {f"domains/{d}/index.html" for d in docs.domain_details}
+    expected |= {f"charts/{c.id}/index.html" for c in docs.charts.charts}
+    expected |= {f"charts/{c.id}.png" for c in docs.charts.charts}
+    assert set(pages) == expected
+
+
+def test_render_is_byte_deterministic(pages: dict[str, bytes]) -> None:
+    assert render_pages(sample_documents(), Config()) == pages
+
+
+def test_previews_are_1200_by_630_png(pages: dict[str, bytes]) -> None:
+    previews = [p for p in pages if p.endswith(".png")]
+    assert len(previews) == 8
+    assert {png_size(pages[p]) for p in previews} == {(1200, 630)}
+
+
+def test_landing_lists_ranked_models_in_rank_order(pages: dict[str, bytes]) -> None:
+    html = page(pages, "index.html")
+    ranked = [m for m in MODEL_NAMES if m[3] is not None]
+    positions = [html.index(f'href="models/{m[0]}/"') for m in ranked]
+    assert positions == sorted(positions)
+    # the unranked model is listed separately, after the leaderboard
+    assert html.index('href="models/theta-8/"') > positions[-1]
+
+
+def test_names_are_escaped(pages: dict[str, bytes]) -> None:
+    html = page(pages, "models/beta-2/index.html")
+    assert "Beta Two &lt;b&gt;" in html
+    assert "<b>" not in html
+    assert "Bolt &amp; Co" in html
+
+
+def test_model_page_shows_dimensions_cost_results_and_domains(pages: dict[str, bytes]) -> None:
+    html = page(pages, "models/alpha-1/index.html")
+    # _dims(150, 0): imputed where (k + 0) % 3 == 0 -> k = 0, 3, 6 -> three imputed dimensions
+    assert html.count('class="badge imputed"') == 3
+    assert html.count('class="badge direct"') == 4
+    assert "measured from validated token usage" in html
+    assert 'href="https://hub.example.org/data"' in html  # provenance link
+    assert 'href="../../domains/cybersecurity/"' in html  # domain standings
+    assert "1 of 5" in html  # alpha-1 leads both sample domains of 5 models
+    assert "Extra high" in html and "December checkpoint" in html
+    assert 'href="../../benchmarks/arc-agi-1/"' in html
+
+
+def test_unranked_model_page_says_so(pages: dict[str, bytes]) -> None:
+    html = page(pages, "models/theta-8/index.html")
+    assert "not ranked" in html
+    assert "no composite IQ" in html
+
+
+def test_chart_page_has_social_tags_and_inline_svg(pages: dict[str, bytes]) -> None:
+    html = page(pages, "charts/iq-vs-cost/index.html")
+    assert f'<meta property="og:image" content="{BASE}/charts/iq-vs-cost.png">' in html
+    assert '<meta property="og:title" content="IQ versus effective cost">' in html
+    assert '<meta name="twitter:card" content="summary_large_image">' in html
+    assert 'role="img"' in html and "<title id=" in html and "<desc id=" in html
+    assert f'<link rel="canonical" href="{BASE}/charts/iq-vs-cost/">' in html
+
+
+def test_benchmark_page_has_its_score_chart(pages: dict[str, bytes]) -> None:
+    html = page(pages, "benchmarks/webdev-arena/index.html")
+    assert html.count("<svg") == 1
+    assert html.count("<rect") >= 7  # background + one bar per ranked model (6)
+    assert 'href="../../charts/webdev-arena-scores/"' in html
+
+
+def test_domain_page_shows_status_and_ranges(pages: dict[str, bytes]) -> None:
+    html = page(pages, "domains/cybersecurity/index.html")
+    assert html.count('class="badge full"') == 2
+    assert html.count('class="badge partial"') == 3
+    assert "133.7–146.3" in html  # estimate_low95 133.73, high95 146.27 at one decimal
+    assert "agent-x" in html  # harness column
+    assert "External X" in html  # a model without a profile is plain text
+
+
+def test_methodology_page_writes_formulas_with_parameters(pages: dict[str, bytes]) -> None:
+    html = page(pages, "methodology/index.html")
+    assert "<var>w</var> = 0.5" in html
+    assert "<var>τ</var> = 10.0" in html
+    assert "Knowledge work added." in html
+    assert 'id="effective-cost"' in html and 'id="formulas"' in html
+
+
+def test_api_docs_page_has_curl_examples_and_mcp(pages: dict[str, bytes]) -> None:
+    html = page(pages, "docs/index.html")
+    assert f"curl -s {BASE}/api/v1/models/alpha-1" in html
+    assert f"curl -s {BASE}/api/v1/domains/cybersecurity" in html
+    assert f"claude mcp add --transport http modelscores {BASE}/api/mcp" in html
+    assert 'id="schema-ModelDetail"' in html
+
+
+def test_404_page_uses_absolute_links(pages: dict[str, bytes]) -> None:
+    html = page(pages, "404.html")
+    assert f'href="{BASE}/static/site.css"' in html
+    hrefs = re.findall(r'href="([^"]+)"', html)
+    assert hrefs and all(h.startswith((BASE, "#")) for h in hrefs)
+
+
+@pytest.mark.parametrize(
+    ("page_path", "target", "expected"),
+    [
+        ("index.html", f"{BASE}/models/a/", "models/a/"),
+        ("index.html", "", "./"),
+        ("models/a/index.html", f"{BASE}/models/b/", "../b/"),
+        ("models/a/index.html", "", "../../"),
+        ("models/a/index.html", "static/site.css", "../../static/site.css"),
+        ("models/a/index.html", "methodology/#formulas", "../../methodology/#formulas"),
+        ("models/a/index.html", "#cost", "#cost"),
+        ("models/a/index.html", "https://other.example/x", "https://other.example/x"),
+        ("charts/index.html", f"{BASE}/charts/x.png", "x.png"),
+    ],
+)
+def test_linker_makes_relative_links(page_path: str, target: str, expected: str) -> None:
+    assert Linker(BASE, page_path)(target) == expected
+
+
+def test_linker_is_absolute_for_404() -> None:
+    assert Linker(BASE + "/", "404.html", absolute=True)("docs/") == f"{BASE}/docs/"
+
+
+def test_chart_without_a_kind_tag_is_a_build_error() -> None:
+    docs = sample_documents()
+    charts = docs["/charts"]
+    assert isinstance(charts, ChartList)
+    bad = replace(charts.charts[0], tags=["composite"])
+    docs["/charts"] = replace(charts, charts=[bad])
+    with pytest.raises(BuildError, match="must name exactly one kind"):
+        render_pages(docs, Config())
+    assert chart_kind(charts.charts[0]) == "iq-distribution"
+
+
+def test_histogram_bins_hand_checked() -> None:
+    # values 150 141 133 128 117 104 97 -> 5-point bins from 95 to 150
+    plot = iq_histogram(SiteDocuments(sample_documents()))
+    assert plot.values == (150, 141, 133, 128, 117, 104, 97)
+    counts = dict(plot.table.rows)
+    assert counts["95–99"] == "1" and counts["100–104"] == "1" and counts["105–109"] == "0"
+    assert sum(int(c) for c in counts.values()) == 7
+    assert len(counts) == 12  # (150 - 95) / 5 + 1
+
+
+def test_cost_frontier_highlights_models_no_cheaper_model_beats() -> None:
+    plot = cost_scatter(SiteDocuments(sample_documents()))
+    # by cost: epsilon 0.04 (117), delta 0.25 (128), eta 0.5 (97: beaten by epsilon),
+    # gamma 0.9 (133), beta 3.5 (141), alpha 12 (150); zeta and theta have no price
+    assert [(p.label, p.highlight) for p in plot.points] == [
+        ("Epsilon Five", True),
+        ("Delta Four", True),
+        ("Eta Seven", False),
+        ("Gamma Three", True),
+        ("Beta Two <b>", True),
+        ("Alpha One", True),
+    ]
+
+
+def test_frontier_records_are_running_maxima() -> None:
+    plot = frontier(SiteDocuments(sample_documents()))
+    # eta-7 has no release date; the others are released in increasing IQ order
+    assert [p.label for p in plot.records] == [
+        "Zeta Six",
+        "Epsilon Five",
+        "Delta Four",
+        "Gamma Three",
+        "Beta Two <b>",
+        "Alpha One",
+    ]
+
+
+def test_bars_start_at_zero_unless_values_cluster_far_from_it() -> None:
+    fractions = Bars((Bar("a", 0.9), Bar("b", 0.3)), "fraction")
+    elo = Bars((Bar("a", 1400.0), Bar("b", 1365.0)), "Elo").draw(600, 200)
+    assert ">1,360<" in elo and ">0<" not in elo  # axis starts near the data, not at 0
+    assert ">0<" in fractions.draw(600, 200)
+
+
+def test_nice_ticks_hand_checked() -> None:
+    assert svg.nice_ticks(0, 7, 5) == [0, 2, 4, 6, 8]  # raw step 1.4 -> 2
+    assert svg.nice_ticks(87, 153, 5) == [80, 100, 120, 140, 160]  # raw 13.2 -> 20
+    assert svg.log_ticks(0.04, 12) == [0.01, 0.1, 1.0, 10.0, 100.0]
+
+
+def test_histogram_summary_reads_well_with_no_models() -> None:
+    assert Histogram(()).summary == "No model has a composite IQ yet."
+
+
+def test_cost_waterfall_names_the_multiplier_source() -> None:
+    docs = SiteDocuments(sample_documents())
+    rows = {r.label: r for r in cost_rows(docs.model_details["alpha-1"].cost)}
+    assert rows["Effective cost"].value == "$12.00"
+    assert rows["Base (input + output)"].value == "$9.60"  # 12 / 1.25
+    assert rows["Usage multiplier"].value == "× 1.25"
+    unpriced = {r.label: r for r in cost_rows(docs.model_details["zeta-6"].cost)}
+    assert unpriced["Usage multiplier"].note == "no positive price recorded, so no multiplier"
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(0.04, "$0.04"), (0.1, "$0.10"), (0.0375, "$0.0375"), (3.5, "$3.50"), (None, "–")],
+)
+def test_format_cost(value: float | None, text: str) -> None:
+    assert format_cost(value) == text
