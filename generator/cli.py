@@ -52,6 +52,50 @@ def check(data_dir: Path) -> None:
 
 @cli.command()
 @DATA_DIR
+@OUT_DIR
+@BASE_URL
+@MCP_ORIGIN
+def build(data_dir: Path, out_dir: Path, base_url: str, mcp_origin: str | None) -> None:
+    """Build the site (JSON API, OpenAPI, pages, hosting rules) from data/ into --out-dir."""
+    from generator.build import build_site
+    from generator.urls import site_config
+
+    click.echo(build_site(data_dir, out_dir, site_config(base_url, mcp_origin)).describe())
+
+
+@cli.command()
+@DATA_DIR
+@OUT_DIR
+@BASE_URL
+@MCP_ORIGIN
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
+@click.option("--no-build", is_flag=True, help="Serve --out-dir as it is, without building.")
+@click.pass_context
+def serve(
+    ctx: click.Context,
+    data_dir: Path,
+    out_dir: Path,
+    base_url: str,
+    mcp_origin: str | None,
+    host: str,
+    port: int,
+    no_build: bool,
+) -> None:
+    """Build the site if needed, then serve it (API, pages, MCP) like the static host does."""
+    from generator.serve import prepare_site, run_server
+    from generator.urls import site_config
+
+    if ctx.get_parameter_source("base_url") is click.core.ParameterSource.DEFAULT:
+        base_url = f"http://{host}:{port}"  # links then work on the port actually served
+    report = prepare_site(data_dir, out_dir, site_config(base_url, mcp_origin), build=not no_build)
+    if report is not None:
+        click.echo(report.describe())
+    run_server(out_dir, host, port)
+
+
+@cli.command()
+@DATA_DIR
 @click.argument("model")
 def explain(data_dir: Path, model: str) -> None:
     """Print how every score of MODEL (an id) was computed."""

@@ -213,9 +213,9 @@ def _parameters(dataset: Dataset) -> MethodologyParameters:
 
 
 def _input_ref(text: str) -> BenchmarkRef:
-    """A cost input written `field: name` (or just `field`) as a {field, name} reference."""
-    field, sep, name = text.partition(":")
-    return BenchmarkRef(field=field.strip(), name=name.strip() if sep else field.strip())
+    """A cost input (`field: Name`, or `field` named after itself) as a {field, name} ref."""
+    field, sep, name = (part.strip() for part in text.partition(":"))
+    return BenchmarkRef(field=field, name=name if sep else field.replace("_", " ").capitalize())
 
 
 def _domains(

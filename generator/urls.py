@@ -11,6 +11,7 @@ import re
 import msgspec
 
 from generator.contract import ENDPOINTS, Endpoint
+from generator.errors import BuildError
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
 API_PREFIX = "/api/v1"  # the versioned API, in URLs and (without the slash) as a site folder
@@ -41,6 +42,14 @@ class SiteConfig(msgspec.Struct, frozen=True, kw_only=True):
     def base(self) -> str:
         """The base URL without a trailing slash."""
         return self.base_url.rstrip("/")
+
+
+def site_config(base_url: str, mcp_origin: str | None = None) -> SiteConfig:
+    """A SiteConfig from command-line values (a bad URL is a BuildError, not a traceback)."""
+    try:
+        return SiteConfig(base_url=base_url, mcp_origin=mcp_origin)
+    except ValueError as exc:
+        raise BuildError(str(exc)) from None
 
 
 # --- public URLs ------------------------------------------------------------

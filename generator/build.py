@@ -1,0 +1,153 @@
+"""The build pipeline: load -> score -> render -> pages -> check -> write (MkDocs-style).
+
+Everything is computed and checked in memory first; only the last stage touches
+`out_dir`, through `site.write_site`'s atomic swap. Any failure before or during the
+write leaves the previous site exactly as it was.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from generator.contract import ApiIndex
+from generator.errors import BuildError
+from generator.hosting import parse_redirects, render_hosting
+from generator.load import load_dataset
+from generator.openapi import build_openapi
+from generator.render import build_documents, render_api
+from generator.scoring import compute_scores
+from generator.site import merge_files, write_site
+from generator.urls import (
+    API_PREFIX,
+    API_PREFIXES,
+    HTML_404,
+    INDEX_PATH,
+    SiteConfig,
+    api_file,
+    endpoint_for,
+)
+
+PAGES_MODULE = "generator.pages"
+
+
+class BuildReport(msgspec.Struct, frozen=True, kw_only=True):
+    """What a build produced and how long each stage took."""
+
+    out_dir: str
+    files: int
+    written: int  # files whose bytes changed (or are new)
+    unchanged: int  # files kept byte-for-byte from the previous site
+    swapped: bool  # False: the live site already was exactly this build
+    documents: int
+    pages: bool  # whether HTML pages were rendered (generator.pages available)
+    seconds: dict[str, float]  # stage -> wall time
+
+    def describe(self) -> str:
+        """One line for the terminal."""
+        total = sum(self.seconds.values())
+        state = "" if self.swapped else "; site already up to date"
+        return (
+            f"Built {self.out_dir}: {self.files} files ({self.written} written, "
+            f"{self.unchanged} unchanged){state} in {total:.2f} s"
+        )
+
+
+class _Timer:
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] = round(time.perf_counter() - started, 4)
+
+
+def build_site(data_dir: Path, out_dir: Path, config: SiteConfig) -> BuildReport:
+    """Build the whole site from `data_dir` into `out_dir` (raises DataError/BuildError)."""
+    timer = _Timer()
+    with timer.stage("load"):
+        dataset = load_dataset(data_dir)
+    with timer.stage("score"):
+        scores = compute_scores(dataset)
+    with timer.stage("render"):
+        documents = build_documents(dataset, scores, config)
+        api = render_api(documents, config)
+    render_pages = _pages_renderer()
+    pages: dict[str, bytes] = {}
+    if render_pages is not None:
+        with timer.stage("pages"):
+            try:
+                pages = render_pages(documents, config, build_openapi(documents, config))
+            except OSError as exc:
+                raise BuildError(f"cannot render the pages: {exc}") from exc
+    with timer.stage("check"):
+        files = merge_files(api, pages, render_hosting(config, html_404=HTML_404 in pages))
+        check_site(files)
+    with timer.stage("write"):
+        written = write_site(files, out_dir)
+    return BuildReport(
+        out_dir=str(out_dir),
+        files=len(files),
+        written=written.written,
+        unchanged=written.unchanged,
+        swapped=written.swapped,
+        documents=len(documents),
+        pages=render_pages is not None,
+        seconds=timer.seconds,
+    )
+
+
+def _pages_renderer() -> Callable[..., dict[str, bytes]] | None:
+    """`generator.pages.render_pages` when that module is present, else None."""
+    if importlib.util.find_spec(PAGES_MODULE) is None:
+        return None
+    module: Any = importlib.import_module(PAGES_MODULE)
+    renderer: Callable[..., dict[str, bytes]] = module.render_pages
+    return renderer
+
+
+def check_site(files: Mapping[str, bytes]) -> None:
+    """Cheap whole-site invariants, checked before anything is written."""
+    problems: list[str] = []
+    root = API_PREFIX.lstrip("/") + "/"
+    for path, data in sorted(files.items()):
+        if not path.startswith(root) or path.endswith("/openapi.json"):
+            continue
+        problems.extend(_check_document(path, data))
+    for prefix in API_PREFIXES[1:]:
+        for path, data in files.items():
+            if path.startswith(root):
+                alias = prefix.lstrip("/") + "/" + path[len(root) :]
+                if files.get(alias) != data:
+                    problems.append(f"{alias}: differs from {path}")
+    for rule in parse_redirects(files["_redirects"].decode()):
+        if "://" not in rule.target and rule.target.lstrip("/") not in files:
+            problems.append(f"_redirects: {rule.source} -> missing {rule.target}")
+    if problems:
+        raise BuildError(f"{len(problems)} site check failures, first: {problems[0]}")
+
+
+def _check_document(path: str, data: bytes) -> list[str]:
+    """A versioned API file decodes into its response type (constraints included)."""
+    rel = path[len(API_PREFIX) :]  # "api/v1/..." minus "api/v1/"
+    api_path = "/" + rel.removesuffix(".json") if rel != "index.json" else INDEX_PATH
+    endpoint = endpoint_for(api_path)
+    response = endpoint.response if endpoint is not None else ApiIndex
+    if api_file(api_path) != path:
+        return [f"{path}: not where {api_path} belongs"]
+    try:
+        msgspec.json.decode(data, type=response)
+    except msgspec.ValidationError as exc:
+        return [f"{path}: {exc}"]
+    return []

@@ -1,0 +1,220 @@
+"""`modelscores serve`: the built site over HTTP with the static host's semantics.
+
+The app interprets the generated `_headers` and `_redirects` itself (parsed with
+`hosting.parse_*`), the way Netlify does for the rule forms the build generates:
+existing files shadow non-forced rules, the first matching rule wins, a 200 rule
+rewrites, a 404 rule answers its target's body with status 404, and headers are
+chosen by the request path (so 404s carry CORS too). The MCP sidecar is mounted at
+`/api/mcp` when `mcp_server` is importable.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import mimetypes
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from generator.build import BuildReport, build_site
+from generator.hosting import (
+    HOSTING_FILES,
+    HeaderRule,
+    RedirectRule,
+    first_redirect,
+    headers_for,
+    parse_headers,
+    parse_redirects,
+)
+from generator.site import SITE_MARKER
+from generator.urls import HTML_404, MCP_PATH, SiteConfig
+
+MCP_MODULE = "mcp_server.app"
+DEFAULT_TYPE = "application/octet-stream"
+GET_METHODS = ["GET", "HEAD"]
+
+
+# --- building before serving ------------------------------------------------
+
+
+def _newest_mtime(root: Path) -> float:
+    newest = root.stat().st_mtime if root.exists() else 0.0
+    for dirpath, _, filenames in os.walk(root):
+        for name in filenames:
+            newest = max(newest, (Path(dirpath) / name).stat().st_mtime)
+    return newest
+
+
+def needs_build(data_dir: Path, out_dir: Path, config: SiteConfig) -> bool:
+    """A build is needed if the site is missing, older than data/, or for another base URL."""
+    marker = out_dir / SITE_MARKER
+    index = out_dir / "api" / "v1" / "index.json"
+    if not marker.is_file() or not index.is_file():
+        return True
+    if f'"{config.base}/api/v1"' not in index.read_text(encoding="utf-8"):
+        return True
+    return _newest_mtime(data_dir) > out_dir.stat().st_mtime
+
+
+def prepare_site(
+    data_dir: Path, out_dir: Path, config: SiteConfig, *, build: bool = True
+) -> BuildReport | None:
+    """Build the site when needed (and allowed); return the build's report, if any."""
+    if build and needs_build(data_dir, out_dir, config):
+        return build_site(data_dir, out_dir, config)
+    return None
+
+
+# --- the static host ----------------------------------------------------------
+
+
+class _Rules:
+    """The site's hosting rules, re-read whenever a rebuild replaces the files."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._key: tuple[int, ...] | None = None
+        self.headers: Sequence[HeaderRule] = ()
+        self.redirects: Sequence[RedirectRule] = ()
+
+    def current(self) -> _Rules:
+        key = tuple(v for name in HOSTING_FILES for v in _stat_key(self.root / name))
+        if key != self._key:
+            self.headers = parse_headers(_read_text(self.root / "_headers"))
+            self.redirects = parse_redirects(_read_text(self.root / "_redirects"))
+            self._key = key
+        return self
+
+
+def _stat_key(path: Path) -> tuple[int, int, int]:
+    try:
+        st = path.stat()
+    except OSError:
+        return (0, 0, 0)
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return ""
+
+
+def _site_file(root: Path, path: str) -> Path | None:
+    """The file a request path names (a directory's index.html), or None."""
+    parts = [p for p in path.split("/") if p]
+    if any(p in (".", "..") or "\\" in p or "\0" in p for p in parts):
+        return None
+    if len(parts) == 1 and parts[0] in HOSTING_FILES:
+        return None  # hosting rules are configuration, never served
+    candidate = root.joinpath(*parts)
+    if candidate.is_dir():
+        candidate = candidate / "index.html"
+    return candidate if candidate.is_file() else None
+
+
+def _body(file: Path | None) -> bytes | None:
+    if file is None:
+        return None
+    try:
+        return file.read_bytes()
+    except OSError:
+        return None
+
+
+class StaticHost:
+    """Serves one built site directory with its `_headers` and `_redirects`."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.rules = _Rules(root)
+
+    def respond(self, path: str) -> Response:
+        """The response to a GET (or HEAD) of `path`."""
+        rules = self.rules.current()
+        file = _site_file(self.root, path)
+        status, served = 200, file
+        rule = first_redirect(rules.redirects, path, file_exists=file is not None)
+        if rule is not None and rule.status in (301, 302, 303, 307, 308):
+            return RedirectResponse(rule.target, status_code=rule.status)
+        if rule is not None:
+            if "://" in rule.target:
+                return PlainTextResponse("Proxy target not reachable locally", status_code=502)
+            status, served = rule.status, _site_file(self.root, rule.target)
+        elif file is None:
+            status, served = 404, _site_file(self.root, HTML_404)
+        body = _body(served)
+        if body is None:  # a rule whose target is missing: the host's plain 404
+            return PlainTextResponse("Not Found", status_code=404)
+        headers = self._headers(rules, path, served)
+        return Response(body, status, headers=headers)  # the server drops a HEAD's body
+
+    def _headers(self, rules: _Rules, path: str, served: Path | None) -> dict[str, str]:
+        guessed = mimetypes.guess_type(served.name)[0] if served is not None else None
+        headers = {"content-type": guessed or DEFAULT_TYPE}
+        for name, value in headers_for(rules.headers, path):
+            key = name.lower()
+            headers[key] = value if key == "content-type" else _merge(headers.get(key), value)
+        return headers
+
+
+def _merge(old: str | None, value: str) -> str:
+    return value if old is None else f"{old}, {value}"
+
+
+def create_static_app(site_dir: Path) -> Starlette:
+    """A Starlette app serving `site_dir` like the static host would."""
+    host = StaticHost(site_dir)
+
+    async def handle(request: Request) -> Response:
+        return host.respond(request.url.path)
+
+    return Starlette(routes=[Route("/{path:path}", handle, methods=GET_METHODS)])
+
+
+class _Dispatch:
+    """`/api/mcp` to the MCP app (which also owns the lifespan), everything else static."""
+
+    def __init__(self, static: ASGIApp, mcp: ASGIApp | None) -> None:
+        self.static = static
+        self.mcp = mcp
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.mcp is not None and (
+            scope["type"] == "lifespan"
+            or (scope["type"] == "http" and scope["path"].rstrip("/") == MCP_PATH)
+        ):
+            await self.mcp(scope, receive, send)
+            return
+        await self.static(scope, receive, send)
+
+
+def _mcp_app(site_dir: Path) -> ASGIApp | None:
+    if (
+        importlib.util.find_spec("mcp_server") is None
+        or importlib.util.find_spec(MCP_MODULE) is None
+    ):
+        return None
+    module: Any = importlib.import_module(MCP_MODULE)
+    app: ASGIApp = module.create_app(site_dir)
+    return app
+
+
+def create_app(site_dir: Path, *, mcp: bool = True) -> ASGIApp:
+    """The preview server: the static site, plus the MCP sidecar at /api/mcp if available."""
+    return _Dispatch(create_static_app(site_dir), _mcp_app(site_dir) if mcp else None)
+
+
+def run_server(site_dir: Path, host: str, port: int, *, mcp: bool = True) -> None:
+    """Serve `site_dir` until interrupted."""
+    import uvicorn
+
+    uvicorn.run(create_app(site_dir, mcp=mcp), host=host, port=port, log_level="info")
