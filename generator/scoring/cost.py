@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 
 from generator.records import ModelRecord, ParametersRecord, PricesRecord
@@ -87,6 +88,57 @@ def closest_peers(
     return [peer for _, peer in candidates[:count]]
 
 
+class PeerIndex:
+    """Measured models with a composite, sorted by composite: `closest_peers` without a full scan.
+
+    `closest(model, count)` returns exactly what `closest_peers` returns (same key, same
+    ties) by walking outward from the model's composite and stopping once the `count`-th
+    distance is passed; O(log n + count) per query instead of O(n log n).
+    """
+
+    def __init__(
+        self, models: Mapping[str, ModelRecord], composites: Mapping[str, float | None]
+    ) -> None:
+        self.composites = composites
+        measured: list[tuple[float, str, ModelRecord]] = []
+        for peer in models.values():
+            peer_iq = composites.get(peer.id)
+            if peer.usage is not None and peer_iq is not None:
+                measured.append((peer_iq, peer.id, peer))
+        measured.sort(key=lambda item: (item[0], item[1]))
+        self._iqs = [item[0] for item in measured]
+        self._peers = [item[2] for item in measured]
+
+    def closest(self, model: ModelRecord, count: int) -> list[ModelRecord]:
+        """The `count` measured models closest to `model` (as `closest_peers`)."""
+        own = self.composites.get(model.id)
+        if own is None or count <= 0:
+            return []
+        iqs, peers = self._iqs, self._peers
+        right = bisect_left(iqs, own)
+        left = right - 1
+        picked: list[tuple[tuple[float, float, str], ModelRecord]] = []
+        threshold = math.inf
+        while True:  # distances come in non-decreasing order: merge the two sides
+            to_left = abs(iqs[left] - own) if left >= 0 else math.inf
+            to_right = abs(iqs[right] - own) if right < len(iqs) else math.inf
+            distance = min(to_left, to_right)
+            if distance == math.inf or distance > threshold:
+                break
+            if to_left <= to_right:
+                peer, left = peers[left], left - 1
+            else:
+                peer, right = peers[right], right + 1
+            if peer.id == model.id:
+                continue
+            key = (distance, _days(model.release_date, peer.release_date), peer.id)
+            picked.append((key, peer))
+            if len(picked) == count:
+                threshold = distance  # keep every tie at this distance, then sort
+        picked.sort(key=lambda item: item[0])
+        return [peer for _, peer in picked[:count]]
+
+
 def geometric_mean(values: Sequence[float]) -> float:
     """exp(mean(log v)) of positive values."""
     return math.exp(sum(math.log(v) for v in values) / len(values))
@@ -97,8 +149,13 @@ def estimate_cost(
     models: Mapping[str, ModelRecord],
     composites: Mapping[str, float | None],
     params: ParametersRecord,
+    peer_index: PeerIndex | None = None,
 ) -> CostEstimate:
-    """The waterfall a-e for one model; every multiplier source is named in `multiplier_from`."""
+    """The waterfall a-e for one model; every multiplier source is named in `multiplier_from`.
+
+    `peer_index` (built once per dataset) makes step d fast; without it the peers are
+    found by a full scan, with the same result.
+    """
     base = base_price(model.prices)
     if base is None:
         return CostEstimate(
@@ -116,7 +173,10 @@ def estimate_cost(
         if ancestor is not None and ancestor.usage is not None:
             source = (ancestor.id,)
             return _priced(base, ancestor.usage.multiplier, "lineage-imputed", step, source)
-    peers = closest_peers(model, models, composites, params.peer_count)
+    if peer_index is not None:
+        peers = peer_index.closest(model, params.peer_count)
+    else:
+        peers = closest_peers(model, models, composites, params.peer_count)
     if peers:
         multiplier = round_to(
             geometric_mean([p.usage.multiplier for p in peers if p.usage is not None]),

@@ -14,7 +14,7 @@ from generator.scoring.composite import (
     evidence_dimension_count,
     rank_entries,
 )
-from generator.scoring.cost import estimate_cost
+from generator.scoring.cost import PeerIndex, estimate_cost
 from generator.scoring.dimensions import Slot, abstract_estimate, choose_prior, posterior_estimate
 from generator.scoring.domains import compute_domain
 from generator.scoring.eq import eq_score
@@ -187,6 +187,7 @@ def compute_scores(dataset: Dataset) -> Scores:
         e.model_id: e.rank for e in rank_entries(sorted(published_iq.items()), "higher_is_better")
     }
 
+    peer_index = PeerIndex(models, composites)
     scores: dict[str, ModelScores] = {}
     for model_id, model in models.items():
         eq = eq_projections(projected[model_id], benchmarks)
@@ -200,7 +201,7 @@ def compute_scores(dataset: Dataset) -> Scores:
             evidence_dimensions=evidence_dimension_count(dimensions[model_id]),
             eq=eq_score(eq),
             eq_projections=eq,
-            cost=estimate_cost(model, models, composites, params),
+            cost=estimate_cost(model, models, composites, params, peer_index),
         )
     domains = {
         d.id: compute_domain(d, composites, params)
