@@ -19,8 +19,10 @@ How the swap works (and why `out_dir` is always a complete site):
 4. Builds into one parent are serialised by an advisory `flock` on the parent
    directory, so two builds cannot delete each other's staging trees.
 
-A reader that opened `out_dir` (like the MCP sidecar, which reads through a directory
-descriptor) keeps reading the tree it opened, old or new, never a mix.
+A reader resolving paths under `out_dir` gets each file from whichever complete tree is
+there. A reader that opened `out_dir` as a directory descriptor (like the MCP sidecar)
+reads only the tree it opened: old or new, never a mix; once the old tree is deleted its
+remaining reads fail (ENOENT) and it should retry from `out_dir`.
 """
 
 from __future__ import annotations
@@ -276,5 +278,9 @@ def _swap(staging: Path, out_dir: Path) -> None:
     old = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
     os.rmdir(old)
     os.rename(out_dir, old)
-    os.rename(staging, out_dir)
+    try:
+        os.rename(staging, out_dir)
+    except OSError:
+        os.rename(old, out_dir)  # put the old site back at once
+        raise
     os.rename(old, staging)
