@@ -151,7 +151,7 @@ def _operation(
         for p in op.get("parameters", [])
         if p.get("in") == "path"
     )
-    url_path = path
+    url_path = "" if path == "/" else path
     for p in params:
         url_path = url_path.replace("{" + p.name + "}", p.example)
     responses = []
@@ -161,7 +161,7 @@ def _operation(
             Response(str(status), str(resp.get("description", "")), type_tokens(schema))
         )
     return Operation(
-        path=path,
+        path=url_path if path == "/" else path,
         summary=str(op.get("summary", "")),
         description=str(op.get("description", "")),
         parameters=params,

@@ -164,12 +164,42 @@ class Point:
     highlight: bool = False
 
 
-def _labels(points: Sequence[Point], xs: Scale, ys: Scale, size: float) -> list[str]:
-    out = []
-    for p in points:
-        if p.highlight:
-            out.append(svg.text(xs(p.x) + 7, ys(p.y) - 6, svg.clip_label(p.label, size, 200), size))
+_HALO: dict[str, str | float] = {"stroke": "#ffffff", "stroke-width": 3, "paint-order": "stroke"}
+_LABEL_SPOTS = (
+    (7.0, -6.0, "start"),
+    (7.0, 15.0, "start"),
+    (-7.0, -6.0, "end"),
+    (-7.0, 15.0, "end"),
+)
+
+
+def _labels(points: Sequence[Point], xs: Scale, ys: Scale, size: float, frame: _Frame) -> list[str]:
+    """Names of the highlighted points, placed greedily where they overlap nothing placed yet.
+
+    A label that fits nowhere is left out: the point stays highlighted and the data
+    table next to the chart names every point.
+    """
+    out: list[str] = []
+    placed: list[tuple[float, float, float, float]] = []
+    marks = [(xs(p.x), ys(p.y)) for p in points if p.highlight]
+    for p in sorted((p for p in points if p.highlight), key=lambda p: (-p.y, p.x)):
+        label = svg.clip_label(p.label, size, 200)
+        width, x0, y0 = svg.text_width(label, size), xs(p.x), ys(p.y)
+        for dx, dy, anchor in _LABEL_SPOTS:
+            left = x0 + dx if anchor == "start" else x0 + dx - width
+            box = (left, y0 + dy - size, left + width, y0 + dy + 2)
+            inside = frame.left <= box[0] and box[2] <= frame.right + 20 and box[1] >= 0
+            clear = not any(_overlap(box, other) for other in placed)
+            covers = any(_overlap(box, (mx - 4, my - 4, mx + 4, my + 4)) for mx, my in marks)
+            if inside and clear and not covers:
+                placed.append(box)
+                out.append(svg.text(x0 + dx, y0 + dy, label, size, text_anchor=anchor, **_HALO))
+                break
     return out
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _points(points: Sequence[Point], xs: Scale, ys: Scale) -> list[str]:
@@ -237,7 +267,7 @@ class CostScatter:
         out = _y_axis(frame, ys, yticks, "Composite IQ")
         out += _x_axis(frame, xs, [(d, f"${svg.tick_label(d)}") for d in decades], self.unit)
         out += _points(self.points, xs, ys)
-        out += _labels(self.points, xs, ys, 12)
+        out += _labels(self.points, xs, ys, 12, frame)
         return "".join(out)
 
 
@@ -299,7 +329,7 @@ class Timeline:
             steps.append((xs(max(p.x for p in self.points)), steps[-1][1]))
             out.append(svg.polyline(steps, HIGHLIGHT, stroke_width=2.5))
         out += _points(self.points, xs, ys)
-        out += _labels(self.points, xs, ys, 11)
+        out += _labels(self.points, xs, ys, 11, frame)
         return "".join(out)
 
 

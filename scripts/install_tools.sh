@@ -39,14 +39,16 @@ npm_install netlify "netlify-cli@$NETLIFY_CLI_VERSION"
 npm_install mcp "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" \
   "@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
 
-if ! command -v chromium >/dev/null 2>&1; then
+# DejaVu Sans: the font chart previews are rasterised with (same pixels on every host).
+APT_PACKAGES="chromium chromium-driver fonts-dejavu-core"
+if ! command -v chromium >/dev/null 2>&1 || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
   if [ "$(id -u)" = 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y --no-install-recommends chromium chromium-driver >/dev/null 2>&1 || {
-      apt-get update >/dev/null && apt-get install -y --no-install-recommends chromium chromium-driver >/dev/null
+    apt-get install -y --no-install-recommends $APT_PACKAGES >/dev/null 2>&1 || {
+      apt-get update >/dev/null && apt-get install -y --no-install-recommends $APT_PACKAGES >/dev/null
     }
   else
-    sudo -n apt-get install -y --no-install-recommends chromium chromium-driver
+    sudo -n apt-get install -y --no-install-recommends $APT_PACKAGES
   fi
 fi
 echo "install_tools: node $("$NODE22" --version), netlify-cli $NETLIFY_CLI_VERSION," \

@@ -1,0 +1,167 @@
+"""Real headless Chromium over a local HTTP server: pages load cleanly and draw something.
+
+Chromium is Debian's (`/usr/bin/chromium`, installed by scripts/install_tools.sh); the
+`playwright` package drives it, so no browser is downloaded.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from generator.build import build_site
+from generator.urls import SiteConfig
+
+pytestmark = pytest.mark.slow
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        """Keep test output clean."""
+
+
+@dataclass
+class Served:
+    """The shipped data built for, and served at, `base_url`."""
+
+    root: Path
+    base_url: str
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    root = tmp_path_factory.mktemp("browser") / "site_out"
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    base_url = f"http://127.0.0.1:{server.server_address[1]}"
+    build_site(REPO / "data", root, SiteConfig(base_url=base_url))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Served(root, base_url)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.is_file():
+        pytest.fail("Chromium missing: run scripts/install_tools.sh (Debian package chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class Visit:
+    """What happened while a page loaded."""
+
+    console_errors: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    screenshot: bytes = b""
+
+
+def visit(browser: Any, url: str, width: int = 1280, height: int = 900) -> tuple[Any, Visit]:
+    page = browser.new_page(viewport={"width": width, "height": height})
+    seen = Visit()
+    page.on("console", lambda m: seen.console_errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: seen.console_errors.append(str(e)))
+    page.on("requestfailed", lambda r: seen.failed.append(f"{r.url} ({r.failure})"))
+    page.on(
+        "response", lambda r: seen.failed.append(f"{r.url} {r.status}") if r.status >= 400 else None
+    )
+    response = page.goto(url, wait_until="load")
+    assert response is not None and response.status == 200, url
+    seen.screenshot = page.screenshot(full_page=True)
+    return page, seen
+
+
+def distinct_colours(png: bytes) -> int:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    colours = image.getcolors(maxcolors=1 << 24)
+    return len(colours) if colours else 0
+
+
+def top_model(served: Served) -> str:
+    ranking = json.loads((served.root / "api/v1/rankings/composite-iq").read_bytes())
+    return str(ranking["models"][0]["id"])
+
+
+@pytest.mark.parametrize("kind", ["landing", "model", "chart", "benchmark"])
+def test_page_loads_without_errors_and_is_not_blank(
+    browser: Any, served: Served, kind: str
+) -> None:
+    paths = {
+        "landing": "/",
+        "model": f"/models/{top_model(served)}/",
+        "chart": "/charts/iq-vs-cost/",
+        "benchmark": "/benchmarks/gpqa-diamond/",
+    }
+    page, seen = visit(browser, served.base_url + paths[kind])
+    try:
+        assert seen.console_errors == []
+        assert seen.failed == []
+        assert page.locator("h1").count() == 1
+        assert distinct_colours(seen.screenshot) > 40
+    finally:
+        page.close()
+
+
+def test_chart_page_draws_the_svg(browser: Any, served: Served) -> None:
+    page, _ = visit(browser, served.base_url + "/charts/iq-vs-cost/")
+    try:
+        chart = page.locator("svg.chart")
+        box = chart.bounding_box()
+        assert box is not None and box["width"] > 600 and box["height"] > 300
+        assert chart.locator("circle").count() >= 20  # one per priced, ranked model
+        assert page.locator("meta[property='og:image']").get_attribute("content") == (
+            served.base_url + "/charts/iq-vs-cost.png"
+        )
+    finally:
+        page.close()
+
+
+def test_landing_fits_a_phone_screen(browser: Any, served: Served) -> None:
+    page, seen = visit(browser, served.base_url + "/", width=390, height=844)
+    try:
+        assert seen.failed == []
+        page_width = page.evaluate("document.documentElement.scrollWidth")
+        assert page_width <= 390  # wide tables scroll inside their own box
+    finally:
+        page.close()
+
+
+def test_preview_images_are_1200_by_630(served: Served) -> None:
+    previews = sorted((served.root / "charts").glob("*.png"))
+    charts = json.loads((served.root / "api/v1/charts").read_bytes())["charts"]
+    assert len(previews) == len(charts) > 0
+    for preview in previews:
+        with Image.open(preview) as image:
+            assert image.size == (1200, 630), preview.name
+            assert len(image.convert("RGB").getcolors(maxcolors=1 << 24) or []) > 20
