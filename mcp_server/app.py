@@ -32,10 +32,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from generator.urls import MCP_PATH
 from mcp_server.server import create_server
 from mcp_server.site import SiteError, SiteStore
 
-MCP_PATH = "/api/mcp"
 MAX_BODY_BYTES = 64 * 1024
 """Tool arguments are a few ids; anything much larger is not a request of ours (413)."""
 LOCAL_NAMES = ("127.0.0.1", "localhost", "[::1]")

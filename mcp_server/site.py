@@ -30,9 +30,10 @@ from generator.contract import (
     RankingDetail,
     RankingList,
 )
+from generator.urls import API_PREFIX, api_file
 
-API_DIR = "api/v1"
-MARKER = f"{API_DIR}/models.json"
+API_DIR = API_PREFIX.lstrip("/")
+MARKER = api_file("/models")
 """The file whose inode, mtime and size (with the site directory's own) identify a build."""
 
 logger = logging.getLogger(__name__)
@@ -135,7 +136,7 @@ def _document(fd: int, rel: str, kind: type[T]) -> Document[T]:
 
 def _details(fd: int, folder: str, kind: type[T]) -> dict[str, Document[T]]:
     """Every file of `folder`, keyed by file name: the ids `GET /<folder>/{id}` answers."""
-    rel_dir = f"{API_DIR}/{folder}"
+    rel_dir = f"{API_DIR}/{folder}"  # the parent of api_file(f"/{folder}/{{id}}")
     try:
         folder_fd = os.open(rel_dir, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
     except OSError as exc:
@@ -162,11 +163,11 @@ def load_site(site_dir: Path) -> Site:
             fingerprint = _fingerprint_fd(fd)
         except OSError as exc:
             raise SiteError(f"{site_dir / MARKER}: {exc.strerror}; build the site first") from exc
-        models = _document(fd, f"{API_DIR}/models.json", ModelList)
+        models = _document(fd, api_file("/models"), ModelList)
         model_details = _details(fd, "models", ModelDetail)
-        rankings = _document(fd, f"{API_DIR}/rankings.json", RankingList)
+        rankings = _document(fd, api_file("/rankings"), RankingList)
         ranking_details = _details(fd, "rankings", RankingDetail)
-        domains = _document(fd, f"{API_DIR}/domains.json", DomainList)
+        domains = _document(fd, api_file("/domains"), DomainList)
         domain_details = _details(fd, "domains", DomainDetail)
         _check_listed("models", [m.id for m in models.struct.models], model_details)
         _check_listed("rankings", [r.id for r in rankings.struct.rankings], ranking_details)
@@ -174,12 +175,12 @@ def load_site(site_dir: Path) -> Site:
         return Site(
             models=models,
             model_details=model_details,
-            benchmarks=_document(fd, f"{API_DIR}/benchmarks", BenchmarkList),
+            benchmarks=_document(fd, api_file("/benchmarks"), BenchmarkList),
             rankings=rankings,
             ranking_details=ranking_details,
             domains=domains,
             domain_details=domain_details,
-            methodology=_document(fd, f"{API_DIR}/methodology", Methodology),
+            methodology=_document(fd, api_file("/methodology"), Methodology),
             model_keys=_model_keys(models.struct),
             fingerprint=fingerprint,
         )

@@ -297,3 +297,12 @@ def swap_in(site_dir: Path, new_build: Path) -> None:
     os.rename(site_dir, old)
     os.rename(new_build, site_dir)
     os.rename(old, new_build)
+
+
+def build_test_data(data_dir: Path, out_dir: Path, base_url: str = "http://127.0.0.1:8000") -> Path:
+    """Build `data_dir` into `out_dir` with the real generator (atomic swap); return `out_dir`."""
+    from generator.build import build_site
+    from generator.urls import SiteConfig
+
+    build_site(data_dir, out_dir, SiteConfig(base_url=base_url))
+    return out_dir

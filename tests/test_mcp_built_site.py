@@ -1,0 +1,151 @@
+"""The MCP tools over a real build of tests/data: answers equal the files, rebuilds mid-call."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from mcp import Client
+from mcp_live import serve
+from mcp_site import build_test_data
+
+from mcp_server.app import create_app
+from mcp_server.server import create_server
+from mcp_server.site import SiteStore
+
+pytest.importorskip("generator.build", reason="the static build (generator/build.py) is needed")
+
+TEST_DATA = Path(__file__).parent / "data"
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_test_data(TEST_DATA, tmp_path_factory.mktemp("built") / "site_out")
+
+
+@pytest.fixture
+async def client(built: Path) -> AsyncIterator[Client]:
+    async with Client(create_server(SiteStore(built))) as connected:
+        yield connected
+
+
+def file_json(site: Path, rel: str) -> Any:
+    return json.loads((site / "api/v1" / rel).read_bytes())
+
+
+async def structured(client: Client, name: str, arguments: dict[str, Any]) -> Any:
+    result = await client.call_tool(name, arguments)
+    assert not result.is_error, result.content
+    return result.structured_content
+
+
+async def test_every_document_is_answered_byte_for_byte(client: Client, built: Path) -> None:
+    for tool, rel in [
+        ("list_models", "models.json"),
+        ("list_rankings", "rankings.json"),
+        ("list_benchmarks", "benchmarks"),
+        ("list_domains", "domains.json"),
+        ("get_methodology", "methodology"),
+    ]:
+        assert await structured(client, tool, {}) == file_json(built, rel), tool
+    for tool, argument, folder in [
+        ("get_model", "id", "models"),
+        ("get_ranking", "id", "rankings"),
+        ("get_domain", "slug", "domains"),
+    ]:
+        names = sorted(path.name for path in (built / "api/v1" / folder).iterdir())
+        assert names, folder
+        for name in names:
+            answer = await structured(client, tool, {argument: name})
+            assert answer == file_json(built, f"{folder}/{name}"), (tool, name)
+
+
+async def test_every_model_by_name_and_all_compared(client: Client, built: Path) -> None:
+    rows = file_json(built, "models.json")["models"]
+    for row in rows:
+        answer = await structured(client, "get_model", {"id": row["name"].upper()})
+        assert answer["id"] == row["id"]
+    comparison = await structured(client, "compare_models", {"ids": [r["id"] for r in rows]})
+    assert comparison["models"] == rows and comparison["unknown"] == []
+    ranked = [r for r in rows if r["iq"] is not None]
+    top = max(r["iq"] for r in ranked)
+    assert comparison["best"]["iq"] == [r["id"] for r in ranked if r["iq"] == top]
+
+
+async def test_answers_validate_against_the_output_schemas(client: Client, built: Path) -> None:
+    schemas = {tool.name: tool.output_schema for tool in (await client.list_tools()).tools}
+    model = file_json(built, "models.json")["models"][0]["id"]
+    calls = {
+        "list_models": {"sort": "cost", "min_iq": 70},
+        "get_model": {"id": model},
+        "list_rankings": {},
+        "get_ranking": {"id": "composite-iq"},
+        "list_benchmarks": {},
+        "list_domains": {},
+        "get_domain": {"slug": file_json(built, "domains.json")["domains"][0]["id"]},
+        "get_methodology": {},
+        "compare_models": {"ids": [model, "no-such-model"]},
+    }
+    assert set(calls) == set(schemas)
+    for name, arguments in calls.items():
+        answer = await structured(client, name, arguments)
+        jsonschema.validate(answer, schemas[name], cls=jsonschema.Draft202012Validator)
+
+
+async def test_rebuilds_while_a_client_calls_give_wholly_old_or_new_answers(
+    tmp_path: Path,
+) -> None:
+    """Two data sets differing in methodology version, built with different base URLs, are
+    built into one site_out in turn by the real build; every answer's envelope must match
+    every URL in its content."""
+    builds = {}
+    for tag in ("a", "b"):
+        data = shutil.copytree(TEST_DATA, tmp_path / f"data-{tag}")
+        methodology = data / "methodology.toml"
+        text = methodology.read_text()
+        methodology.write_text(
+            text.replace('version = "2026-02-01"', f'version = "2026-02-01.{tag}"')
+        )
+        builds[tag] = data
+    site_dir = build_test_data(builds["a"], tmp_path / "site_out", "http://a.example")
+    stop = threading.Event()
+
+    def rebuild() -> None:
+        for tag in "babab":
+            build_test_data(builds[tag], site_dir, f"http://{tag}.example")
+        stop.set()
+
+    seen: set[str] = set()
+    with serve(create_app(site_dir, check_interval=0)) as live:
+        builder = threading.Thread(target=rebuild)
+        builder.start()
+        try:
+            async with Client(live.mcp_url, cache=None) as mcp:
+                while not stop.is_set():
+                    for name, arguments in (
+                        ("list_models", {}),
+                        ("get_ranking", {"id": "composite-iq"}),
+                        ("compare_models", {"ids": ["alpha-1", "beta-1"]}),
+                    ):
+                        answer = await structured(mcp, name, arguments)
+                        tag = answer["methodologyVersion"].removeprefix("2026-02-01.")
+                        hosts = set(re.findall(r"http://([a-z]+)\.example", json.dumps(answer)))
+                        assert hosts == {tag}, (name, tag, hosts)
+                        seen.add(tag)
+        finally:
+            stop.set()
+            builder.join()
+    assert seen == {"a", "b"}
