@@ -48,6 +48,7 @@ class Site:
     root: Path
     base_url: str
     rewrites: dict[str, str] = field(default_factory=dict)
+    checked: int = 0  # URLs checked so far (a check over nothing proves nothing)
     _ids: dict[str, set[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -97,6 +98,7 @@ class Site:
 
     def check_url(self, url: str, where: str) -> str | None:
         """A problem with one absolute URL, or None if it resolves (fragments included)."""
+        self.checked += 1
         if not url.startswith(self.base_url + "/") and url != self.base_url:
             return (
                 None
@@ -162,6 +164,8 @@ def external_loads(site: Site) -> list[str]:
         collector = _Collector()
         collector.feed(page.read_text(encoding="utf-8"))
         for src in collector.external_loads:
+            if src.startswith("data:"):
+                continue
             absolute = urljoin(site.page_url(page), src)
             if not absolute.startswith(site.base_url + "/"):
                 out.append(f"{page.relative_to(site.root)}: loads {src}")

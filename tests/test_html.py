@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from sample_documents import BASE, sample_documents
 from sitecheck import contrast_ratio, html_problems
 
+from generator.build import build_site
 from generator.pages import render_pages
+from generator.urls import SiteConfig
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 @dataclass(frozen=True)
@@ -92,3 +97,27 @@ def test_stylesheet_colours_have_enough_contrast(pages: dict[str, bytes]) -> Non
     ]
     for fg, bg in pairs:
         assert contrast_ratio(colours[fg], colours[bg]) >= 4.5, (fg, bg)
+
+
+def _site_problems(root: Path) -> tuple[int, list[str]]:
+    pages = sorted(root.rglob("*.html"))
+    problems = [
+        problem
+        for page in pages
+        for problem in html_problems(page.read_text(encoding="utf-8"), str(page.relative_to(root)))
+    ]
+    return len(pages), problems
+
+
+def test_every_page_of_the_fixture_build_passes(built_site: Path) -> None:
+    count, problems = _site_problems(built_site)
+    assert problems == []
+    assert count > 20
+
+
+def test_every_page_of_the_shipped_build_passes(tmp_path: Path) -> None:
+    root = tmp_path / "site_out"
+    build_site(REPO / "data", root, SiteConfig())
+    count, problems = _site_problems(root)
+    assert problems == []
+    assert count > 100

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -9,7 +10,12 @@ import pytest
 from sample_documents import BASE, sample_documents
 from sitecheck import Site, broken_links, external_loads
 
+from generator.build import build_site
+from generator.hosting import RedirectRule, parse_redirects
 from generator.pages import render_pages
+from generator.urls import DEFAULT_BASE_URL, SiteConfig
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 @dataclass(frozen=True)
@@ -58,3 +64,38 @@ def test_checker_follows_rewrites_and_json_url_fields(tmp_path: Path) -> None:
     assert broken_links(Site(tmp_path, BASE)) == [
         f"api/v1/models.json: {BASE}/x/ resolves to no file"
     ]
+
+
+@pytest.fixture(scope="module")
+def shipped_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    """The shipped data/ built under a base URL with a path prefix."""
+    base = "https://scores.example.org/sub"
+    root = tmp_path_factory.mktemp("shipped") / "site_out"
+    build_site(REPO / "data", root, SiteConfig(base_url=base))
+    return Site(root, base)
+
+
+def test_fixture_build_has_no_broken_links(built_site: Path) -> None:
+    site = Site(built_site, DEFAULT_BASE_URL)
+    assert broken_links(site) == []
+    assert site.checked > 500
+
+
+def test_shipped_build_has_no_broken_links_under_a_path_prefix(shipped_site: Site) -> None:
+    assert broken_links(shipped_site) == []
+    assert external_loads(shipped_site) == []
+    assert shipped_site.checked > 5000
+
+
+def test_every_json_url_field_is_a_page_or_file(shipped_site: Site) -> None:
+    # the model list's `url` fields are the profile pages, one per model
+    models = json.loads((shipped_site.root / "api/v1/models.json").read_bytes())["models"]
+    for model in models:
+        page = shipped_site.resolve(model["url"])
+        assert page == shipped_site.root / "models" / model["id"] / "index.html"
+
+
+def test_unknown_pages_fall_back_to_the_html_404(built_site: Path) -> None:
+    rules = parse_redirects((built_site / "_redirects").read_text())
+    assert rules[-1] == RedirectRule("/*", "/404.html", 404, False)
+    assert (built_site / "404.html").read_text().count("<h1>Page not found</h1>") == 1

@@ -157,7 +157,7 @@ def test_404_page_uses_absolute_links(pages: dict[str, bytes]) -> None:
     html = page(pages, "404.html")
     assert f'href="{BASE}/static/site.css"' in html
     hrefs = re.findall(r'href="([^"]+)"', html)
-    assert hrefs and all(h.startswith((BASE, "#")) for h in hrefs)
+    assert hrefs and all(h.startswith((BASE, "#", "data:")) for h in hrefs)
 
 
 @pytest.mark.parametrize(
