@@ -1,0 +1,171 @@
+"""Contract tests over the built fixture site: OpenAPI, schemas, Structs, hosting rules."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from jsonschema import Draft202012Validator
+from openapi_spec_validator import validate
+
+from generator.contract import ENDPOINTS, ERROR_CODES, ApiIndex, Error
+from generator.hosting import parse_headers, parse_redirects, pattern_matches
+from generator.urls import INDEX_PATH, api_file, endpoint_for
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def files(built_site: Path) -> dict[str, bytes]:
+    return _files(built_site)
+
+
+@pytest.fixture(scope="module")
+def openapi(files: dict[str, bytes]) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(files["api/v1/openapi.json"])
+    return document
+
+
+def _api_path(file: str) -> str | None:
+    """The API path (relative to /api/v1) a versioned file holds, or None for openapi.json."""
+    rel = file.removeprefix("api/v1/")
+    if rel == "openapi.json":
+        return None
+    if rel == "index.json":
+        return INDEX_PATH
+    return "/" + rel.removesuffix(".json")
+
+
+def _emitted(files: dict[str, bytes]) -> dict[str, bytes]:
+    """Every versioned API document by API path."""
+    found = {}
+    for file, data in files.items():
+        if file.startswith("api/v1/") and (path := _api_path(file)) is not None:
+            found[path] = data
+    return found
+
+
+def _schema_name(path: str) -> str:
+    endpoint = endpoint_for(path)
+    return (endpoint.response if endpoint is not None else ApiIndex).__name__
+
+
+def _validator(openapi: dict[str, Any], name: str) -> Draft202012Validator:
+    schema = {"$ref": f"#/components/schemas/{name}", "components": openapi["components"]}
+    return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
+def test_openapi_passes_the_spec_validator(openapi: dict[str, Any]) -> None:
+    validate(openapi)
+    assert openapi["openapi"] == "3.1.0"
+
+
+def test_openapi_is_identical_in_both_trees(files: dict[str, bytes]) -> None:
+    assert files["api/openapi.json"] == files["api/v1/openapi.json"]
+
+
+def test_servers_are_the_versioned_base_and_the_alias(openapi: dict[str, Any]) -> None:
+    assert [s["url"] for s in openapi["servers"]] == [
+        "http://127.0.0.1:8000/api/v1",
+        "http://127.0.0.1:8000/api",
+    ]
+
+
+def test_documented_paths_equal_emitted_endpoints(
+    openapi: dict[str, Any], files: dict[str, bytes]
+) -> None:
+    documented = set()
+    for template, item in openapi["paths"].items():
+        parameters = item["get"].get("parameters", [])
+        if not parameters:
+            documented.add(template)
+            continue
+        (parameter,) = parameters
+        for value in parameter["schema"]["enum"]:
+            documented.add(template.replace("{" + parameter["name"] + "}", value))
+    assert documented == set(_emitted(files))
+    assert set(openapi["paths"]) == {INDEX_PATH} | {e.path for e in ENDPOINTS}
+
+
+def test_every_path_documents_a_404_with_the_error_schema(openapi: dict[str, Any]) -> None:
+    for template, item in openapi["paths"].items():
+        responses = item["get"]["responses"]
+        assert responses["404"]["content"]["application/json"]["schema"] == {
+            "$ref": "#/components/schemas/Error"
+        }, template
+        assert set(responses) == {"200", "404"}
+
+
+def test_path_parameters_have_a_real_example(openapi: dict[str, Any]) -> None:
+    for template, item in openapi["paths"].items():
+        for parameter in item["get"].get("parameters", []):
+            assert parameter["example"] in parameter["schema"]["enum"], template
+            assert parameter["required"] is True
+
+
+def test_every_document_validates_against_its_schema_and_decodes(
+    openapi: dict[str, Any], files: dict[str, bytes]
+) -> None:
+    emitted = _emitted(files)
+    assert len(emitted) > 20
+    for path, data in emitted.items():
+        endpoint = endpoint_for(path)
+        response = endpoint.response if endpoint is not None else ApiIndex
+        errors = list(_validator(openapi, _schema_name(path)).iter_errors(json.loads(data)))
+        assert not errors, f"{path}: {errors[0].message} at {list(errors[0].absolute_path)}"
+        decoded = msgspec.json.decode(data, type=response)
+        assert msgspec.json.decode(msgspec.json.encode(decoded)) == json.loads(data), path
+
+
+def test_error_bodies_validate_and_are_exactly_error_and_code(
+    openapi: dict[str, Any], files: dict[str, bytes]
+) -> None:
+    for code, message in ERROR_CODES.items():
+        data = files[f"api/_errors/{code}.json"]
+        body = json.loads(data)
+        assert body == {"error": message, "code": code}
+        assert not list(_validator(openapi, "Error").iter_errors(body))
+        assert msgspec.json.decode(data, type=Error) == Error(error=message, code=code)
+
+
+def test_alias_tree_is_byte_identical_to_v1(files: dict[str, bytes]) -> None:
+    v1 = {f.removeprefix("api/v1/"): d for f, d in files.items() if f.startswith("api/v1/")}
+    alias = {
+        f.removeprefix("api/"): d
+        for f, d in files.items()
+        if f.startswith("api/") and not f.startswith(("api/v1/", "api/_errors/"))
+    }
+    assert alias == v1
+
+
+def test_files_sit_where_the_layout_says(files: dict[str, bytes]) -> None:
+    for path in _emitted(files):
+        assert api_file(path) in files
+    assert "api/v1/models.json" in files and "api/v1/models/alpha-1" in files
+    assert "api/v1/benchmarks" in files and "api/v1/index.json" in files
+
+
+def test_every_redirect_target_exists(files: dict[str, bytes]) -> None:
+    for rule in parse_redirects(files["_redirects"].decode()):
+        assert "://" in rule.target or rule.target.lstrip("/") in files, rule
+
+
+def test_every_header_pattern_matches_a_file(files: dict[str, bytes]) -> None:
+    for rule in parse_headers(files["_headers"].decode()):
+        assert any(pattern_matches(rule.pattern, "/" + f, ignore_case=True) for f in files), rule
+
+
+def test_discovery_index_lists_every_endpoint(files: dict[str, bytes]) -> None:
+    index = msgspec.json.decode(files["api/index.json"], type=ApiIndex)
+    assert [e.path for e in index.endpoints] == [e.path for e in ENDPOINTS]
+    assert index.openapi == "http://127.0.0.1:8000/api/openapi.json"
+    assert index.mcp == "http://127.0.0.1:8000/api/mcp"
