@@ -12,15 +12,17 @@ import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Protocol
+from typing import Any
 
 import jinja2
 import msgspec
 
 from generator import apidocs, charts, views
 from generator.charts import DrawnChart
+from generator.errors import BuildError
 from generator.plots import format_value
 from generator.sitedocs import SiteDocuments
+from generator.urls import SiteConfig, api_url, mcp_url, openapi_url
 
 SITE_NAME = "modelscores"
 NAV = (
@@ -32,13 +34,6 @@ NAV = (
     ("methodology/", "Methodology"),
     ("docs/", "API"),
 )
-
-
-class PageConfig(Protocol):
-    """What pages need of the site configuration (`generator.urls.SiteConfig`)."""
-
-    @property
-    def base_url(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -112,13 +107,13 @@ def _environment() -> jinja2.Environment:
 class _Renderer:
     """Renders templates into the output mapping, one page at a time."""
 
-    def __init__(self, env: jinja2.Environment, config: PageConfig, docs: SiteDocuments):
+    def __init__(self, env: jinja2.Environment, config: SiteConfig, docs: SiteDocuments):
         self.env, self.config, self.docs = env, config, docs
         self.files: dict[str, bytes] = {}
 
     def page(self, path: str, template: str, title: str, description: str, **context: Any) -> None:
         absolute = path == "404.html"
-        link = Linker(self.config.base_url, path, absolute=absolute)
+        link = Linker(self.config.base, path, absolute=absolute)
         directory = "" if path in ("index.html", "404.html") else posixpath.dirname(path) + "/"
         html = self.env.get_template(template).render(
             link=link,
@@ -132,19 +127,33 @@ class _Renderer:
         )
         self.add(path, html.encode("utf-8"))
 
+    def site_path(self, url: str) -> str:
+        """The site path a public URL under the base URL is served from."""
+        path = Linker(self.config.base, "").site_path(url)
+        if path is None:
+            raise BuildError(f"pages: {url} is not under the base URL {self.config.base}")
+        return path
+
+    def page_file(self, url: str) -> str:
+        """The file a page URL (ending in /) is served from: its index.html."""
+        path = self.site_path(url)
+        if not path.endswith("/"):
+            raise BuildError(f"pages: page URL {url} does not end in /")
+        return path + "index.html"
+
     def add(self, path: str, data: bytes) -> None:
         if path in self.files:
-            raise ValueError(f"pages: {path} rendered twice")
+            raise BuildError(f"pages: {path} rendered twice")
         self.files[path] = data
 
 
 def _chart_pages(out: _Renderer, drawn: list[DrawnChart]) -> None:
     for chart in drawn:
         c = chart.chart
-        png_path = Linker(out.config.base_url, "").site_path(c.image) or f"charts/{c.id}.png"
+        png_path = out.site_path(c.image)
         out.add(png_path, chart.png)
         out.page(
-            f"charts/{c.id}/index.html",
+            out.page_file(c.url),
             "chart.html",
             c.title,
             c.description,
@@ -164,7 +173,7 @@ def _model_pages(out: _Renderer) -> None:
     docs = out.docs
     for model in docs.model_details.values():
         out.page(
-            f"models/{model.id}/index.html",
+            out.page_file(model.url),
             "model.html",
             model.name,
             f"{model.name} by {model.provider}: composite IQ, dimensions, cost and benchmarks.",
@@ -178,7 +187,7 @@ def _ranking_pages(out: _Renderer) -> None:
     for entry in docs.rankings.rankings:
         ranking = docs.ranking_details[entry.id]
         out.page(
-            f"rankings/{entry.id}/index.html",
+            out.page_file(ranking.url),
             "ranking.html",
             ranking.ranking_name,
             f"{ranking.ranking_name}: every ranked model in order.",
@@ -201,7 +210,7 @@ def _benchmark_pages(out: _Renderer, chart_urls: Mapping[str, str]) -> None:
         ranking = docs.benchmark_ranking(benchmark)
         plot = charts.ranking_bars(ranking, benchmark.unit or benchmark.name) if ranking else None
         out.page(
-            f"benchmarks/{benchmark.id}/index.html",
+            out.page_file(benchmark.url),
             "benchmark.html",
             benchmark.name,
             benchmark.description or f"{benchmark.name}: scores of every model.",
@@ -226,7 +235,7 @@ def _benchmark_pages(out: _Renderer, chart_urls: Mapping[str, str]) -> None:
 def _domain_pages(out: _Renderer) -> None:
     for domain in out.docs.domain_details.values():
         out.page(
-            f"domains/{domain.id}/index.html",
+            out.page_file(domain.url),
             "domain.html",
             domain.name,
             f"{domain.name}: domain composite IQ and per-benchmark results.",
@@ -242,10 +251,10 @@ def _domain_pages(out: _Renderer) -> None:
 
 
 def _api_docs_page(out: _Renderer, openapi: Mapping[str, Any] | None) -> None:
-    base = out.config.base_url.rstrip("/")
+    base = out.config.base
     api = apidocs.build_api_docs(
         openapi if openapi is not None else apidocs.fallback_openapi(),
-        f"{base}/api/v1",
+        api_url(out.config),
         lambda path, name: views.example_value(out.docs, path, name),
     )
     out.page(
@@ -255,14 +264,14 @@ def _api_docs_page(out: _Renderer, openapi: Mapping[str, Any] | None) -> None:
         "How to read model scores over HTTP (JSON, OpenAPI 3.1) and over MCP.",
         api=api,
         base=base,
-        mcp_url=f"{base}/api/mcp",
-        openapi_url=f"{base}/api/v1/openapi.json",
+        mcp_url=mcp_url(out.config),
+        openapi_url=openapi_url(out.config),
     )
 
 
 def render_pages(
     documents: Mapping[str, msgspec.Struct],
-    config: PageConfig,
+    config: SiteConfig,
     openapi: Mapping[str, Any] | None = None,
 ) -> dict[str, bytes]:
     """Every human page, the stylesheet and the chart previews, keyed by site path."""

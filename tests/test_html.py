@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -17,14 +16,9 @@ from generator.urls import SiteConfig
 REPO = Path(__file__).resolve().parent.parent
 
 
-@dataclass(frozen=True)
-class Config:
-    base_url: str = BASE
-
-
 @pytest.fixture(scope="module")
 def pages() -> dict[str, bytes]:
-    return render_pages(sample_documents(), Config())
+    return render_pages(sample_documents(), SiteConfig(base_url=BASE))
 
 
 PAGE_TYPES = [

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -18,15 +17,10 @@ from generator.urls import DEFAULT_BASE_URL, SiteConfig
 REPO = Path(__file__).resolve().parent.parent
 
 
-@dataclass(frozen=True)
-class Config:
-    base_url: str = BASE
-
-
 @pytest.fixture(scope="module")
 def sample_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     root = tmp_path_factory.mktemp("sample_site")
-    for path, data in render_pages(sample_documents(), Config()).items():
+    for path, data in render_pages(sample_documents(), SiteConfig(base_url=BASE)).items():
         target = root / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import struct
-from dataclasses import dataclass
 
 import pytest
 from msgspec.structs import replace
@@ -21,18 +20,13 @@ from generator.errors import BuildError
 from generator.pages import Linker, render_pages
 from generator.plots import Bar, Bars, Histogram
 from generator.sitedocs import SiteDocuments
+from generator.urls import SiteConfig
 from generator.views import cost_rows, format_cost
-
-
-@dataclass(frozen=True)
-class Config:
-    base_url: str = BASE
-    mcp_origin: str | None = None
 
 
 @pytest.fixture(scope="module")
 def pages() -> dict[str, bytes]:
-    return render_pages(sample_documents(), Config())
+    return render_pages(sample_documents(), SiteConfig(base_url=BASE))
 
 
 def page(pages: dict[str, bytes], path: str) -> str:
@@ -68,7 +62,7 @@ def test_every_page_the_api_promises_is_rendered(pages: dict[str, bytes]) -> Non
 
 
 def test_render_is_byte_deterministic(pages: dict[str, bytes]) -> None:
-    assert render_pages(sample_documents(), Config()) == pages
+    assert render_pages(sample_documents(), SiteConfig(base_url=BASE)) == pages
 
 
 def test_previews_are_1200_by_630_png(pages: dict[str, bytes]) -> None:
@@ -189,7 +183,7 @@ def test_chart_without_a_kind_tag_is_a_build_error() -> None:
     bad = replace(charts.charts[0], tags=["composite"])
     docs["/charts"] = replace(charts, charts=[bad])
     with pytest.raises(BuildError, match="must name exactly one kind"):
-        render_pages(docs, Config())
+        render_pages(docs, SiteConfig(base_url=BASE))
     assert chart_kind(charts.charts[0]) == "iq-distribution"
 
 
