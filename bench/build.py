@@ -1,0 +1,377 @@
+"""Build benchmark: the real pipeline by stage, against the floor, plus incremental rebuilds.
+
+`python -m bench.build` synthesises data for each N (default 100, 1,000 and 10,000
+models, 40 scored benchmarks) and, in a fresh child process per N (so that peak RSS is
+that build's own), runs `generator.build.build_site` with its stage functions wrapped
+by timers. It then measures, in the same process:
+
+- the floor: encoding the same final documents with msgspec (the same deterministic
+  encoder and formatting) and writing the same files, bytes and paths, into a fresh
+  directory with plain writes, nothing else;
+- a no-op rebuild (unchanged data) and a one-model change (one model's output price),
+  counting the files actually rewritten (inode or mtime changed) and the bytes the
+  process wrote (`wchar` of /proc/self/io).
+
+Prints Markdown tables; `--json` also keeps the raw figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from bench.measure import Sample, human_bytes, measure, peak_rss_mib, table
+from bench.toml_writer import dumps
+
+STAGES = ("load", "score", "render", "pages", "check", "write")
+# Function name in generator.build -> the stage its time is charged to.
+WRAPPED = {
+    "load_dataset": "load",
+    "compute_scores": "score",
+    "build_documents": "render",
+    "render_api": "render",
+    "build_openapi": "pages",  # built for the pages (the API's own copy is in render_api)
+    "render_hosting": "check",
+    "merge_files": "check",
+    "check_site": "check",
+    "write_site": "write",
+}
+BASE_URL = "http://127.0.0.1:8000"
+
+
+@dataclass
+class BuildRun:
+    """Everything measured for one N."""
+
+    models: int
+    published: int
+    stages: dict[str, dict[str, float]] = field(default_factory=dict)
+    total_wall: float = 0.0
+    total_cpu: float = 0.0
+    peak_rss_mib: float = 0.0
+    files: int = 0
+    bytes: int = 0
+    api_bytes: dict[str, int] = field(default_factory=dict)
+    floor: dict[str, float] = field(default_factory=dict)
+    noop: dict[str, float] = field(default_factory=dict)
+    one_change: dict[str, float] = field(default_factory=dict)
+
+
+# --- the instrumented build (child process) ----------------------------------
+
+
+@contextmanager
+def instrumented(samples: dict[str, Sample], captured: dict[str, Any]) -> Iterator[None]:
+    """Wrap the stage functions `generator.build.build_site` calls; restore them after."""
+    from generator import build
+
+    originals: dict[str, Any] = {}
+
+    def wrap(name: str, stage: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            with measure(stage) as sample:
+                result = fn(*args, **kwargs)
+            total = samples.setdefault(stage, Sample(stage))
+            total.wall += sample.wall
+            total.cpu += sample.cpu
+            total.written += sample.written
+            total.peak_rss_mib = sample.peak_rss_mib
+            captured[name] = result
+            if name == "write_site":
+                captured["files"] = args[0]
+            return result
+
+        return timed
+
+    for name, stage in WRAPPED.items():
+        originals[name] = getattr(build, name)
+        setattr(build, name, wrap(name, stage, originals[name]))
+    originals["_pages_renderer"] = build._pages_renderer
+    renderer = build._pages_renderer()
+    if renderer is not None:
+        wrapped_pages = wrap("render_pages", "pages", renderer)
+        build._pages_renderer = lambda: wrapped_pages
+    try:
+        yield
+    finally:
+        for name, original in originals.items():
+            setattr(build, name, original)
+
+
+def _config() -> Any:
+    from generator.urls import SiteConfig
+
+    return SiteConfig(base_url=BASE_URL, mcp_origin=None)
+
+
+def cold_build(run: BuildRun, data: Path, out: Path) -> dict[str, Any]:
+    """The first build into an empty directory, by stage; returns what the stages produced."""
+    from generator.build import build_site
+
+    samples: dict[str, Sample] = {}
+    captured: dict[str, Any] = {}
+    with instrumented(samples, captured), measure("build") as total:
+        build_site(data, out, _config())
+    run.total_wall, run.total_cpu = total.wall, total.cpu
+    run.peak_rss_mib = peak_rss_mib()
+    for stage in STAGES:
+        sample = samples.get(stage, Sample(stage))
+        run.stages[stage] = {"wall": sample.wall, "cpu": sample.cpu}
+    other = total.wall - sum(s["wall"] for s in run.stages.values())
+    run.stages["other"] = {"wall": max(other, 0.0), "cpu": 0.0}
+    files: Mapping[str, bytes] = captured["files"]
+    run.files, run.bytes = len(files), sum(len(b) for b in files.values())
+    run.published = len(captured["load_dataset"].models)
+    return captured
+
+
+def floor(documents: Mapping[str, msgspec.Struct], files: Mapping[str, bytes], out: Path) -> Any:
+    """Encode the final documents and write the same files: the least any build must do."""
+    encoder = msgspec.json.Encoder(order="deterministic")
+    with measure("encode") as encode:
+        encoded = [
+            msgspec.json.format(encoder.encode(d), indent=2) + b"\n" for d in documents.values()
+        ]
+    with measure("write") as write:
+        made: set[str] = set()
+        for rel, data in files.items():
+            parent = os.path.dirname(rel)
+            if parent not in made:
+                os.makedirs(out / parent, exist_ok=True)
+                made.add(parent)
+            with open(out / rel, "wb") as handle:
+                handle.write(data)
+    return {
+        "encode": encode.wall,
+        "write": write.wall,
+        "wall": encode.wall + write.wall,
+        "cpu": encode.cpu + write.cpu,
+        "encoded_bytes": float(sum(len(e) for e in encoded)),
+    }
+
+
+def snapshot(root: Path) -> dict[str, tuple[int, int]]:
+    """Relative path -> (inode, mtime_ns) of every file: what a rebuild really rewrote."""
+    found: dict[str, tuple[int, int]] = {}
+    for dirpath, _dirs, names in os.walk(root):
+        for name in names:
+            stat = os.stat(os.path.join(dirpath, name))
+            found[os.path.relpath(os.path.join(dirpath, name), root)] = (
+                stat.st_ino,
+                stat.st_mtime_ns,
+            )
+    return found
+
+
+def rebuild(data: Path, out: Path) -> dict[str, float]:
+    """Rebuild into the live site: wall time, files rewritten, bytes written."""
+    from generator.build import build_site
+
+    before = snapshot(out)
+    with measure("rebuild") as sample:
+        report = build_site(data, out, _config())
+    after = snapshot(out)
+    rewritten = [p for p, key in after.items() if before.get(p) != key]
+    return {
+        "wall": sample.wall,
+        "cpu": sample.cpu,
+        "files_rewritten": float(len(rewritten)),
+        "bytes_rewritten": float(sum(os.path.getsize(out / p) for p in rewritten)),
+        "process_bytes_written": float(sample.written),
+        "reported_written": float(report.written),
+    }
+
+
+def change_one_model(data: Path) -> str:
+    """Raise one published model's output price by 1%; return its id."""
+    paths = sorted((data / "models").glob("*.toml"))
+    for path in paths[len(paths) // 2 :]:
+        table_ = tomllib.loads(path.read_text(encoding="utf-8"))
+        prices = table_.get("prices", {})
+        if table_.get("published", True) and prices.get("output"):
+            prices["output"] = round(prices["output"] * 1.01, 4)
+            path.write_text(dumps(table_), encoding="utf-8")
+            return str(table_["id"])
+    raise RuntimeError("no priced published model to change")
+
+
+def api_sizes(site: Path) -> dict[str, int]:
+    """Bytes of the single-response list endpoints, raw and compressed."""
+    import gzip
+
+    sizes: dict[str, int] = {}
+    for name in ("models.json", "rankings/composite-iq"):
+        raw = (site / "api" / "v1" / name).read_bytes()
+        sizes[f"{name} raw"] = len(raw)
+        sizes[f"{name} gzip"] = len(gzip.compress(raw, 6))
+        try:
+            import brotli  # type: ignore[import-not-found]
+
+            sizes[f"{name} brotli"] = len(brotli.compress(raw, quality=11))
+        except ImportError:
+            pass
+    return sizes
+
+
+def run_child(data: Path, work: Path, models: int) -> BuildRun:
+    """Everything for one N, in this (fresh) process."""
+    run = BuildRun(models=models, published=0)
+    site, floor_dir = work / "site", work / "floor"
+    for path in (site, floor_dir):
+        shutil.rmtree(path, ignore_errors=True)
+    captured = cold_build(run, data, site)
+    run.floor = floor(captured["build_documents"], captured["files"], floor_dir)
+    del captured
+    shutil.rmtree(floor_dir, ignore_errors=True)
+    run.api_bytes = api_sizes(site)
+    run.noop = rebuild(data, site)
+    edited = work / "data-edited"
+    shutil.rmtree(edited, ignore_errors=True)
+    shutil.copytree(data, edited)
+    change_one_model(edited)
+    run.one_change = rebuild(edited, site)
+    shutil.rmtree(edited, ignore_errors=True)
+    return run
+
+
+# --- orchestration (parent process) ------------------------------------------
+
+
+def measure_size(models: int, benchmarks: int, seed: int, work: Path) -> BuildRun:
+    """Synthesise N models, then run the child for them; returns its figures."""
+    from bench.synth import SynthSpec, write_dataset
+
+    data = work / f"data-{models}"
+    started = time.perf_counter()
+    write_dataset(SynthSpec(models=models, benchmarks=benchmarks, seed=seed), data)
+    print(f"N={models}: data written in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    child_work = work / f"work-{models}"
+    child_work.mkdir(parents=True, exist_ok=True)
+    command = [
+        sys.executable, "-m", "bench.build", "--child",
+        "--data", str(data), "--work", str(child_work), "--models", str(models),
+    ]  # fmt: skip
+    out = subprocess.run(command, check=True, capture_output=True, text=True)
+    run = BuildRun(**json.loads(out.stdout))
+    shutil.rmtree(child_work, ignore_errors=True)
+    shutil.rmtree(data, ignore_errors=True)
+    print(f"N={models}: built in {run.total_wall:.1f} s", file=sys.stderr)
+    return run
+
+
+def stage_table(runs: Sequence[BuildRun]) -> str:
+    """Wall seconds by stage, totals, CPU, peak RSS, output size."""
+    rows = []
+    for run in runs:
+        walls = [run.stages[s]["wall"] for s in (*STAGES, "other")]
+        rows.append(
+            [run.models, run.published, *walls, run.total_wall, run.total_cpu,
+             run.peak_rss_mib, run.files, human_bytes(run.bytes)]
+        )  # fmt: skip
+    return table(
+        ["models", "published", *STAGES, "other", "total s", "CPU s", "peak RSS MiB",
+         "files", "bytes"],
+        rows,
+    )  # fmt: skip
+
+
+def floor_table(runs: Sequence[BuildRun]) -> str:
+    """Build against the floor."""
+    rows = [
+        [run.models, run.total_wall, run.floor["encode"], run.floor["write"], run.floor["wall"],
+         f"{run.total_wall / run.floor['wall']:.1f}x"]
+        for run in runs
+    ]  # fmt: skip
+    return table(["models", "build s", "floor encode s", "floor write s", "floor s",
+                  "build/floor"], rows)  # fmt: skip
+
+
+def scaling_table(runs: Sequence[BuildRun], low: int = 1000, high: int = 10000) -> str:
+    """Time ratio from `low` to `high` models per stage; exponent 1.0 = linear."""
+    by_n = {r.models: r for r in runs}
+    if low not in by_n or high not in by_n:
+        return ""
+    a, b = by_n[low], by_n[high]
+    rows = []
+    for stage in (*STAGES, "total"):
+        t_a = a.total_wall if stage == "total" else a.stages[stage]["wall"]
+        t_b = b.total_wall if stage == "total" else b.stages[stage]["wall"]
+        ratio = t_b / t_a if t_a > 0 else math.nan
+        exponent = math.log(ratio) / math.log(high / low) if ratio > 0 else math.nan
+        rows.append([stage, t_a, t_b, f"{ratio:.1f}x", f"{exponent:.2f}"])
+    return table(["stage", f"{low:,} s", f"{high:,} s", "ratio", "exponent"], rows)
+
+
+def rebuild_table(runs: Sequence[BuildRun]) -> str:
+    """No-op rebuild and one-model change: time, files and bytes actually written."""
+    rows = []
+    for run in runs:
+        for label, r in (("no-op", run.noop), ("one model", run.one_change)):
+            rows.append(
+                [run.models, label, r["wall"], int(r["files_rewritten"]),
+                 human_bytes(r["bytes_rewritten"]), human_bytes(r["process_bytes_written"])]
+            )  # fmt: skip
+    return table(
+        ["models", "rebuild", "wall s", "files rewritten", "their bytes", "bytes written"], rows
+    )
+
+
+def size_table(runs: Sequence[BuildRun]) -> str:
+    """The single-response list endpoints, raw and compressed."""
+    keys = sorted({k for r in runs for k in r.api_bytes})
+    rows = [[r.models, *(human_bytes(r.api_bytes.get(k, 0)) for k in keys)] for r in runs]
+    return table(["models", *keys], rows)
+
+
+def report(runs: Sequence[BuildRun]) -> str:
+    """All tables, Markdown."""
+    parts = [
+        "### Build by stage (wall seconds)", stage_table(runs),
+        "### Build against the floor", floor_table(runs),
+        "### Scaling from 1,000 to 10,000 models", scaling_table(runs),
+        "### Rebuilds", rebuild_table(runs),
+        "### List endpoint sizes", size_table(runs),
+    ]  # fmt: skip
+    return "\n\n".join(p for p in parts if p) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Command line: see --help."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--sizes", default="100,1000,10000", help="comma-separated model counts")
+    parser.add_argument("--benchmarks", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--work", type=Path, help="scratch directory (default: a temp dir)")
+    parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--data", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--models", type=int, default=0, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        print(json.dumps(asdict(run_child(args.data, args.work, args.models))))
+        return
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    with tempfile.TemporaryDirectory(prefix="bench-build-", dir=args.work) as tmp:
+        runs = [measure_size(n, args.benchmarks, args.seed, Path(tmp)) for n in sizes]
+    print(report(runs))
+    if args.json:
+        args.json.write_text(json.dumps([asdict(r) for r in runs], indent=2), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
