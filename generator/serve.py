@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
@@ -24,6 +25,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from generator.build import BuildReport, build_site
+from generator.contract import ApiIndex
 from generator.hosting import (
     HOSTING_FILES,
     HeaderRule,
@@ -34,7 +36,7 @@ from generator.hosting import (
     parse_redirects,
 )
 from generator.site import SITE_MARKER
-from generator.urls import HTML_404, MCP_PATH, SiteConfig
+from generator.urls import HTML_404, INDEX_PATH, MCP_PATH, SiteConfig, api_file, openapi_url
 
 MCP_MODULE = "mcp_server.app"
 DEFAULT_TYPE = "application/octet-stream"
@@ -53,12 +55,18 @@ def _newest_mtime(root: Path) -> float:
 
 
 def needs_build(data_dir: Path, out_dir: Path, config: SiteConfig) -> bool:
-    """A build is needed if the site is missing, older than data/, or for another base URL."""
+    """A build is needed if the site is missing, older than data/, or for another config."""
     marker = out_dir / SITE_MARKER
-    index = out_dir / "api" / "v1" / "index.json"
-    if not marker.is_file() or not index.is_file():
+    index = out_dir / api_file(INDEX_PATH)
+    try:
+        built = msgspec.json.decode(index.read_bytes(), type=ApiIndex)
+        redirects = marker.read_text(encoding="utf-8")
+    except (OSError, msgspec.DecodeError):
         return True
-    if f'"{config.base}/api/v1"' not in index.read_text(encoding="utf-8"):
+    proxied = "200!" in redirects
+    if built.openapi != openapi_url(config) or proxied != (config.mcp_origin is not None):
+        return True
+    if config.mcp_origin is not None and config.mcp_origin.rstrip("/") not in redirects:
         return True
     return _newest_mtime(data_dir) > out_dir.stat().st_mtime
 

@@ -1,0 +1,111 @@
+"""HTTP assertions shared by the `serve` and `netlify dev` tests: one definition of
+what the hosted API must answer, checked against any server of a built site."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from generator.contract import ERROR_CODES
+from generator.hosting import API_CACHE_CONTROL, JSON_TYPE, headers_for, parse_headers
+from generator.urls import API_PREFIXES, INDEX_PATH, api_file, endpoint_for
+
+UNKNOWN = "no-such-thing"
+
+
+@dataclass(frozen=True)
+class Expected:
+    """One request and what must come back."""
+
+    path: str
+    status: int
+    body: bytes
+    code: str | None = None  # the error code of a 404
+
+
+def _api_paths(site_dir: Path) -> Iterator[str]:
+    """Every API path (relative to /api/v1) the site holds a document for."""
+    root = site_dir / "api" / "v1"
+    for file in sorted(root.rglob("*")):
+        rel = file.relative_to(root).as_posix()
+        if not file.is_file() or rel == "openapi.json":
+            continue
+        yield INDEX_PATH if rel == "index.json" else "/" + rel.removesuffix(".json")
+
+
+def found(site_dir: Path) -> list[Expected]:
+    """Every endpoint under both prefixes, plus both OpenAPI documents: 200 with the file."""
+    expected = []
+    for path in _api_paths(site_dir):
+        for prefix in API_PREFIXES:
+            data = (site_dir / api_file(path, prefix)).read_bytes()
+            url_path = prefix if path == INDEX_PATH else prefix + path
+            expected.append(Expected(url_path, 200, data))
+    for prefix in API_PREFIXES:
+        openapi = f"{prefix}/openapi.json"
+        expected.append(Expected(openapi, 200, (site_dir / openapi.lstrip("/")).read_bytes()))
+    return expected
+
+
+def not_found(site_dir: Path) -> list[Expected]:
+    """Unknown ids per collection and unknown API paths: 404 with the exact JSON body."""
+    cases: list[tuple[str, str]] = []
+    for prefix in API_PREFIXES:
+        for collection, code in (
+            ("models", "model_not_found"),
+            ("rankings", "ranking_not_found"),
+            ("domains", "domain_not_found"),
+        ):
+            cases.append((f"{prefix}/{collection}/{UNKNOWN}", code))
+        cases.append((f"{prefix}/{UNKNOWN}", "not_found"))
+    cases += [("/api/v2/models", "not_found"), ("/api/v1/models/x/y", "model_not_found")]
+    return [
+        Expected(path, 404, (site_dir / f"api/_errors/{code}.json").read_bytes(), code)
+        for path, code in cases
+    ]
+
+
+def expected_headers(site_dir: Path, path: str) -> dict[str, str]:
+    """The headers the site's own `_headers` assigns to a request path (lower-case names)."""
+    rules = parse_headers((site_dir / "_headers").read_text(encoding="utf-8"))
+    return {name.lower(): value for name, value in headers_for(rules, path)}
+
+
+def check(
+    client: httpx.Client, site_dir: Path, case: Expected, *, server_sets_headers: bool
+) -> None:
+    """Assert one response: status, exact body, CORS, and the JSON/caching headers.
+
+    With `server_sets_headers=False` (netlify dev, which lets its static server's
+    Cache-Control and Content-Type win: netlify/cli#990) those two are checked in the
+    parsed `_headers` instead of on the wire.
+    """
+    response = client.get(case.path)
+    where = f"GET {case.path}"
+    assert response.status_code == case.status, f"{where}: {response.status_code}"
+    assert response.content == case.body, f"{where}: body differs"
+    assert response.headers.get("access-control-allow-origin") == "*", where
+    if case.code is not None:
+        body = json.loads(response.content)
+        assert body == {"error": ERROR_CODES[case.code], "code": case.code}, where
+    wanted = expected_headers(site_dir, case.path)
+    assert wanted["cache-control"] == API_CACHE_CONTROL, where
+    assert wanted["content-type"] == JSON_TYPE, where
+    if server_sets_headers:
+        assert response.headers["cache-control"] == API_CACHE_CONTROL, where
+        assert response.headers["content-type"] == JSON_TYPE, where
+        assert response.headers["x-content-type-options"] == "nosniff", where
+
+
+def all_cases(site_dir: Path) -> list[Expected]:
+    """Every endpoint and every 404 case."""
+    return found(site_dir) + not_found(site_dir)
+
+
+def endpoint_count(site_dir: Path) -> int:
+    """How many distinct endpoint paths the site serves (for sanity checks)."""
+    return sum(1 for p in _api_paths(site_dir) if endpoint_for(p) or p == INDEX_PATH)
