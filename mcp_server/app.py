@@ -18,11 +18,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from mcp.server.transport_security import (
-    RequestBodyLimitMiddleware,
-    TransportSecurityMiddleware,
-    TransportSecuritySettings,
-)
+from mcp.server.transport_security import RequestBodyLimitMiddleware, TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
@@ -30,9 +26,9 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from generator.urls import MCP_PATH
+from mcp_server.guards import ANY, JsonRpcGuard, RebindingGuard
 from mcp_server.server import create_server
 from mcp_server.site import SiteError, SiteStore
 
@@ -53,34 +49,6 @@ CORS_ALLOW_HEADERS = (
     "mcp-name",
 )
 CORS_EXPOSE_HEADERS = ("mcp-session-id", "mcp-protocol-version")
-ANY = "*"
-
-
-class _Security(TransportSecurityMiddleware):
-    """The SDK's Host/Origin checks (421/403), plus `*` meaning any value."""
-
-    def _validate_host(self, host: str | None) -> bool:
-        return ANY in self.settings.allowed_hosts or super()._validate_host(host)
-
-    def _validate_origin(self, origin: str | None) -> bool:
-        return ANY in self.settings.allowed_origins or super()._validate_origin(origin)
-
-
-class RebindingGuard:
-    """Reject MCP requests whose `Host` or `Origin` is not allowed (DNS-rebinding protection)."""
-
-    def __init__(self, app: ASGIApp, settings: TransportSecuritySettings, path: str) -> None:
-        self.app = app
-        self.security = _Security(settings)
-        self.path = path
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"].rstrip("/") == self.path:
-            refusal = await self.security.validate_request(Request(scope), is_post=False)
-            if refusal is not None:
-                await refusal(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
 
 
 def _origin_regex(origins: Sequence[str]) -> str:
@@ -159,6 +127,7 @@ def create_app(
                 settings=TransportSecuritySettings(allowed_hosts=hosts, allowed_origins=origins),
                 path=MCP_PATH,
             ),
+            Middleware(JsonRpcGuard, path=MCP_PATH),
         ],
         lifespan=lifespan,
     )

@@ -170,6 +170,32 @@ def test_oversized_bodies_are_refused_early(live: Live) -> None:
     assert response.status_code == 413
 
 
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        (b'{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}', "id must be"),
+        (b'{"jsonrpc": "2.0", "id": true, "method": "tools/list"}', "id must be"),
+        (b'{"jsonrpc": "2.0", "id": 1.5, "method": "tools/list"}', "id must be"),
+        (b'{"jsonrpc": "2.0", "id": 1, "method": 7}', "method must be"),
+    ],
+)
+def test_malformed_envelopes_are_invalid_requests(live: Live, body: bytes, problem: str) -> None:
+    """The SDK would take these for notifications and answer 202 with nothing."""
+    response = httpx.post(live.mcp_url, content=body, headers=JSON_HEADERS)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == -32600 and problem in error["message"]
+
+
+@pytest.mark.parametrize(
+    "body", [b"", b"{", b'{"jsonrpc": "2.0", "id": 1e999, "method": "ping"}', b"[" * 5000]
+)
+def test_unparsable_bodies_are_parse_errors(live: Live, body: bytes) -> None:
+    response = httpx.post(live.mcp_url, content=body, headers=JSON_HEADERS)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == -32700
+
+
 def test_healthz_reports_the_build(live: Live) -> None:
     response = httpx.get(live.base + "/healthz")
     assert response.json() == {

@@ -1,0 +1,108 @@
+"""ASGI guards in front of the MCP endpoint: DNS-rebinding checks and JSON-RPC envelope checks.
+
+Both act on requests to one path only and pass everything else through untouched.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+ANY = "*"
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+
+
+class _Security(TransportSecurityMiddleware):
+    """The SDK's Host/Origin checks (421/403), plus `*` meaning any value."""
+
+    def _validate_host(self, host: str | None) -> bool:
+        return ANY in self.settings.allowed_hosts or super()._validate_host(host)
+
+    def _validate_origin(self, origin: str | None) -> bool:
+        return ANY in self.settings.allowed_origins or super()._validate_origin(origin)
+
+
+def _on_path(scope: Scope, path: str) -> bool:
+    return scope["type"] == "http" and str(scope["path"]).rstrip("/") == path
+
+
+class RebindingGuard:
+    """Reject requests whose `Host` or `Origin` is not allowed (DNS-rebinding protection)."""
+
+    def __init__(self, app: ASGIApp, settings: TransportSecuritySettings, path: str) -> None:
+        self.app = app
+        self.security = _Security(settings)
+        self.path = path
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if _on_path(scope, self.path):
+            refusal = await self.security.validate_request(Request(scope), is_post=False)
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def envelope_problem(body: bytes) -> tuple[int, str] | None:
+    """The JSON-RPC error for a body the SDK would mishandle, or None to let the SDK answer.
+
+    The SDK takes a message whose `id` is neither a string nor an integer (an object, a
+    boolean, a float, even `1e999`) for a notification and answers 202 with no body; JSON-RPC
+    wants an Invalid Request error. A body that does not parse as JSON here is a Parse error.
+    """
+    try:
+        message: Any = msgspec.json.decode(body)
+    except (msgspec.DecodeError, RecursionError) as exc:
+        return PARSE_ERROR, f"Parse error: {exc}"
+    if not isinstance(message, dict):
+        return None
+    if "id" in message and (
+        isinstance(message["id"], bool) or not isinstance(message["id"], str | int)
+    ):
+        return INVALID_REQUEST, "Invalid Request: id must be a string or an integer"
+    if "method" in message and not isinstance(message["method"], str):
+        return INVALID_REQUEST, "Invalid Request: method must be a string"
+    return None
+
+
+class JsonRpcGuard:
+    """Answer 400 with a JSON-RPC error to a POST whose envelope is malformed.
+
+    Runs inside the body-size limit, so the body it buffers is bounded.
+    """
+
+    def __init__(self, app: ASGIApp, path: str) -> None:
+        self.app = app
+        self.path = path
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not (_on_path(scope, self.path) and scope["method"] == "POST"):
+            await self.app(scope, receive, send)
+            return
+        messages: list[Message] = []
+        body = bytearray()
+        while True:
+            message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                break
+            body.extend(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        problem = envelope_problem(bytes(body))
+        if problem is not None:
+            error = {"code": problem[0], "message": problem[1]}
+            response = JSONResponse({"jsonrpc": "2.0", "id": None, "error": error}, 400)
+            await response(scope, receive, send)
+            return
+
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
