@@ -118,12 +118,12 @@ def _notes(schema: Mapping[str, Any]) -> str:
     notes = []
     if schema.get("description"):
         notes.append(str(schema["description"]))
-    bounds = [
-        f"{label} {schema[key]}"
-        for key, label in (("minimum", "≥"), ("maximum", "≤"), ("pattern", "pattern"))
-        if key in schema
-    ]
-    notes += bounds
+    for part in [schema, *schema.get("anyOf", [])]:
+        notes += [
+            f"{label} {part[key]}"
+            for key, label in (("minimum", "≥"), ("maximum", "≤"), ("pattern", "pattern"))
+            if key in part
+        ]
     return "; ".join(notes)
 
 

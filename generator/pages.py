@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any
 
 import jinja2
+import markupsafe
 import msgspec
 
 from generator import apidocs, charts, views
@@ -85,6 +86,13 @@ def _fixed(value: object, digits: int = 2) -> str:
     return f"{value:,.{digits}f}"
 
 
+def _inline_code(text: str) -> markupsafe.Markup:
+    """Escape text and show `backticked` spans as code (OpenAPI descriptions use them)."""
+    parts = str(markupsafe.escape(text)).split("`")
+    html = "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+    return markupsafe.Markup(html if len(parts) % 2 else str(markupsafe.escape(text)))
+
+
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("generator", "templates"),
@@ -100,6 +108,7 @@ def _environment() -> jinja2.Environment:
         value=format_value,
         cost=views.format_cost,
         dim=views.dimension_iq,
+        code=_inline_code,
     )
     return env
 

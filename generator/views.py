@@ -121,6 +121,7 @@ class ModelView:
     cost: list[CostRow]
     results: list[tuple[str, ModelBenchmarkResult, str | None]]
     domains: list[tuple[DomainDetail, int, int, DomainCompositeEntry]]
+    dimension_names: dict[str, str]
 
 
 def cost_rows(cost: ModelCost) -> list[CostRow]:
@@ -168,7 +169,7 @@ def model_view(docs: SiteDocuments, model: ModelDetail) -> ModelView:
         (domain, position, total, domain.models[position - 1])
         for domain, position, total in docs.domain_standings(model.id)
     ]
-    return ModelView(dims, cost_rows(model.cost), results, domains)
+    return ModelView(dims, cost_rows(model.cost), results, domains, names)
 
 
 def ranking_rows(

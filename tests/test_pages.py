@@ -257,3 +257,59 @@ def test_cost_waterfall_names_the_multiplier_source() -> None:
 )
 def test_format_cost(value: float | None, text: str) -> None:
     assert format_cost(value) == text
+
+
+def test_openapi_descriptions_show_backticks_as_code() -> None:
+    from generator.pages import _inline_code
+
+    assert _inline_code("code `model_not_found` <b>") == (
+        "code <code>model_not_found</code> &lt;b&gt;"
+    )
+    assert _inline_code("one ` tick") == "one ` tick"
+
+
+def test_api_docs_page_is_generated_from_the_openapi_document() -> None:
+    openapi = {
+        "openapi": "3.1.0",
+        "info": {"title": "T", "version": "1", "description": "Read `models`."},
+        "paths": {
+            "/": {"get": {"summary": "Index", "responses": {"200": {"description": "OK."}}}},
+            "/models/{id}": {
+                "get": {
+                    "summary": "One model",
+                    "parameters": [{"name": "id", "in": "path", "example": "gpt-x"}],
+                    "responses": {
+                        "404": {
+                            "description": "Unknown id (code `model_not_found`).",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/Error"}
+                                }
+                            },
+                        }
+                    },
+                }
+            },
+        },
+        "components": {
+            "schemas": {
+                "Error": {
+                    "description": "Every 404.",
+                    "properties": {
+                        "code": {"type": "string"},
+                        "n": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
+                    },
+                    "required": ["code"],
+                }
+            }
+        },
+    }
+    html = render_pages(sample_documents(), SiteConfig(base_url=BASE), openapi)[
+        "docs/index.html"
+    ].decode()
+    assert f"curl -s {BASE}/api/v1</code>" in html  # the index, without a trailing slash
+    assert f"curl -s {BASE}/api/v1/models/gpt-x" in html  # the parameter's example
+    assert "Unknown id (code <code>model_not_found</code>): " in html
+    assert '<a href="#schema-Error">Error</a>' in html
+    assert "integer or null" in html and "≥ 0" in html
+    assert "Read <code>models</code>." in html
