@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 ANY = "*"
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
+INVALID_PARAMS = -32602
 
 
 class _Security(TransportSecurityMiddleware):
@@ -54,7 +55,8 @@ def envelope_problem(body: bytes) -> tuple[int, str] | None:
 
     The SDK takes a message whose `id` is neither a string nor an integer (an object, a
     boolean, a float, even `1e999`) for a notification and answers 202 with no body; JSON-RPC
-    wants an Invalid Request error. A body that does not parse as JSON here is a Parse error.
+    wants an Invalid Request error. A body that does not parse as JSON here is a Parse error,
+    and a `tools/call` without a tool name gets Invalid params before dispatch.
     """
     try:
         message: Any = msgspec.json.decode(body)
@@ -68,6 +70,17 @@ def envelope_problem(body: bytes) -> tuple[int, str] | None:
         return INVALID_REQUEST, "Invalid Request: id must be a string or an integer"
     if "method" in message and not isinstance(message["method"], str):
         return INVALID_REQUEST, "Invalid Request: method must be a string"
+    if message.get("method") == "tools/call":
+        return _tool_call_problem(message.get("params"))
+    return None
+
+
+def _tool_call_problem(params: Any) -> tuple[int, str] | None:
+    """`tools/call` needs a tool name (the SDK answers its absence with a 200)."""
+    if not isinstance(params, dict) or not isinstance(params.get("name"), str):
+        return INVALID_PARAMS, "Invalid params: tools/call needs a string name"
+    if not isinstance(params.get("arguments", {}), dict):
+        return INVALID_PARAMS, "Invalid params: tools/call arguments must be an object"
     return None
 
 

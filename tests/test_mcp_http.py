@@ -177,6 +177,12 @@ def test_oversized_bodies_are_refused_early(live: Live) -> None:
         (b'{"jsonrpc": "2.0", "id": true, "method": "tools/list"}', "id must be"),
         (b'{"jsonrpc": "2.0", "id": 1.5, "method": "tools/list"}', "id must be"),
         (b'{"jsonrpc": "2.0", "id": 1, "method": 7}', "method must be"),
+        (b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {}}', "string name"),
+        (
+            b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", '
+            b'"params": {"name": "list_models", "arguments": []}}',
+            "must be an object",
+        ),
     ],
 )
 def test_malformed_envelopes_are_invalid_requests(live: Live, body: bytes, problem: str) -> None:
@@ -184,7 +190,7 @@ def test_malformed_envelopes_are_invalid_requests(live: Live, body: bytes, probl
     response = httpx.post(live.mcp_url, content=body, headers=JSON_HEADERS)
     assert response.status_code == 400
     error = response.json()["error"]
-    assert error["code"] == -32600 and problem in error["message"]
+    assert error["code"] in (-32600, -32602) and problem in error["message"]
 
 
 @pytest.mark.parametrize(
