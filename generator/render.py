@@ -301,13 +301,19 @@ def _domain_benchmarks(domain: DomainRecord, urls: Mapping[str, str]) -> list[Do
     return benchmarks
 
 
+def _template_url(config: SiteConfig, path: str) -> str:
+    """The URL of an endpoint path; a `{param}` is percent-encoded (as WHATWG URL does),
+    so the value stays a valid `uri` while still reading as a template."""
+    return api_url(config, path).replace("{", "%7B").replace("}", "%7D")
+
+
 def _index(config: SiteConfig, env: Envelope) -> ApiIndex:
     return ApiIndex(
         **env,
         name=API_NAME,
         description=API_DESCRIPTION,
         endpoints=[
-            IndexEndpoint(path=e.path, url=api_url(config, e.path), description=e.summary)
+            IndexEndpoint(path=e.path, url=_template_url(config, e.path), description=e.summary)
             for e in ENDPOINTS
         ],
         openapi=openapi_url(config),

@@ -18,10 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from starlette.applications import Starlette
-from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
-from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from generator.build import BuildReport, build_site
@@ -40,7 +37,7 @@ from generator.urls import HTML_404, INDEX_PATH, MCP_PATH, SiteConfig, api_file,
 
 MCP_MODULE = "mcp_server.app"
 DEFAULT_TYPE = "application/octet-stream"
-GET_METHODS = ["GET", "HEAD"]
+GET_METHODS = ("GET", "HEAD")
 
 
 # --- building before serving ------------------------------------------------
@@ -178,14 +175,39 @@ def _merge(old: str | None, value: str) -> str:
     return value if old is None else f"{old}, {value}"
 
 
-def create_static_app(site_dir: Path) -> Starlette:
-    """A Starlette app serving `site_dir` like the static host would."""
-    host = StaticHost(site_dir)
+class StaticApp:
+    """ASGI app for a `StaticHost`: every path (no router: any byte may be in a path)."""
 
-    async def handle(request: Request) -> Response:
-        return host.respond(request.url.path)
+    def __init__(self, site_dir: Path) -> None:
+        self.host = StaticHost(site_dir)
 
-    return Starlette(routes=[Route("/{path:path}", handle, methods=GET_METHODS)])
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await _lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        if scope["method"] in GET_METHODS:
+            response = self.host.respond(scope["path"])
+        else:
+            allow = ", ".join(GET_METHODS)
+            response = PlainTextResponse("Method Not Allowed", 405, headers={"Allow": allow})
+        await response(scope, receive, send)
+
+
+async def _lifespan(receive: Receive, send: Send) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+def create_static_app(site_dir: Path) -> StaticApp:
+    """An ASGI app serving `site_dir` like the static host would."""
+    return StaticApp(site_dir)
 
 
 class _Dispatch:

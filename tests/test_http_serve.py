@@ -174,3 +174,19 @@ def test_build_into_served_directory_is_picked_up(site_copy: Path, tmp_path: Pat
     build_site(FIXTURE_DATA, site_copy, SiteConfig(base_url="https://new.example.org"))
     after = http.get("/api/v1").json()["openapi"]
     assert before != after == "https://new.example.org/api/openapi.json"
+
+
+def test_site_file_refuses_traversal_and_hosting_files(built_site: Path) -> None:
+    from generator.serve import _site_file
+
+    assert _site_file(built_site, "/api/../_redirects") is None
+    assert _site_file(built_site, "/api/v1/../../../etc/passwd") is None
+    assert _site_file(built_site, "/_headers") is None
+    assert _site_file(built_site, "/api/v1/models/alpha-1") == built_site / "api/v1/models/alpha-1"
+    assert _site_file(built_site, "/api/v1/models/\n\x02") is None
+
+
+def test_any_byte_in_a_path_gets_the_json_404(site_copy: Path) -> None:
+    response = TestClient(create_static_app(site_copy)).get("/api/models/%C2%9B%0A%02")
+    assert response.status_code == 404
+    assert response.json()["code"] == "model_not_found"
