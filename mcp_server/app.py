@@ -68,7 +68,8 @@ def _mcp_routes(mcp_app: Starlette) -> list[Route]:
     never ends) and DELETE get 405, as the transport allows.
     """
     (route,) = mcp_app.routes
-    assert isinstance(route, Route) and route.path == MCP_PATH
+    if not isinstance(route, Route) or route.path != MCP_PATH:  # pragma: no cover - SDK change
+        raise RuntimeError(f"unexpected MCP route from the SDK: {route!r}")
     return [Route(path, route.endpoint, methods=["POST"]) for path in (MCP_PATH, MCP_PATH + "/")]
 
 
