@@ -1,0 +1,93 @@
+"""Smoke test of the benchmarks at a small N: they run, print their tables, and the
+rebuild invariants hold. Nothing here depends on timing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from bench.build import BuildRun, change_one_model, run_child
+from bench.synth import SynthSpec, write_dataset
+from bench.toml_writer import dumps
+from generator.load import load_dataset
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_synth_is_valid_and_deterministic(tmp_path: Path) -> None:
+    spec = SynthSpec(models=60, benchmarks=14, seed=3)
+    first = write_dataset(spec, tmp_path / "a")
+    write_dataset(spec, tmp_path / "b")
+    files_a = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*.toml"))
+    files_b = sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*.toml"))
+    assert files_a == files_b
+    assert all(
+        (tmp_path / "a" / p).read_bytes() == (tmp_path / "b" / p).read_bytes() for p in files_a
+    )
+    dataset = load_dataset(tmp_path / "a")
+    assert len(dataset.models) == first.published < first.models  # some are unpublished
+    assert len([b for b in dataset.benchmarks if b.category == "iq"]) == 14
+    assert len(dataset.domains) == 10
+    assert {b.dimension for b in dataset.benchmarks if b.dimension} == {
+        d.slug for d in dataset.methodology.dimensions
+    }
+    # Sparse coverage: most models report a minority of the scored benchmarks.
+    minority = sum(1 for m in dataset.models if len(m.results) < 7)
+    assert minority > len(dataset.models) / 2
+    assert any(m.lineage and m.lineage.predecessor for m in dataset.models)
+    assert any(m.reasoning_configurations for m in dataset.models)
+    assert any(m.revisions for m in dataset.models)
+
+
+def test_toml_writer_round_trips() -> None:
+    import datetime as dt
+    import tomllib
+
+    doc = {
+        "s": 'quote " and \\ and é',
+        "f": 1e-05,
+        "i": 3,
+        "b": True,
+        "d": dt.date(2026, 1, 2),
+        "t": dt.datetime(2026, 1, 2, 3, 4, tzinfo=dt.UTC),
+        "l": [1.5, 2.0],
+        "sub": {"x": 1, "inner": {"y": "z"}},
+        "rows": [{"a": 1, "m": {"k": 2.5}}, {"a": 2}],
+    }
+    assert tomllib.loads(dumps(doc)) == doc
+
+
+def test_build_child_measures_and_rebuilds_incrementally(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    write_dataset(SynthSpec(models=40, benchmarks=14, seed=2), data)
+    run = run_child(data, tmp_path / "work", 40)
+    assert isinstance(run, BuildRun)
+    assert run.files > 40 and run.bytes > 0
+    assert set(run.stages) >= {"load", "score", "render", "pages", "check", "write"}
+    assert run.floor["wall"] > 0
+    # A no-op rebuild rewrites nothing; a one-model change rewrites only what depends on it.
+    assert run.noop["files_rewritten"] == 0
+    assert run.noop["reported_written"] == 0
+    assert 0 < run.one_change["files_rewritten"] < run.files / 2
+
+
+def test_change_one_model_changes_one_file(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    write_dataset(SynthSpec(models=20, benchmarks=14, seed=5), data)
+    before = {p: p.read_bytes() for p in data.rglob("*.toml")}
+    model_id = change_one_model(data)
+    changed = [p for p in before if p.read_bytes() != before[p]]
+    assert changed == [data / "models" / f"{model_id}.toml"]
+
+
+def test_build_benchmark_command_prints_tables(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.build", "--sizes", "30", "--benchmarks", "14",
+         "--work", str(tmp_path)],
+        cwd=ROOT, capture_output=True, text=True, check=True, timeout=600,
+    )  # fmt: skip
+    out = result.stdout
+    for heading in ("Build by stage", "Build against the floor", "Rebuilds", "List endpoint"):
+        assert heading in out
+    assert "| no-op" in out and "| one model" in out
