@@ -1,0 +1,108 @@
+"""The same HTTP assertions as test_http_serve, through a real `netlify dev` (offline).
+
+netlify-cli is pinned and installed into .tools/ by scripts/install_tools.sh. It is run
+with the hidden `--internal-disable-edge-functions` flag (the edge runtime needs the
+network) and HOME in a temp dir. netlify dev lets its own static server's Cache-Control
+and Content-Type win over `_headers` (netlify/cli#990), so those two are asserted in the
+parsed `_headers` rather than on the wire; status, body and CORS are asserted on the wire.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from api_http import all_cases, check
+from conftest import REPO, free_port, running_server
+
+TOOLS = REPO / ".tools"
+NETLIFY = TOOLS / "netlify" / "node_modules" / "netlify-cli" / "bin" / "run.js"
+PINNED = "26.2.0"
+
+
+def _node() -> str | None:
+    """Node 22 from .tools/ if installed, else a `node` on PATH."""
+    for candidate in sorted((TOOLS / "node22" / "node_modules").glob("node-linux-*/bin/node")):
+        if os.access(candidate, os.X_OK):
+            return str(candidate)
+    return shutil.which("node")
+
+
+NODE = _node()
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not NETLIFY.is_file() or NODE is None,
+        reason="netlify-cli is not installed (run scripts/install_tools.sh)",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def netlify(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    assert NODE is not None
+    work = tmp_path_factory.mktemp("netlify")
+    home = work / "home"
+    project = work / "project"  # netlify dev writes .netlify/ into its working directory
+    home.mkdir()
+    project.mkdir()
+    port = free_port()
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(home),
+        "BROWSER": "none",
+        "NETLIFY_TELEMETRY_DISABLED": "1",
+        "CI": "1",
+    }
+    command = [
+        NODE,
+        str(NETLIFY),
+        "dev",
+        "--offline",
+        "--internal-disable-edge-functions",
+        "--dir",
+        str(built_site),
+        "--port",
+        str(port),
+    ]
+    base = f"http://127.0.0.1:{port}"
+    with running_server(
+        command, f"{base}/api/v1", env=env, cwd=project, timeout=120, log=work / "netlify.log"
+    ):
+        yield base
+
+
+@pytest.fixture(scope="module")
+def client(netlify: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=netlify, timeout=30) as http:
+        yield http
+
+
+def test_netlify_cli_is_the_pinned_version() -> None:
+    package = (NETLIFY.parent.parent / "package.json").read_text(encoding="utf-8")
+    assert f'"version": "{PINNED}"' in package
+
+
+def test_every_endpoint_and_404_through_netlify_dev(client: httpx.Client, built_site: Path) -> None:
+    for case in all_cases(built_site):
+        check(client, built_site, case, server_sets_headers=False)
+
+
+def test_alias_equals_v1_through_netlify_dev(client: httpx.Client) -> None:
+    for path in ("", "/models", "/models/alpha-1", "/domains/coding", "/benchmarks"):
+        assert client.get(f"/api{path}").content == client.get(f"/api/v1{path}").content
+
+
+def test_html_404_and_pages_through_netlify_dev(client: httpx.Client, built_site: Path) -> None:
+    if not (built_site / "404.html").exists():
+        pytest.skip("generator.pages is not available: no HTML pages were built")
+    assert client.get("/").status_code == 200
+    assert client.get("/models/alpha-1/").status_code == 200
+    missing = client.get("/no/such/page")
+    assert missing.status_code == 404
+    assert missing.content == (built_site / "404.html").read_bytes()
