@@ -6,25 +6,20 @@ Chromium is Debian's (`/usr/bin/chromium`, installed by scripts/install_tools.sh
 
 from __future__ import annotations
 
-import functools
 import io
 import json
-import threading
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import REPO, free_port, python_env, running_server
 from PIL import Image
-
-from generator.build import build_site
-from generator.urls import SiteConfig
 
 pytestmark = pytest.mark.slow
 
-REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -37,14 +32,9 @@ CHROMIUM_ARGS = [
 ]
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-        """Keep test output clean."""
-
-
 @dataclass
 class Served:
-    """The shipped data built for, and served at, `base_url`."""
+    """The shipped data built for, and served by `modelscores serve` at, `base_url`."""
 
     root: Path
     base_url: str
@@ -52,18 +42,18 @@ class Served:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """`modelscores serve` (the local host: _headers, _redirects, 404s) on a free port."""
     root = tmp_path_factory.mktemp("browser") / "site_out"
-    handler = functools.partial(_QuietHandler, directory=str(root))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    base_url = f"http://127.0.0.1:{server.server_address[1]}"
-    build_site(REPO / "data", root, SiteConfig(base_url=base_url))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    command = [
+        sys.executable, "-m", "generator", "serve",
+        "--data-dir", str(REPO / "data"), "--out-dir", str(root),
+        "--base-url", base_url, "--port", str(port),
+    ]  # fmt: skip
+    log = root.parent / "serve.log"
+    with running_server(command, base_url + "/", env=python_env(), timeout=90, log=log):
         yield Served(root, base_url)
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.fixture(scope="module")
@@ -87,19 +77,25 @@ class Visit:
     screenshot: bytes = b""
 
 
-def visit(browser: Any, url: str, width: int = 1280, height: int = 900) -> tuple[Any, Visit]:
+def visit(
+    browser: Any, url: str, width: int = 1280, height: int = 900, status: int = 200
+) -> tuple[Any, Visit]:
     page = browser.new_page(viewport={"width": width, "height": height})
     seen = Visit()
     page.on("console", lambda m: seen.console_errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: seen.console_errors.append(str(e)))
     page.on("requestfailed", lambda r: seen.failed.append(f"{r.url} ({r.failure})"))
-    page.on(
-        "response", lambda r: seen.failed.append(f"{r.url} {r.status}") if r.status >= 400 else None
-    )
+    page.on("response", lambda r: _record_error(seen, r, url))
     response = page.goto(url, wait_until="load")
-    assert response is not None and response.status == 200, url
+    assert response is not None and response.status == status, url
     seen.screenshot = page.screenshot(full_page=True)
     return page, seen
+
+
+def _record_error(seen: Visit, response: Any, page_url: str) -> None:
+    """Any HTTP error while loading, except the page's own expected status."""
+    if response.status >= 400 and response.url != page_url:
+        seen.failed.append(f"{response.url} {response.status}")
 
 
 def distinct_colours(png: bytes) -> int:
@@ -165,3 +161,16 @@ def test_preview_images_are_1200_by_630(served: Served) -> None:
         with Image.open(preview) as image:
             assert image.size == (1200, 630), preview.name
             assert len(image.convert("RGB").getcolors(maxcolors=1 << 24) or []) > 20
+
+
+def test_unknown_page_gets_the_html_404_with_its_stylesheet(browser: Any, served: Served) -> None:
+    page, seen = visit(browser, served.base_url + "/no/such/page/", status=404)
+    try:
+        assert page.locator("h1").inner_text() == "Page not found"
+        assert seen.failed == []  # the stylesheet (absolute URL) loaded from any depth
+        colour = page.evaluate(
+            "getComputedStyle(document.querySelector('.site-header')).borderBottomStyle"
+        )
+        assert colour == "solid"  # site.css applied
+    finally:
+        page.close()
