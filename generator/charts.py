@@ -28,7 +28,7 @@ from generator.sitedocs import SiteDocuments
 from generator.views import DIMENSION_SHORT
 
 CHART_KINDS: tuple[str, ...] = get_args(ChartKind)
-INLINE_WIDTH = 960
+INLINE_WIDTH = 720
 PREVIEW_ROWS = 14
 PROFILE_MODELS = 6
 SITE_NAME = "modelscores"

@@ -143,12 +143,13 @@ def test_chart_page_draws_the_svg(browser: Any, served: Served) -> None:
         page.close()
 
 
-def test_landing_fits_a_phone_screen(browser: Any, served: Served) -> None:
-    page, seen = visit(browser, served.base_url + "/", width=390, height=844)
+@pytest.mark.parametrize("path", ["/", "/charts/dimension-profiles/", "/docs/"])
+def test_page_fits_a_phone_screen(browser: Any, served: Served, path: str) -> None:
+    page, seen = visit(browser, served.base_url + path, width=390, height=844)
     try:
         assert seen.failed == []
         page_width = page.evaluate("document.documentElement.scrollWidth")
-        assert page_width <= 390  # wide tables scroll inside their own box
+        assert page_width <= 390  # wide tables and charts scroll inside their own box
     finally:
         page.close()
 
