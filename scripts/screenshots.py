@@ -50,7 +50,7 @@ def main() -> None:
         handler = functools.partial(_QuietHandler, directory=str(root))
         server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         base = f"http://127.0.0.1:{server.server_address[1]}"
-        build_site(REPO / "data", root, SiteConfig(base_url=base))
+        build_site(REPO / "data", root, SiteConfig())  # default base URL: pages link relatively
         threading.Thread(target=server.serve_forever, daemon=True).start()
         try:
             with sync_playwright() as playwright:
