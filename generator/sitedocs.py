@@ -59,6 +59,7 @@ class SiteDocuments:
             d.id: _get(documents, f"/domains/{d.id}", DomainDetail) for d in self.domains.domains
         }
         self._model_urls = {m.id: m.url for m in self.models.models}
+        self._standings: dict[str, list[tuple[DomainDetail, int, int]]] | None = None
 
     def model_url(self, model_id: str) -> str | None:
         """The public profile URL of a published model, or None."""
@@ -89,10 +90,14 @@ class SiteDocuments:
         return [r for r in self.rankings.rankings if r.ranking_type == kind]
 
     def domain_standings(self, model_id: str) -> list[tuple[DomainDetail, int, int]]:
-        """Every domain the model has a composite in: (domain, position, models in domain)."""
-        out = []
-        for domain in self.domain_details.values():
-            for position, entry in enumerate(domain.models, 1):
-                if entry.model == model_id:
-                    out.append((domain, position, len(domain.models)))
-        return out
+        """Every domain the model has a composite in: (domain, position, models in domain).
+
+        Indexed on first use: one pass over every domain instead of one per model page.
+        """
+        if self._standings is None:
+            self._standings = {}
+            for domain in self.domain_details.values():
+                for position, entry in enumerate(domain.models, 1):
+                    standing = (domain, position, len(domain.models))
+                    self._standings.setdefault(entry.model, []).append(standing)
+        return list(self._standings.get(model_id, ()))
