@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import get_args
 
 from generator import svg
+from generator.axes import Point
 from generator.contract import COST_UNIT, Chart, ModelSummary, RankingDetail
 from generator.errors import BuildError
 from generator.plots import (
@@ -18,7 +19,6 @@ from generator.plots import (
     CostScatter,
     Histogram,
     Plot,
-    Point,
     Profile,
     Profiles,
     Timeline,

@@ -19,9 +19,9 @@ import markupsafe
 import msgspec
 
 from generator import apidocs, charts, views
+from generator.axes import format_value
 from generator.charts import DrawnChart
 from generator.errors import BuildError
-from generator.plots import format_value
 from generator.sitedocs import SiteDocuments
 from generator.urls import SiteConfig, api_url, mcp_url, openapi_url
 

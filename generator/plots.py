@@ -8,24 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from generator import svg
-from generator.svg import ACCENT, ACCENT_LIGHT, GRID, HIGHLIGHT, MUTED, OTHER, Scale
-
-IQ_MIN = 70
-IQ_MAX = 160
-
-
-@dataclass(frozen=True)
-class DataTable:
-    """The numbers behind a chart, shown as an HTML table next to it."""
-
-    caption: str
-    columns: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
+from generator import axes, svg
+from generator.axes import IQ_MAX, IQ_MIN, DataTable, Point, format_value
+from generator.svg import ACCENT, ACCENT_LIGHT, GRID, HIGHLIGHT, MUTED, Scale
 
 
 class Plot(Protocol):
@@ -48,49 +36,6 @@ class Plot(Protocol):
     def draw(self, width: float, height: float) -> str:
         """SVG elements filling a `width` x `height` box at the origin."""
         ...
-
-
-@dataclass(frozen=True)
-class _Frame:
-    """The plotting area inside a chart box, after margins for axes."""
-
-    left: float
-    top: float
-    right: float
-    bottom: float
-
-
-def _y_axis(frame: _Frame, scale: Scale, ticks: Sequence[float], title: str) -> list[str]:
-    out = []
-    for tick in ticks:
-        y = scale(tick)
-        out.append(svg.line(frame.left, y, frame.right, y, GRID))
-        label = svg.tick_label(tick)
-        out.append(svg.text(frame.left - 8, y + 4, label, 12, fill=MUTED, text_anchor="end"))
-    mid = (frame.top + frame.bottom) / 2
-    out.append(
-        svg.text(
-            16, mid, title, 13, fill=MUTED, text_anchor="middle", transform=f"rotate(-90 16 {mid})"
-        )
-    )
-    return out
-
-
-def _x_axis(
-    frame: _Frame, scale: Scale, ticks: Sequence[tuple[float, str]], title: str
-) -> list[str]:
-    out = [svg.line(frame.left, frame.bottom, frame.right, frame.bottom, MUTED)]
-    for value, label in ticks:
-        x = scale(value)
-        out.append(svg.line(x, frame.bottom, x, frame.bottom + 5, MUTED))
-        out.append(svg.text(x, frame.bottom + 20, label, 12, fill=MUTED, text_anchor="middle"))
-    centre = (frame.left + frame.right) / 2
-    out.append(svg.text(centre, frame.bottom + 42, title, 13, fill=MUTED, text_anchor="middle"))
-    return out
-
-
-def _frame(width: float, height: float, left: float = 64, right: float = 24) -> _Frame:
-    return _Frame(left=left, top=16, right=width - right, bottom=height - 56)
 
 
 @dataclass(frozen=True)
@@ -134,14 +79,14 @@ class Histogram:
 
     def draw(self, width: float, height: float) -> str:
         bins = self._bins()
-        frame = _frame(width, height)
+        frame = axes.frame(width, height)
         if not bins:
             return svg.text(width / 2, height / 2, "No data", 16, text_anchor="middle")
         x = Scale(bins[0][0], bins[-1][0] + self.bin_width, frame.left, frame.right)
         top = max(count for _, count in bins)
         ticks = svg.nice_ticks(0, top, 5)
         y = Scale(0, ticks[-1], frame.bottom, frame.top)
-        out = _y_axis(frame, y, ticks, "Models")
+        out = axes.y_axis(frame, y, ticks, "Models")
         for start, count in bins:
             x0, x1 = x(start) + 1, x(start + self.bin_width) - 1
             out.append(svg.rect(x0, y(count), x1 - x0, y(0) - y(count), ACCENT))
@@ -150,73 +95,8 @@ class Histogram:
                 out.append(svg.text((x0 + x1) / 2, label_y, str(count), 11, text_anchor="middle"))
         edges = [(float(s), str(s)) for s, _ in bins] + [(float(bins[-1][0] + self.bin_width), "")]
         step = max(1, math.ceil(len(edges) / max((frame.right - frame.left) / 40, 1)))
-        out += _x_axis(frame, x, edges[::step], "Composite IQ")
+        out += axes.x_axis(frame, x, edges[::step], "Composite IQ")
         return "".join(out)
-
-
-@dataclass(frozen=True)
-class Point:
-    """One model in a scatter or timeline."""
-
-    label: str
-    x: float
-    y: float
-    highlight: bool = False
-
-
-_HALO: dict[str, str | float] = {"stroke": "#ffffff", "stroke-width": 3, "paint-order": "stroke"}
-_LABEL_SPOTS = (
-    (7.0, -6.0, "start"),
-    (7.0, 15.0, "start"),
-    (-7.0, -6.0, "end"),
-    (-7.0, 15.0, "end"),
-)
-
-
-def _labels(points: Sequence[Point], xs: Scale, ys: Scale, size: float, frame: _Frame) -> list[str]:
-    """Names of the highlighted points, placed greedily where they overlap nothing placed yet.
-
-    A label that fits nowhere is left out: the point stays highlighted and the data
-    table next to the chart names every point.
-    """
-    out: list[str] = []
-    placed: list[tuple[float, float, float, float]] = []
-    marks = [(xs(p.x), ys(p.y)) for p in points if p.highlight]
-    for p in sorted((p for p in points if p.highlight), key=lambda p: (-p.y, p.x)):
-        label = svg.clip_label(p.label, size, 200)
-        width, x0, y0 = svg.text_width(label, size), xs(p.x), ys(p.y)
-        for dx, dy, anchor in _LABEL_SPOTS:
-            left = x0 + dx if anchor == "start" else x0 + dx - width
-            box = (left, y0 + dy - size, left + width, y0 + dy + 2)
-            inside = frame.left <= box[0] and box[2] <= frame.right + 20 and box[1] >= 0
-            clear = not any(_overlap(box, other) for other in placed)
-            covers = any(_overlap(box, (mx - 4, my - 4, mx + 4, my + 4)) for mx, my in marks)
-            if inside and clear and not covers:
-                placed.append(box)
-                out.append(svg.text(x0 + dx, y0 + dy, label, size, text_anchor=anchor, **_HALO))
-                break
-    return out
-
-
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _points(points: Sequence[Point], xs: Scale, ys: Scale) -> list[str]:
-    out = [svg.circle(xs(p.x), ys(p.y), 4, OTHER) for p in points if not p.highlight]
-    out += [
-        svg.circle(xs(p.x), ys(p.y), 5.5, HIGHLIGHT, stroke="#ffffff", stroke_width=1)
-        for p in points
-        if p.highlight
-    ]
-    return out
-
-
-def _iq_scale(points: Sequence[Point], frame: _Frame) -> tuple[Scale, list[float]]:
-    lo = min((p.y for p in points), default=IQ_MIN)
-    hi = max((p.y for p in points), default=IQ_MAX)
-    ticks = svg.nice_ticks(max(lo - 3, IQ_MIN - 10), hi + 3, 5)
-    return Scale(ticks[0], ticks[-1], frame.bottom, frame.top), ticks
 
 
 @dataclass(frozen=True)
@@ -256,18 +136,18 @@ class CostScatter:
         return max(width * 0.56, 360)
 
     def draw(self, width: float, height: float) -> str:
-        frame = _frame(width, height)
+        frame = axes.frame(width, height)
         if not self.points:
             return svg.text(width / 2, height / 2, "No data", 16, text_anchor="middle")
         decades = svg.log_ticks(min(p.x for p in self.points), max(p.x for p in self.points))
         if len(decades) < 2:
             decades = [decades[0], decades[0] * 10]
         xs = Scale(decades[0], decades[-1], frame.left, frame.right, log=True)
-        ys, yticks = _iq_scale(self.points, frame)
-        out = _y_axis(frame, ys, yticks, "Composite IQ")
-        out += _x_axis(frame, xs, [(d, f"${svg.tick_label(d)}") for d in decades], self.unit)
-        out += _points(self.points, xs, ys)
-        out += _labels(self.points, xs, ys, 12, frame)
+        ys, yticks = axes.iq_scale(self.points, frame)
+        out = axes.y_axis(frame, ys, yticks, "Composite IQ")
+        out += axes.x_axis(frame, xs, [(d, f"${svg.tick_label(d)}") for d in decades], self.unit)
+        out += axes.point_marks(self.points, xs, ys)
+        out += axes.point_labels(self.points, xs, ys, 12, frame)
         return "".join(out)
 
 
@@ -309,7 +189,7 @@ class Timeline:
         return max(width * 0.56, 360)
 
     def draw(self, width: float, height: float) -> str:
-        frame = _frame(width, height, right=120)
+        frame = axes.frame(width, height, right=120)
         if not self.points:
             return svg.text(width / 2, height / 2, "No data", 16, text_anchor="middle")
         first = dt.date.fromordinal(int(min(p.x for p in self.points)))
@@ -317,9 +197,9 @@ class Timeline:
         start = dt.date(first.year, 1 if first.month <= 6 else 7, 1)
         end = dt.date(last.year + (last.month > 6), 7 if last.month <= 6 else 1, 1)
         xs = Scale(start.toordinal(), end.toordinal(), frame.left, frame.right)
-        ys, yticks = _iq_scale(self.points, frame)
-        out = _y_axis(frame, ys, yticks, "Composite IQ")
-        out += _x_axis(frame, xs, _date_ticks(start, end), "Release date")
+        ys, yticks = axes.iq_scale(self.points, frame)
+        out = axes.y_axis(frame, ys, yticks, "Composite IQ")
+        out += axes.x_axis(frame, xs, axes.date_ticks(start, end), "Release date")
         steps: list[tuple[float, float]] = []
         for rec in self.records:
             if steps:
@@ -328,22 +208,9 @@ class Timeline:
         if steps:
             steps.append((xs(max(p.x for p in self.points)), steps[-1][1]))
             out.append(svg.polyline(steps, HIGHLIGHT, stroke_width=2.5))
-        out += _points(self.points, xs, ys)
-        out += _labels(self.points, xs, ys, 11, frame)
+        out += axes.point_marks(self.points, xs, ys)
+        out += axes.point_labels(self.points, xs, ys, 11, frame)
         return "".join(out)
-
-
-def _date_ticks(start: dt.date, end: dt.date) -> list[tuple[float, str]]:
-    months = (end.year - start.year) * 12 + end.month - start.month
-    step = 6 if months <= 48 else 12
-    ticks = []
-    year, month = start.year, start.month
-    while (year, month) <= (end.year, end.month):
-        label = str(year) if month == 1 else f"{year}-{month:02d}"
-        ticks.append((float(dt.date(year, month, 1).toordinal()), label))
-        month += step
-        year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
-    return ticks
 
 
 @dataclass(frozen=True)
@@ -481,8 +348,8 @@ class Bars:
         if not shown:
             return svg.text(width / 2, height / 2, "No data", 16, text_anchor="middle")
         label_w = min(240.0, width * 0.32)
-        frame = _Frame(left=label_w + 16, top=8, right=width - 64, bottom=height - 48)
-        ticks = _value_ticks([b.value for b in shown])
+        frame = axes.Frame(left=label_w + 16, top=8, right=width - 64, bottom=height - 48)
+        ticks = axes.value_ticks([b.value for b in shown])
         xs = Scale(ticks[0], ticks[-1], frame.left, frame.right)
         row_h = (frame.bottom - frame.top) / len(shown)
         out = []
@@ -495,22 +362,5 @@ class Bars:
             x_end = xs(bar.value)
             out.append(svg.rect(frame.left, y + 3, x_end - frame.left, row_h - 6, ACCENT))
             out.append(svg.text(x_end + 4, y + row_h * 0.68, format_value(bar.value), 11))
-        out += _x_axis(frame, xs, [(t, svg.tick_label(t)) for t in ticks], self.value_label)
+        out += axes.x_axis(frame, xs, [(t, svg.tick_label(t)) for t in ticks], self.value_label)
         return "".join(out)
-
-
-def _value_ticks(values: Sequence[float]) -> list[float]:
-    lo, hi = min(values), max(values)
-    if lo >= 0 and lo <= hi * 0.5:
-        return svg.nice_ticks(0, hi, 5)
-    pad = (hi - lo) * 0.1 or abs(hi) * 0.1 or 1
-    return svg.nice_ticks(lo - pad, hi, 5)
-
-
-def format_value(value: float | None) -> str:
-    """A raw score for display: up to four significant digits, no float noise."""
-    if value is None:
-        return "–"
-    if float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:.4g}" if abs(value) < 1000 else f"{value:,.1f}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.axes import format_value
 from generator.contract import (
     BenchmarkMetadata,
     DerivedRanking,
@@ -22,7 +23,6 @@ from generator.contract import (
     RankingCatalogEntry,
     RankingDetail,
 )
-from generator.plots import format_value
 from generator.records import DIMENSION_SLUGS
 from generator.sitedocs import SiteDocuments
 

@@ -1,0 +1,163 @@
+"""Chart building blocks: plotting frames, axes, ticks, point marks and labels, tables.
+
+Shared by the chart kinds in `plots.py`; everything returns SVG element strings.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from generator import svg
+from generator.svg import GRID, HIGHLIGHT, MUTED, OTHER, Scale
+
+IQ_MIN = 70
+IQ_MAX = 160
+
+
+@dataclass(frozen=True)
+class DataTable:
+    """The numbers behind a chart, shown as an HTML table next to it."""
+
+    caption: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The plotting area inside a chart box, after margins for axes."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+
+def y_axis(frame: Frame, scale: Scale, ticks: Sequence[float], title: str) -> list[str]:
+    out = []
+    for tick in ticks:
+        y = scale(tick)
+        out.append(svg.line(frame.left, y, frame.right, y, GRID))
+        label = svg.tick_label(tick)
+        out.append(svg.text(frame.left - 8, y + 4, label, 12, fill=MUTED, text_anchor="end"))
+    mid = (frame.top + frame.bottom) / 2
+    out.append(
+        svg.text(
+            16, mid, title, 13, fill=MUTED, text_anchor="middle", transform=f"rotate(-90 16 {mid})"
+        )
+    )
+    return out
+
+
+def x_axis(frame: Frame, scale: Scale, ticks: Sequence[tuple[float, str]], title: str) -> list[str]:
+    out = [svg.line(frame.left, frame.bottom, frame.right, frame.bottom, MUTED)]
+    for value, label in ticks:
+        x = scale(value)
+        out.append(svg.line(x, frame.bottom, x, frame.bottom + 5, MUTED))
+        out.append(svg.text(x, frame.bottom + 20, label, 12, fill=MUTED, text_anchor="middle"))
+    centre = (frame.left + frame.right) / 2
+    out.append(svg.text(centre, frame.bottom + 42, title, 13, fill=MUTED, text_anchor="middle"))
+    return out
+
+
+def frame(width: float, height: float, left: float = 64, right: float = 24) -> Frame:
+    return Frame(left=left, top=16, right=width - right, bottom=height - 56)
+
+
+@dataclass(frozen=True)
+class Point:
+    """One model in a scatter or timeline."""
+
+    label: str
+    x: float
+    y: float
+    highlight: bool = False
+
+
+_HALO: dict[str, str | float] = {"stroke": "#ffffff", "stroke-width": 3, "paint-order": "stroke"}
+_LABEL_SPOTS = (
+    (7.0, -6.0, "start"),
+    (7.0, 15.0, "start"),
+    (-7.0, -6.0, "end"),
+    (-7.0, 15.0, "end"),
+)
+
+
+def point_labels(
+    points: Sequence[Point], xs: Scale, ys: Scale, size: float, frame: Frame
+) -> list[str]:
+    """Names of the highlighted points, placed greedily where they overlap nothing placed yet.
+
+    A label that fits nowhere is left out: the point stays highlighted and the data
+    table next to the chart names every point.
+    """
+    out: list[str] = []
+    placed: list[tuple[float, float, float, float]] = []
+    marks = [(xs(p.x), ys(p.y)) for p in points if p.highlight]
+    for p in sorted((p for p in points if p.highlight), key=lambda p: (-p.y, p.x)):
+        label = svg.clip_label(p.label, size, 200)
+        width, x0, y0 = svg.text_width(label, size), xs(p.x), ys(p.y)
+        for dx, dy, anchor in _LABEL_SPOTS:
+            left = x0 + dx if anchor == "start" else x0 + dx - width
+            box = (left, y0 + dy - size, left + width, y0 + dy + 2)
+            inside = frame.left <= box[0] and box[2] <= frame.right + 20 and box[1] >= 0
+            clear = not any(_overlap(box, other) for other in placed)
+            covers = any(_overlap(box, (mx - 4, my - 4, mx + 4, my + 4)) for mx, my in marks)
+            if inside and clear and not covers:
+                placed.append(box)
+                out.append(svg.text(x0 + dx, y0 + dy, label, size, text_anchor=anchor, **_HALO))
+                break
+    return out
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def point_marks(points: Sequence[Point], xs: Scale, ys: Scale) -> list[str]:
+    out = [svg.circle(xs(p.x), ys(p.y), 4, OTHER) for p in points if not p.highlight]
+    out += [
+        svg.circle(xs(p.x), ys(p.y), 5.5, HIGHLIGHT, stroke="#ffffff", stroke_width=1)
+        for p in points
+        if p.highlight
+    ]
+    return out
+
+
+def iq_scale(points: Sequence[Point], frame: Frame) -> tuple[Scale, list[float]]:
+    lo = min((p.y for p in points), default=IQ_MIN)
+    hi = max((p.y for p in points), default=IQ_MAX)
+    ticks = svg.nice_ticks(max(lo - 3, IQ_MIN - 10), hi + 3, 5)
+    return Scale(ticks[0], ticks[-1], frame.bottom, frame.top), ticks
+
+
+def date_ticks(start: dt.date, end: dt.date) -> list[tuple[float, str]]:
+    months = (end.year - start.year) * 12 + end.month - start.month
+    step = 6 if months <= 48 else 12
+    ticks = []
+    year, month = start.year, start.month
+    while (year, month) <= (end.year, end.month):
+        label = str(year) if month == 1 else f"{year}-{month:02d}"
+        ticks.append((float(dt.date(year, month, 1).toordinal()), label))
+        month += step
+        year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
+    return ticks
+
+
+def value_ticks(values: Sequence[float]) -> list[float]:
+    lo, hi = min(values), max(values)
+    if lo >= 0 and lo <= hi * 0.5:
+        return svg.nice_ticks(0, hi, 5)
+    pad = (hi - lo) * 0.1 or abs(hi) * 0.1 or 1
+    return svg.nice_ticks(lo - pad, hi, 5)
+
+
+def format_value(value: float | None) -> str:
+    """A raw score for display: up to four significant digits, no float noise."""
+    if value is None:
+        return "–"
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:.4g}" if abs(value) < 1000 else f"{value:,.1f}"
