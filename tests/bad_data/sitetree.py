@@ -116,10 +116,6 @@ FIXTURE = REPO / "tests" / "data"
 
 def build_fixture_site(out_dir: Path, data_dir: Path = FIXTURE, *extra: str) -> Path:
     """Build `data_dir` (default: the valid fixture) into `out_dir` with the real CLI."""
-    if not (REPO / "generator" / "build.py").exists():  # interim: until the build lands
-        from mcp_site import write_site
-
-        return write_site(out_dir)
     result = run_build(data_dir, out_dir, *extra)
     assert result.returncode == 0, result.stderr
     return out_dir

@@ -1,0 +1,109 @@
+"""Bad data never half-publishes: the exact problem line, exit code 1, no traceback, and the
+previous `site_out/` byte-for-byte unchanged, for every case of the corpus.
+
+The corpus (`tests/bad_data/corpus.py`) is a table of minimal changes to the valid fixture
+`tests/data/`. Each case runs `modelscores build` over a broken copy into an output directory
+that holds the previous complete site; cases run in process through click's test runner,
+and a sample (plus every case that needs real file permissions) runs `python -m generator
+build` in a child process.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from bad_data.corpus import CASES, Case
+from bad_data.sitetree import (
+    FIXTURE,
+    build_fixture_site,
+    run_build,
+    tree_manifest,
+    without_dac_override,
+)
+from click.testing import CliRunner
+
+from generator.cli import cli
+
+IN_CHILD = {
+    "syntax-unclosed-string",
+    "unknown-field-in-private-table",
+    "empty-data-dir",
+    "huge-file",
+}
+
+
+@pytest.fixture(scope="module")
+def previous_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A complete site built from the valid fixture: what each failed build must keep."""
+    return build_fixture_site(tmp_path_factory.mktemp("previous") / "site_out")
+
+
+def _prepare(case: Case, previous_site: Path, tmp_path: Path) -> tuple[Path, Path]:
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURE, data)
+    case.mutate(data)
+    out = tmp_path / "site_out"
+    shutil.copytree(previous_site, out, symlinks=True)
+    return data, out
+
+
+def _check(case: Case, data: Path, code: int, stdout: str, stderr: str) -> None:
+    assert "Traceback" not in stdout + stderr
+    assert stderr.splitlines() == case.lines(data)
+    assert stdout == ""
+    assert code == 1
+
+
+def test_corpus_has_at_least_forty_distinct_cases() -> None:
+    names = [case.name for case in CASES]
+    assert len(names) == len(set(names)) >= 40
+    assert all(case.expected for case in CASES)
+
+
+def test_fixture_itself_is_valid(previous_site: Path) -> None:
+    assert (previous_site / "api" / "v1" / "models.json").is_file()
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+def test_bad_data_fails_cleanly_and_keeps_the_previous_site(
+    case: Case, previous_site: Path, tmp_path: Path
+) -> None:
+    data, out = _prepare(case, previous_site, tmp_path)
+    before = tree_manifest(out)
+    assert before == tree_manifest(previous_site)
+    if case.needs_permissions:
+        prefix = without_dac_override()
+        result = run_build(data, out, prefix=prefix)
+        _check(case, data, result.returncode, result.stdout, result.stderr)
+    else:
+        runner = CliRunner()
+        outcome = runner.invoke(cli, ["build", "--data-dir", str(data), "--out-dir", str(out)])
+        assert isinstance(outcome.exception, SystemExit), outcome.exception
+        _check(case, data, outcome.exit_code, outcome.stdout, outcome.stderr)
+    assert tree_manifest(out) == before
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.name in IN_CHILD], ids=lambda c: c.name)
+def test_bad_data_in_a_real_process(case: Case, previous_site: Path, tmp_path: Path) -> None:
+    """The same promise from `python -m generator build` itself: stderr, exit status, files."""
+    data, out = _prepare(case, previous_site, tmp_path)
+    before = tree_manifest(out)
+    result = run_build(data, out)
+    _check(case, data, result.returncode, result.stdout, result.stderr)
+    assert tree_manifest(out) == before
+
+
+def test_missing_data_dir(previous_site: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site_out"
+    shutil.copytree(previous_site, out, symlinks=True)
+    before = tree_manifest(out)
+    missing = tmp_path / "no-data-here"
+    outcome = CliRunner().invoke(cli, ["build", "--data-dir", str(missing), "--out-dir", str(out)])
+    assert outcome.exit_code == 1
+    assert outcome.stderr.splitlines() == [
+        f"{missing}: directory: not found",
+        "Aborted: 1 data error",
+    ]
+    assert tree_manifest(out) == before

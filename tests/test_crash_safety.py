@@ -1,0 +1,234 @@
+"""Crash safety: a killed, starved or blocked build never leaves a mixed or empty site.
+
+Each trial starts the real `python -m generator build` in a child process and kills it
+with SIGKILL after a delay drawn from a seeded generator. Afterwards the output directory
+must hold exactly the previous complete site or exactly the new complete site, compared
+file by file through a hash manifest. The two datasets differ in the methodology version,
+which is in every JSON envelope, so a mix of old and new files cannot pass for either.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from bad_data.sitetree import (
+    Manifest,
+    build_command,
+    child_env,
+    manifest_diff,
+    run_build,
+    tree_manifest,
+    without_dac_override,
+)
+
+FIXTURE = Path(__file__).parent / "data"
+SEED = 20251122
+TRIALS = int(os.environ.get("MODELSCORES_CRASH_TRIALS", "20"))
+
+
+def _variant(src: Path, dest: Path) -> Path:
+    """Copy the fixture with the methodology version changed (every envelope changes)."""
+    shutil.copytree(src, dest)
+    path = dest / "methodology.toml"
+    text = path.read_text(encoding="utf-8")
+    new, count = re.subn(
+        r'^(version\s*=\s*"[^"]*)"', r'\1-crash"', text, count=1, flags=re.MULTILINE
+    )
+    assert count == 1, "methodology.toml has no top-level version line"
+    path.write_text(new, encoding="utf-8")
+    return dest
+
+
+class Sites:
+    """Two datasets and the manifests of their complete builds."""
+
+    def __init__(self, root: Path) -> None:
+        self.data = {"old": root / "data-old", "new": root / "data-new"}
+        shutil.copytree(FIXTURE, self.data["old"])
+        _variant(FIXTURE, self.data["new"])
+        self.manifest: dict[str, Manifest] = {}
+        self.seconds = 0.0
+        for name, data_dir in self.data.items():
+            out = root / f"reference-{name}" / "site_out"
+            started = time.monotonic()
+            result = run_build(data_dir, out)
+            self.seconds = max(self.seconds, time.monotonic() - started)
+            assert result.returncode == 0, result.stderr
+            self.manifest[name] = tree_manifest(out)
+        assert self.manifest["old"] != self.manifest["new"]
+        changed = {
+            k
+            for k in self.manifest["old"]
+            if self.manifest["old"][k] != self.manifest["new"].get(k)
+        }
+        assert len(changed) > 10, "the two sites must differ in many files to detect a mix"
+
+    def which(self, out: Path) -> str:
+        """'old' or 'new' if `out` is exactly one of the two complete sites."""
+        found = tree_manifest(out)
+        for name, manifest in self.manifest.items():
+            if found == manifest:
+                return name
+        detail = {name: manifest_diff(m, found) for name, m in self.manifest.items()}
+        raise AssertionError(f"{out} is neither the old nor the new site: {detail}")
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory: pytest.TempPathFactory) -> Sites:
+    return Sites(tmp_path_factory.mktemp("crash"))
+
+
+def _kill_after(command: list[str], delay: float, parent: Path, aim: bool) -> tuple[int, bool]:
+    """Start `command`, SIGKILL it after `delay` s; return (exit status, killed mid-write).
+
+    With `aim`, the clock starts when a new entry (the build's staging tree) appears in
+    `parent`, which aims the kill at the write-and-swap phase. "Mid-write" means such an
+    entry existed at the moment of the kill.
+    """
+    before = set(os.listdir(parent))
+    proc = subprocess.Popen(
+        command, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        if aim:
+            deadline = time.monotonic() + 60
+            while not set(os.listdir(parent)) - before and proc.poll() is None:
+                assert time.monotonic() < deadline, "the build never started writing"
+                time.sleep(0.0005)
+        time.sleep(delay)
+        mid_write = bool(set(os.listdir(parent)) - before)
+        with contextlib.suppress(ProcessLookupError):
+            proc.send_signal(signal.SIGKILL)
+        return proc.wait(timeout=60), mid_write
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.slow
+def test_sigkill_at_random_moments_leaves_old_or_new_site(sites: Sites, tmp_path: Path) -> None:
+    rng = random.Random(SEED)
+    out = tmp_path / "site_out"
+    assert run_build(sites.data["old"], out).returncode == 0
+    state = sites.which(out)
+    outcomes = {"killed": 0, "killed mid-write": 0, "finished": 0, "now new": 0}
+    for trial in range(TRIALS):
+        target = "new" if state == "old" else "old"
+        # Even trials: uniform over the whole run. Odd trials: aimed at the writing phase.
+        aim = trial % 2 == 1
+        delay = rng.uniform(0.0, 0.2) if aim else rng.uniform(0.0, sites.seconds * 1.1)
+        command = build_command(sites.data[target], out)
+        status, mid_write = _kill_after(command, delay, tmp_path, aim)
+        killed = status == -signal.SIGKILL
+        outcomes["killed" if killed else "finished"] += 1
+        outcomes["killed mid-write"] += killed and mid_write
+        state = sites.which(out)  # raises unless exactly the old or the new site
+        outcomes["now new"] += state == "new"
+        if status == 0:
+            assert state == target
+    # The next ordinary build recovers from whatever the kills left behind.
+    result = run_build(sites.data["new"], out)
+    assert result.returncode == 0, result.stderr
+    assert sites.which(out) == "new"
+    leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name != "site_out")
+    assert leftovers == [], f"staging debris after a clean build: {leftovers}"
+    print(f"crash trials (seed {SEED}): {outcomes}")
+    assert outcomes["killed"] >= TRIALS // 2, outcomes
+    assert outcomes["killed mid-write"] >= TRIALS // 4, outcomes
+
+
+def _limit_file_size(limit: int) -> None:
+    """In the child: a file may not grow past `limit` bytes (writes fail with EFBIG)."""
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+
+def _assert_clear_failure(result: subprocess.CompletedProcess[str]) -> None:
+    assert result.returncode == 1, (result.returncode, result.stderr)
+    assert "Traceback" not in result.stderr + result.stdout
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert len(lines[0]) < 300
+
+
+def test_file_size_limit_reports_error_and_keeps_old_site(sites: Sites, tmp_path: Path) -> None:
+    """A write that fails part-way (RLIMIT_FSIZE: EFBIG, like a full disk) keeps the old site."""
+    out = tmp_path / "site_out"
+    assert run_build(sites.data["old"], out).returncode == 0
+    result = run_build(sites.data["new"], out, preexec_fn=lambda: _limit_file_size(2048))
+    _assert_clear_failure(result)
+    assert sites.which(out) == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site_out"]
+
+
+@contextlib.contextmanager
+def _small_tmpfs(where: Path, size: str) -> Iterator[Path]:
+    where.mkdir()
+    if os.geteuid() != 0 or not shutil.which("mount"):
+        pytest.skip("mounting a small tmpfs needs root; RLIMIT_FSIZE test covers CI")
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
+        capture_output=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount tmpfs here: {mounted.stderr!r}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def _fill(disk: Path, leave: int) -> None:
+    """Fill the file system of `disk` until only about `leave` bytes are free."""
+    stats = os.statvfs(disk)
+    free = stats.f_bavail * stats.f_frsize
+    with open(disk / "filler", "wb") as handle:
+        handle.write(b"\0" * max(0, free - leave))
+
+
+@pytest.mark.slow
+def test_full_disk_reports_error_and_keeps_old_site(sites: Sites, tmp_path: Path) -> None:
+    """A real full disk (a small tmpfs) mid-build: one clear error, the old site intact."""
+    with _small_tmpfs(tmp_path / "disk", "64m") as disk:
+        out = disk / "site_out"
+        assert run_build(sites.data["old"], out).returncode == 0
+        _fill(disk, leave=64 * 1024)
+        result = run_build(sites.data["new"], out)
+        _assert_clear_failure(result)
+        assert sites.which(out) == "old"
+        assert sorted(p.name for p in disk.iterdir()) == ["filler", "site_out"]
+
+
+def test_unwritable_output_parent_reports_error_and_keeps_old_site(
+    sites: Sites, tmp_path: Path
+) -> None:
+    parent = tmp_path / "locked"
+    out = parent / "site_out"
+    assert run_build(sites.data["old"], out).returncode == 0
+    parent.chmod(0o555)
+    try:
+        result = run_build(sites.data["new"], out, prefix=without_dac_override())
+    finally:
+        parent.chmod(0o755)
+    _assert_clear_failure(result)
+    assert sites.which(out) == "old"
+
+
+def test_output_path_under_a_file_reports_error(sites: Sites, tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x", encoding="utf-8")
+    result = run_build(sites.data["old"], blocker / "site_out")
+    _assert_clear_failure(result)
+    assert blocker.read_text(encoding="utf-8") == "x"
