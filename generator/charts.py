@@ -30,6 +30,7 @@ from generator.views import DIMENSION_SHORT
 CHART_KINDS: tuple[str, ...] = get_args(ChartKind)
 INLINE_WIDTH = 720
 PREVIEW_ROWS = 14
+INLINE_ROWS = 50
 PROFILE_MODELS = 6
 SITE_NAME = "modelscores"
 
@@ -134,7 +135,9 @@ def build_plot(docs: SiteDocuments, chart: Chart) -> Plot:
 
 
 def inline(plot: Plot, ident: str, title: str, width: float = INLINE_WIDTH) -> str:
-    """The plot as an accessible SVG element for a page."""
+    """The plot as an accessible SVG element for a page (bar charts: the first 50 bars)."""
+    if isinstance(plot, Bars) and plot.max_rows is None:
+        plot = plot.limited(INLINE_ROWS)
     height = plot.height_for(width)
     return svg.inline_svg(plot.draw(width, height), width, height, ident, title, plot.summary)
 

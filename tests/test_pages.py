@@ -313,3 +313,12 @@ def test_api_docs_page_is_generated_from_the_openapi_document() -> None:
     assert '<a href="#schema-Error">Error</a>' in html
     assert "integer or null" in html and "≥ 0" in html
     assert "Read <code>models</code>." in html
+
+
+def test_inline_bar_charts_show_the_first_fifty_bars() -> None:
+    from generator.charts import inline
+
+    bars = Bars(tuple(Bar(f"m{i}", float(100 - i)) for i in range(80)), "points")
+    drawn = inline(bars, "x", "Many")
+    assert drawn.count(">m49<") == 1 and ">m50<" not in drawn
+    assert "80 models in ranking order (higher is better), the first 50 shown" in drawn
