@@ -80,6 +80,17 @@ class Linker:
         path = self.site_path(target)
         return target if path is None else f"{self.base_url.rstrip('/')}/{path}"
 
+    def anchor(self, text: str, url: str | None, external: bool = False) -> markupsafe.Markup:
+        """`<a>` to a page (or an outside URL with `external`), or just the text without a URL.
+
+        A Python helper rather than a Jinja macro: pages have thousands of links.
+        """
+        if not url:
+            return markupsafe.escape(text)
+        href = markupsafe.escape(url if external else self(url))
+        rel = ' rel="noopener"' if external else ""
+        return markupsafe.Markup(f'<a href="{href}"{rel}>{markupsafe.escape(text)}</a>')
+
     def __call__(self, target: str) -> str:
         path = self.site_path(target)
         if path is None:
