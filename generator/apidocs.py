@@ -13,6 +13,18 @@ from typing import Any
 from generator.contract import ENDPOINTS
 
 _REF_PREFIX = "#/components/schemas/"
+MCP_TOOLS: tuple[tuple[str, str], ...] = (
+    ("list_models", "every model, with filters (provider, open weights, minimum IQ) and sorting"),
+    ("get_model", "one model in full, by id or name"),
+    ("list_rankings", "the ranking catalog"),
+    ("get_ranking", "one ranking with every ranked model"),
+    ("list_benchmarks", "the benchmarks of the seven dimensions"),
+    ("list_domains", "the applied-capability domains"),
+    ("get_domain", "one domain's leaderboard and benchmark results"),
+    ("get_methodology", "how every score is computed"),
+    ("compare_models", "several models side by side"),
+)
+"""The sidecar's tools as the docs page lists them (a test checks the names against it)."""
 
 
 @dataclass(frozen=True)

@@ -304,6 +304,7 @@ def _api_docs_page(out: _Renderer, openapi: Mapping[str, Any] | None) -> None:
         api=api,
         base=base,
         mcp_url=mcp_url(out.config),
+        mcp_tools=apidocs.MCP_TOOLS,
         openapi_url=openapi_url(out.config),
     )
 

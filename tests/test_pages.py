@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import re
 import struct
+from pathlib import Path
 
 import pytest
 from msgspec.structs import replace
 from sample_documents import BASE, MODEL_NAMES, sample_documents
 
 from generator import svg
-from generator.charts import chart_kind, cost_scatter, frontier, iq_histogram
+from generator.apidocs import MCP_TOOLS
+from generator.charts import chart_kind, cost_scatter, frontier, inline, iq_histogram
 from generator.contract import ChartList
 from generator.errors import BuildError
 from generator.pages import Linker, render_pages
@@ -316,9 +318,17 @@ def test_api_docs_page_is_generated_from_the_openapi_document() -> None:
 
 
 def test_inline_bar_charts_show_the_first_fifty_bars() -> None:
-    from generator.charts import inline
-
     bars = Bars(tuple(Bar(f"m{i}", float(100 - i)) for i in range(80)), "points")
     drawn = inline(bars, "x", "Many")
     assert drawn.count(">m49<") == 1 and ">m50<" not in drawn
     assert "80 models in ranking order (higher is better), the first 50 shown" in drawn
+
+
+def test_docs_page_lists_the_tools_the_mcp_sidecar_serves(built_site: Path) -> None:
+    from mcp_server.server import build_tools
+    from mcp_server.site import SiteStore
+
+    served = {tool.name for tool in build_tools(SiteStore(built_site, check_interval=0))}
+    assert served == {name for name, _ in MCP_TOOLS}
+    html = (built_site / "docs/index.html").read_text()
+    assert all(f"<code>{name}</code>" in html for name in served)
