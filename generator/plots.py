@@ -64,7 +64,7 @@ class Histogram:
         return (
             f"Histogram of the composite IQ of {len(self.values)} ranked models in bins of "
             f"{self.bin_width} points; the most common range is {start}–"
-            f"{start + self.bin_width - 1} with {count} models."
+            f"{start + self.bin_width - 1} with {count} model{'s' if count != 1 else ''}."
         )
 
     @property

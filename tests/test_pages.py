@@ -332,3 +332,11 @@ def test_docs_page_lists_the_tools_the_mcp_sidecar_serves(built_site: Path) -> N
     assert served == {name for name, _ in MCP_TOOLS}
     html = (built_site / "docs/index.html").read_text()
     assert all(f"<code>{name}</code>" in html for name in served)
+
+
+def test_histogram_summary_names_the_fullest_bin() -> None:
+    # bins 100-104: 2 models, 110-114: 1 model -> the fullest is 100-104
+    assert Histogram((100, 103, 112)).summary.endswith(
+        "the most common range is 100–104 with 2 models."
+    )
+    assert Histogram((100,)).summary.endswith("with 1 model.")
