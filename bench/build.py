@@ -266,7 +266,10 @@ def measure_size(models: int, benchmarks: int, seed: int, work: Path) -> BuildRu
         sys.executable, "-m", "bench.build", "--child",
         "--data", str(data), "--work", str(child_work), "--models", str(models),
     ]  # fmt: skip
-    out = subprocess.run(command, check=True, capture_output=True, text=True)
+    out = subprocess.run(command, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.stderr.write(out.stderr)
+        raise SystemExit(f"N={models}: the build child failed (exit {out.returncode})")
     run = BuildRun(**json.loads(out.stdout))
     shutil.rmtree(child_work, ignore_errors=True)
     shutil.rmtree(data, ignore_errors=True)

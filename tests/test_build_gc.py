@@ -1,0 +1,47 @@
+"""The build pauses the cyclic garbage collector and restores it afterwards, even on error."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+import pytest
+
+from generator import build
+from generator.errors import DataError
+from generator.urls import SiteConfig
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def test_collector_paused_during_the_build_and_restored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[bool] = []
+    real = build.load_dataset
+
+    def spying(data_dir: Path) -> object:
+        seen.append(gc.isenabled())
+        return real(data_dir)
+
+    monkeypatch.setattr(build, "load_dataset", spying)
+    assert gc.isenabled()
+    build.build_site(DATA, tmp_path / "out", SiteConfig())
+    assert seen == [False]
+    assert gc.isenabled()
+
+
+def test_restored_after_a_failed_build(tmp_path: Path) -> None:
+    with pytest.raises(DataError):
+        build.build_site(tmp_path / "missing", tmp_path / "out", SiteConfig())
+    assert gc.isenabled()
+
+
+def test_a_disabled_collector_stays_disabled() -> None:
+    gc.disable()
+    try:
+        with build.gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
