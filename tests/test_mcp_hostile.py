@@ -23,7 +23,7 @@ from typing import Any
 import httpx2
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
-from bad_data.sitetree import REPO, build_fixture_site
+from bad_data.sitetree import FIXTURE, REPO, build_fixture_site
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -248,8 +248,21 @@ TRAVERSALS = (
     "' OR '1'='1",
     "<script>alert(1)</script>",
 )
+KNOWN_IDS = sorted(
+    [p.stem for p in (FIXTURE / "models").glob("*.toml")]
+    + [p.stem for p in (FIXTURE / "domains").glob("*.toml")]
+    + ["composite-iq", "effective-cost", "reliability-iq"]
+)
+AFFIXES = ("", "/", "/..", "../", "%00", "\x00", " ", "\n", ".json", "?x=1", "#", "/../../secret")
+near_ids = st.builds(
+    lambda before, known, after: before + known + after,
+    st.sampled_from(AFFIXES),
+    st.sampled_from(KNOWN_IDS).flatmap(lambda known: st.sampled_from([known, known.upper()])),
+    st.sampled_from(AFFIXES),
+)
 hostile_text = st.one_of(
     st.sampled_from(TRAVERSALS),
+    near_ids,
     st.text(max_size=64),
     st.text(st.characters(codec="utf-8", categories=("Cc", "Cf", "Zs", "So")), max_size=64),
     st.integers(1000, 60_000).map(lambda n: "x" * n),

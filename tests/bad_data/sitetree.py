@@ -90,6 +90,11 @@ def without_dac_override() -> list[str]:
     return [setpriv, "--bounding-set", "-dac_override,-dac_read_search"]
 
 
+def permissions_enforced() -> bool:
+    """Whether a child build can be made to obey file modes (non-root, or root via setpriv)."""
+    return os.geteuid() != 0 or bool(without_dac_override())
+
+
 def run_build(
     data_dir: Path,
     out_dir: Path,
