@@ -17,7 +17,7 @@ from sample_documents import BASE, MODEL_NAMES, sample_documents
 from generator import svg
 from generator.apidocs import MCP_TOOLS
 from generator.charts import chart_kind, cost_scatter, frontier, inline, iq_histogram
-from generator.contract import ChartList
+from generator.contract import ChartList, ModelDetail, ModelList
 from generator.errors import BuildError
 from generator.pages import Linker, render_pages
 from generator.plots import Bar, Bars, Histogram
@@ -340,3 +340,21 @@ def test_histogram_summary_names_the_fullest_bin() -> None:
         "the most common range is 100–104 with 2 models."
     )
     assert Histogram((100,)).summary.endswith("with 1 model.")
+
+
+def test_pages_render_when_no_model_is_ranked() -> None:
+    docs = sample_documents()
+    models = docs["/models"]
+    assert isinstance(models, ModelList)
+    docs["/models"] = replace(
+        models, models=[replace(m, rank=None, iq=None) for m in models.models]
+    )
+    for model_id in list(SiteDocuments(sample_documents()).model_details):
+        detail = docs[f"/models/{model_id}"]
+        assert isinstance(detail, ModelDetail)
+        docs[f"/models/{model_id}"] = replace(detail, rank=None, iq=None)
+    pages = render_pages(docs, SiteConfig(base_url=BASE))
+    assert "No model has a composite IQ yet." in page(pages, "charts/iq-distribution/index.html")
+    assert "<table" not in page(pages, "index.html")
+    assert "No model has a composite IQ yet." in page(pages, "index.html")
+    assert png_size(pages["charts/frontier.png"]) == (1200, 630)
