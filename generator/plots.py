@@ -233,7 +233,7 @@ class Profiles:
         names = ", ".join(p.label for p in self.profiles)
         return (
             f"Seven dimension scores (IQ 70 to 160) of the top {len(self.profiles)} models by "
-            f"composite IQ: {names}. Lighter bars are imputed estimates."
+            f"composite IQ: {names}. Striped, lighter bars are imputed estimates."
         )
 
     @property
@@ -256,7 +256,7 @@ class Profiles:
         cols = self._columns(width)
         rows = math.ceil(len(self.profiles) / cols) or 1
         panel_w, panel_h = width / cols, (height - 40) / rows
-        out = []
+        out = [_HATCH_DEFS]
         for index, profile in enumerate(self.profiles):
             x0, y0 = (index % cols) * panel_w, (index // cols) * panel_h
             out.append(f'<g transform="translate({svg.num(x0)} {svg.num(y0)})">')
@@ -265,9 +265,20 @@ class Profiles:
         legend_y = height - 14
         out.append(svg.rect(16, legend_y - 11, 14, 12, ACCENT))
         out.append(svg.text(36, legend_y, "direct evidence", 12, fill=MUTED))
-        out.append(svg.rect(170, legend_y - 11, 14, 12, ACCENT_LIGHT))
+        out.append(svg.rect(170, legend_y - 11, 14, 12, _HATCH, stroke=ACCENT))
         out.append(svg.text(190, legend_y, "imputed", 12, fill=MUTED))
         return "".join(out)
+
+
+# Imputed bars: a light fill with diagonal stripes and an outline, so they differ from
+# direct bars by pattern as well as by colour (and keep 3:1 contrast with the page).
+_HATCH = "url(#imputed-hatch)"
+_HATCH_DEFS = (
+    '<defs><pattern id="imputed-hatch" patternUnits="userSpaceOnUse" width="6" height="6" '
+    'patternTransform="rotate(45)">'
+    f"{svg.rect(0, 0, 6, 6, ACCENT_LIGHT)}{svg.line(0, 0, 0, 6, ACCENT, stroke_width=2)}"
+    "</pattern></defs>"
+)
 
 
 def _dimension_cell(iq: int | None, imputed: bool) -> str:
@@ -292,8 +303,8 @@ def _panel(profile: Profile, width: float, height: float) -> list[str]:
         if iq is None:
             out.append(svg.text(bar_left + 4, y + row_h * 0.7, "no estimate", 10, fill=MUTED))
             continue
-        fill = ACCENT_LIGHT if imputed else ACCENT
-        out.append(svg.rect(bar_left, y + 2, scale(iq) - bar_left, row_h - 4, fill))
+        bar = (bar_left, y + 2, scale(iq) - bar_left, row_h - 4)
+        out.append(svg.rect(*bar, _HATCH, stroke=ACCENT) if imputed else svg.rect(*bar, ACCENT))
         out.append(svg.text(scale(iq) + 4, y + row_h * 0.7, str(iq), 10))
     return out
 
