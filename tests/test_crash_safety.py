@@ -74,6 +74,26 @@ class Sites:
             if self.manifest["old"][k] != self.manifest["new"].get(k)
         }
         assert len(changed) > 10, "the two sites must differ in many files to detect a mix"
+        self.window = self._write_window(root / "window")
+
+    def _write_window(self, scratch: Path) -> float:
+        """Seconds a staging tree exists beside the output during one rebuild."""
+        out = scratch / "site_out"
+        assert run_build(self.data["old"], out).returncode == 0
+        proc = subprocess.Popen(
+            build_command(self.data["new"], out), env=child_env(), stdout=subprocess.DEVNULL
+        )
+        appeared: float | None = None
+        gone: float | None = None
+        while proc.poll() is None:
+            staged = set(os.listdir(scratch)) - {"site_out"}
+            if staged and appeared is None:
+                appeared = time.monotonic()
+            elif not staged and appeared is not None and gone is None:
+                gone = time.monotonic()
+            time.sleep(0.0002)
+        assert proc.wait() == 0 and appeared is not None
+        return (gone or time.monotonic()) - appeared
 
     def which(self, out: Path) -> str:
         """'old' or 'new' if `out` is exactly one of the two complete sites."""
@@ -127,9 +147,9 @@ def test_sigkill_at_random_moments_leaves_old_or_new_site(sites: Sites, tmp_path
     outcomes = {"killed": 0, "killed mid-write": 0, "finished": 0, "now new": 0}
     for trial in range(TRIALS):
         target = "new" if state == "old" else "old"
-        # Even trials: uniform over the whole run. Odd trials: aimed at the writing phase.
-        aim = trial % 2 == 1
-        delay = rng.uniform(0.0, 0.2) if aim else rng.uniform(0.0, sites.seconds * 1.1)
+        # One trial in three: uniform over the whole run; the others aimed at the writing phase.
+        aim = trial % 3 != 0
+        delay = rng.uniform(0.0, sites.window) if aim else rng.uniform(0.0, sites.seconds * 1.1)
         command = build_command(sites.data[target], out)
         status, mid_write = _kill_after(command, delay, tmp_path, aim)
         killed = status == -signal.SIGKILL
@@ -145,7 +165,7 @@ def test_sigkill_at_random_moments_leaves_old_or_new_site(sites: Sites, tmp_path
     assert sites.which(out) == "new"
     leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name != "site_out")
     assert leftovers == [], f"staging debris after a clean build: {leftovers}"
-    print(f"crash trials (seed {SEED}): {outcomes}")
+    print(f"crash trials (seed {SEED}, write window {sites.window:.3f} s): {outcomes}")
     assert outcomes["killed"] >= TRIALS // 2, outcomes
     assert outcomes["killed mid-write"] >= TRIALS // 4, outcomes
 
