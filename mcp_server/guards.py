@@ -55,15 +55,21 @@ def envelope_problem(body: bytes) -> tuple[int, str] | None:
 
     The SDK takes a message whose `id` is neither a string nor an integer (an object, a
     boolean, a float, even `1e999`) for a notification and answers 202 with no body; JSON-RPC
-    wants an Invalid Request error. A body that does not parse as JSON here is a Parse error,
-    and a `tools/call` without a tool name gets Invalid params before dispatch.
+    wants an Invalid Request error, as for a batch (MCP has none), a non-object message and a
+    `jsonrpc` other than "2.0" (the SDK calls those Invalid params). A body that does not
+    parse as JSON here is a Parse error, and a `tools/call` without a tool name gets Invalid
+    params before dispatch.
     """
     try:
         message: Any = msgspec.json.decode(body)
     except (msgspec.DecodeError, RecursionError) as exc:
         return PARSE_ERROR, f"Parse error: {exc}"
+    if isinstance(message, list):
+        return INVALID_REQUEST, "Invalid Request: batches are not supported"
     if not isinstance(message, dict):
-        return None
+        return INVALID_REQUEST, "Invalid Request: a message must be a JSON object"
+    if message.get("jsonrpc") != "2.0":
+        return INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"'
     if "id" in message and (
         isinstance(message["id"], bool) or not isinstance(message["id"], str | int)
     ):
