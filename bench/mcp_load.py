@@ -29,6 +29,8 @@ SERVER_CPU = 0
 CLIENT_CPU = 1
 TOOLS = ("get_model", "get_ranking", "list_models")
 HOST = "127.0.0.1"
+SIDECAR_APP = "mcp_server.app:app"
+BASELINE_APP = "bench.baseline_app:app"
 
 
 @dataclass(frozen=True)
@@ -178,12 +180,16 @@ def build_site_for(models: int, benchmarks: int, seed: int, work: Path) -> Path:
 
 
 def measure_matrix(
-    site: Path, tools: Sequence[str], levels: Sequence[int], duration: float
+    site: Path,
+    tools: Sequence[str],
+    levels: Sequence[int],
+    duration: float,
+    sidecar_app: str = SIDECAR_APP,
 ) -> list[Cell]:
     """Throughput and latency for every server, tool and concurrency."""
     ids = site_ids(site)
     cells: list[Cell] = []
-    for server, app in (("sidecar", "mcp_server.app:app"), ("baseline", "bench.baseline_app:app")):
+    for server, app in (("sidecar", sidecar_app), ("baseline", BASELINE_APP)):
         mcp = server == "sidecar"
         with serve(app, site) as (port, _pid):
             for tool in tools:
@@ -198,11 +204,13 @@ def measure_matrix(
     return cells
 
 
-def measure_memory(site: Path, total: int, steps: int, concurrency: int) -> list[tuple[int, float]]:
+def measure_memory(
+    site: Path, total: int, steps: int, concurrency: int, sidecar_app: str = SIDECAR_APP
+) -> list[tuple[int, float]]:
     """Sidecar RSS (MiB) after startup and after each of `steps` equal slices of `total` calls."""
     ids = site_ids(site)
     points: list[tuple[int, float]] = []
-    with serve("mcp_server.app:app", site) as (port, pid):
+    with serve(sidecar_app, site) as (port, pid):
         requests = requests_for("get_model", port, ids, True)
         run_client(requests, port, 1, 60.0, 1, True)  # the first call loads the site
         points.append((0, rss_mib(pid)))
@@ -257,6 +265,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--memory-requests", type=int, default=50_000)
     parser.add_argument("--memory-concurrency", type=int, default=16)
     parser.add_argument("--json", type=Path, help="also write the raw results here")
+    parser.add_argument("--sidecar-app", default=SIDECAR_APP, help="uvicorn app spec to test")
     args = parser.parse_args(argv)
     levels = [int(v) for v in args.concurrency.split(",")]
     tools = [t for t in args.tools.split(",") if t]
@@ -264,8 +273,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         site = args.site or build_site_for(args.models, args.benchmarks, args.seed, Path(tmp))
         models = len(site_ids(site)["models"])
         print(f"site: {models} models; {args.duration:g}s per cell", file=sys.stderr)
-        cells = measure_matrix(site, tools, levels, args.duration)
-        memory = measure_memory(site, args.memory_requests, 10, args.memory_concurrency)
+        cells = measure_matrix(site, tools, levels, args.duration, args.sidecar_app)
+        memory = measure_memory(
+            site, args.memory_requests, 10, args.memory_concurrency, args.sidecar_app
+        )
     print(f"## Sidecar load ({models} models, {args.duration:g} s per cell)\n")
     print(report(cells, memory))
     if args.json:

@@ -8,6 +8,7 @@ snapshot and swaps in a new one, fully loaded first, when the build swaps `site_
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import threading
@@ -204,6 +205,21 @@ def _model_keys(models: ModelList) -> dict[str, str]:
 # --- the current snapshot ---------------------------------------------------
 
 
+def settle_heap() -> None:
+    """Take a freshly loaded snapshot out of the cyclic garbage collector's way.
+
+    A snapshot is hundreds of thousands of long-lived objects (millions at 10,000 models).
+    Every full collection walked them all while requests waited: at 1,000 models a 60 ms
+    pause, the whole p99 at 16-way concurrency. After a load: collect what is already
+    garbage, then freeze everything that survives, so collections only see per-request
+    objects. Frozen objects are still freed by reference counting when a newer snapshot
+    replaces them; the next load unfreezes first, so a cycle among them is collected then.
+    """
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+
+
 class SiteStore:
     """The current `Site`, replaced by a freshly loaded one when the build changes.
 
@@ -238,6 +254,7 @@ class SiteStore:
             if self._site is None:
                 self._site = load_site(self.site_dir)
                 self._checked_at = time.monotonic()
+                settle_heap()
             return self._site
 
     def _reload(self, seen: Site) -> Site:
@@ -250,5 +267,6 @@ class SiteStore:
                 logger.warning("keeping the previous build: %s", exc)
                 return seen
             self._site = fresh
+            settle_heap()
             logger.info("loaded a new build of %s", self.site_dir)
             return fresh
