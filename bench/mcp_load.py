@@ -94,6 +94,12 @@ def serve(app: str, site: Path) -> Iterator[tuple[int, int]]:
             proc.wait()
 
 
+def process_cpu(pid: int) -> float:
+    """User + system CPU seconds of a process so far (from /proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def mcp_request(port: int, number: int, tool: str, arguments: dict[str, Any]) -> str:
     """One raw HTTP/1.1 POST of a JSON-RPC `tools/call`."""
     body = json.dumps(
@@ -191,11 +197,15 @@ def measure_matrix(
     cells: list[Cell] = []
     for server, app in (("sidecar", sidecar_app), ("baseline", BASELINE_APP)):
         mcp = server == "sidecar"
-        with serve(app, site) as (port, _pid):
+        with serve(app, site) as (port, pid):
             for tool in tools:
                 requests = requests_for(tool, port, ids, mcp)
                 for level in levels:
+                    cpu0, wall0 = process_cpu(pid), time.perf_counter()
                     result = run_client(requests, port, level, duration, -1, mcp)
+                    busy = (process_cpu(pid) - cpu0) / (time.perf_counter() - wall0)
+                    result["server_cpu"] = busy
+                    result["server_ms_per_request"] = 1000 * busy / max(result["throughput"], 1e-9)
                     cells.append(Cell(server, tool, level, result))
                     print(
                         f"  {server} {tool} c={level}: {result['throughput']:.0f}/s",
@@ -238,13 +248,15 @@ def report(cells: Sequence[Cell], memory: Sequence[tuple[int, float]]) -> str:
             [
                 cell.server, cell.tool, cell.concurrency, r["requests"], r["errors"],
                 float(r["throughput"]), float(r["p50_ms"]), float(r["p95_ms"]),
-                float(r["p99_ms"]), r["response_bytes"], f"{r['client_cpu']:.0%}", ratio,
+                float(r["p99_ms"]), r["response_bytes"], f"{r['server_cpu']:.0%}",
+                float(r["server_ms_per_request"]), f"{r['client_cpu']:.0%}", ratio,
             ]
         )  # fmt: skip
     matrix = table(
         [
             "server", "tool", "conc", "requests", "errors", "req/s", "p50 ms", "p95 ms",
-            "p99 ms", "bytes/resp", "client CPU", "sidecar/baseline",
+            "p99 ms", "bytes/resp", "server CPU", "server CPU ms/req", "client CPU",
+            "sidecar/baseline",
         ],
         rows,
     )  # fmt: skip
