@@ -179,7 +179,8 @@ async def _mcp_answers(site: Path, calls: list[tuple[str, dict[str, Any]]]) -> l
                 message = {"jsonrpc": "2.0", "id": number, "method": method, "params": params}
                 response = await http.post(MCP_PATH, json=message, headers=HEADERS)
                 assert response.status_code == 200, response.text
-                answers.append(response.text)
+                head = "".join(f"{name}: {value}\n" for name, value in response.headers.items())
+                answers.append(head + response.text)
     return answers
 
 
@@ -226,7 +227,7 @@ def test_asking_for_an_unpublished_model_reveals_nothing(leak: Leak) -> None:
     for (_, params), answer in zip(calls, answers, strict=True):
         arguments = params["arguments"]
         query = arguments.get("id") or arguments["ids"][0]
-        payload = json.loads(answer)
+        payload = json.loads(answer[answer.index("\n{") + 1 :])
         result = payload["result"]
         if "id" in arguments:
             assert result["isError"] is True

@@ -302,6 +302,18 @@ def tool_arguments(draw: st.DrawFn, schema: dict[str, Any]) -> Any:
     return {**extras, **arguments}
 
 
+METHODS = (
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "prompts/list",
+    "server/discover",
+    "notifications/initialized",
+    "logging/setLevel",
+    "completion/complete",
+)
 FUZZ = settings(
     max_examples=int(os.environ.get("MODELSCORES_FUZZ_EXAMPLES", "60")),
     deadline=None,
@@ -349,6 +361,29 @@ def test_fuzzed_tool_names_are_refused(sidecar: Sidecar, name: Any, arguments: A
         message = assert_sane(sidecar, response)
     if message is not None and "result" in message and name not in TOOL_NAMES:
         assert message["result"]["isError"] is True
+
+
+@FUZZ
+@given(
+    body=st.one_of(
+        st.binary(max_size=512),
+        json_value.map(json.dumps),
+        st.fixed_dictionaries(
+            {"jsonrpc": st.sampled_from(["2.0", 2, None]), "id": json_scalar},
+            optional={
+                "method": st.one_of(st.sampled_from(METHODS), hostile_text),
+                "params": json_value,
+            },
+        ).map(json.dumps),
+    )
+)
+def test_fuzzed_bodies_get_an_answer_or_an_error(sidecar: Sidecar, body: bytes | str) -> None:
+    with no_server_failures(sidecar):
+        response = sidecar.post(body)
+    if response.status_code == 202:  # a well-formed notification: accepted, nothing to say
+        assert response.content == b""
+        return
+    assert_sane(sidecar, response)
 
 
 @pytest.mark.parametrize("query", TRAVERSALS)
