@@ -228,6 +228,7 @@ def test_full_disk_reports_error_and_keeps_old_site(sites: Sites, tmp_path: Path
         _fill(disk, leave=64 * 1024)
         result = run_build(sites.data["new"], out)
         _assert_clear_failure(result)
+        assert "No space left on device" in result.stderr
         assert sites.which(out) == "old"
         assert sorted(p.name for p in disk.iterdir()) == ["filler", "site_out"]
 
