@@ -60,6 +60,7 @@ def _check(case: Case, data: Path, code: int, stdout: str, stderr: str) -> None:
 def test_corpus_has_at_least_forty_distinct_cases() -> None:
     names = [case.name for case in CASES]
     assert len(names) == len(set(names)) >= 40
+    assert IN_CHILD <= set(names)
     assert all(case.expected for case in CASES)
 
 
