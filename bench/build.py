@@ -337,20 +337,23 @@ def rebuild_table(runs: Sequence[BuildRun]) -> str:
 def size_table(runs: Sequence[BuildRun]) -> str:
     """The single-response list endpoints, raw and compressed."""
     keys = sorted({k for r in runs for k in r.api_bytes})
-    rows = [[r.models, *(human_bytes(r.api_bytes.get(k, 0)) for k in keys)] for r in runs]
+    rows = [
+        [r.models, *(human_bytes(r.api_bytes[k]) if k in r.api_bytes else "–" for k in keys)]
+        for r in runs
+    ]
     return table(["models", *keys], rows)
 
 
 def report(runs: Sequence[BuildRun]) -> str:
     """All tables, Markdown."""
-    parts = [
-        "### Build by stage (wall seconds)", stage_table(runs),
-        "### Build against the floor", floor_table(runs),
-        "### Scaling from 1,000 to 10,000 models", scaling_table(runs),
-        "### Rebuilds", rebuild_table(runs),
-        "### List endpoint sizes", size_table(runs),
-    ]  # fmt: skip
-    return "\n\n".join(p for p in parts if p) + "\n"
+    sections = [
+        ("Build by stage (wall seconds)", stage_table(runs)),
+        ("Build against the floor", floor_table(runs)),
+        ("Scaling from 1,000 to 10,000 models", scaling_table(runs)),
+        ("Rebuilds", rebuild_table(runs)),
+        ("List endpoint sizes", size_table(runs)),
+    ]
+    return "\n\n".join(f"### {title}\n\n{body}" for title, body in sections if body) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> None:
