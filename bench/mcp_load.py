@@ -31,6 +31,7 @@ TOOLS = ("get_model", "get_ranking", "list_models")
 HOST = "127.0.0.1"
 SIDECAR_APP = "mcp_server.app:app"
 BASELINE_APP = "bench.baseline_app:app"
+FAST_PATH_ENV = "MODELSCORES_MCP_FAST_PATH"
 
 
 @dataclass(frozen=True)
@@ -73,10 +74,12 @@ def _wait_ready(port: int, proc: subprocess.Popen[bytes], timeout: float = 120.0
 
 
 @contextmanager
-def serve(app: str, site: Path) -> Iterator[tuple[int, int]]:
+def serve(
+    app: str, site: Path, extra_env: dict[str, str] | None = None
+) -> Iterator[tuple[int, int]]:
     """Run `uvicorn app` on a free loopback port, one worker, pinned to SERVER_CPU."""
     port = free_port()
-    env = {**os.environ, "MODELSCORES_SITE_DIR": str(site)}
+    env = {**os.environ, "MODELSCORES_SITE_DIR": str(site), **(extra_env or {})}
     command = [
         sys.executable, "-m", "uvicorn", app, "--host", HOST, "--port", str(port),
         "--workers", "1", "--log-level", "warning", "--no-access-log",
@@ -191,13 +194,20 @@ def measure_matrix(
     levels: Sequence[int],
     duration: float,
     sidecar_app: str = SIDECAR_APP,
+    sdk_path_too: bool = False,
 ) -> list[Cell]:
-    """Throughput and latency for every server, tool and concurrency."""
+    """Throughput and latency for every server, tool and concurrency.
+
+    With `sdk_path_too`, the sidecar is also measured with its fast path off ("sidecar-sdk").
+    """
     ids = site_ids(site)
     cells: list[Cell] = []
-    for server, app in (("sidecar", sidecar_app), ("baseline", BASELINE_APP)):
-        mcp = server == "sidecar"
-        with serve(app, site) as (port, pid):
+    servers = [("sidecar", sidecar_app, {}), ("baseline", BASELINE_APP, {})]
+    if sdk_path_too:
+        servers.insert(1, ("sidecar-sdk", sidecar_app, {FAST_PATH_ENV: "0"}))
+    for server, app, env in servers:
+        mcp = server != "baseline"
+        with serve(app, site, env) as (port, pid):
             for tool in tools:
                 requests = requests_for(tool, port, ids, mcp)
                 for level in levels:
@@ -242,7 +252,7 @@ def report(cells: Sequence[Cell], memory: Sequence[tuple[int, float]]) -> str:
     for cell in cells:
         r = cell.result
         ratio = ""
-        if cell.server == "sidecar" and (cell.tool, cell.concurrency) in base:
+        if cell.server != "baseline" and (cell.tool, cell.concurrency) in base:
             ratio = f"{r['throughput'] / base[(cell.tool, cell.concurrency)]['throughput']:.2f}"
         rows.append(
             [
@@ -278,6 +288,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--memory-concurrency", type=int, default=16)
     parser.add_argument("--json", type=Path, help="also write the raw results here")
     parser.add_argument("--sidecar-app", default=SIDECAR_APP, help="uvicorn app spec to test")
+    parser.add_argument(
+        "--sdk-path-too",
+        action="store_true",
+        help=f"also measure the sidecar with its fast path off ({FAST_PATH_ENV}=0)",
+    )
     args = parser.parse_args(argv)
     levels = [int(v) for v in args.concurrency.split(",")]
     tools = [t for t in args.tools.split(",") if t]
@@ -285,7 +300,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         site = args.site or build_site_for(args.models, args.benchmarks, args.seed, Path(tmp))
         models = len(site_ids(site)["models"])
         print(f"site: {models} models; {args.duration:g}s per cell", file=sys.stderr)
-        cells = measure_matrix(site, tools, levels, args.duration, args.sidecar_app)
+        cells = measure_matrix(
+            site, tools, levels, args.duration, args.sidecar_app, args.sdk_path_too
+        )
         memory = measure_memory(
             site, args.memory_requests, 10, args.memory_concurrency, args.sidecar_app
         )

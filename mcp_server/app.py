@@ -7,7 +7,9 @@ environment (`uvicorn mcp_server.app:app`):
 - `MODELSCORES_ALLOWED_HOSTS`: comma-separated `Host` values (`name`, `name:port`,
   `name:*`, or `*` for any); default: localhost on any port,
 - `MODELSCORES_ALLOWED_ORIGINS`: comma-separated browser origins (`scheme://name[:port|:*]`,
-  or `*` for any); default: http://localhost on any port.
+  or `*` for any); default: http://localhost on any port,
+- `MODELSCORES_MCP_FAST_PATH`: `0` (or `false`, `no`, `off`) sends every MCP request through
+  the SDK instead of answering plain `tools/call` requests directly (`mcp_server.fastpath`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from generator.urls import MCP_PATH
+from mcp_server.fastpath import FastPath
 from mcp_server.guards import ANY, JsonRpcGuard, RebindingGuard
 from mcp_server.server import create_server
 from mcp_server.site import SiteError, SiteStore
@@ -61,16 +64,18 @@ def _origin_regex(origins: Sequence[str]) -> str:
     return "|".join(parts) or "(?!)"
 
 
-def _mcp_routes(mcp_app: Starlette) -> list[Route]:
+def _mcp_routes(mcp_app: Starlette, store: SiteStore | None) -> list[Route]:
     """The SDK's MCP route, POST only, at `/api/mcp` and `/api/mcp/` (no 307 between them).
 
     A stateless server has nothing to stream, so GET (which would open an SSE stream that
-    never ends) and DELETE get 405, as the transport allows.
+    never ends) and DELETE get 405, as the transport allows. With a `store`, `FastPath`
+    answers plain `tools/call` requests before the SDK sees them.
     """
     (route,) = mcp_app.routes
     if not isinstance(route, Route) or route.path != MCP_PATH:  # pragma: no cover - SDK change
         raise RuntimeError(f"unexpected MCP route from the SDK: {route!r}")
-    return [Route(path, route.endpoint, methods=["POST"]) for path in (MCP_PATH, MCP_PATH + "/")]
+    endpoint = route.endpoint if store is None else FastPath(route.endpoint, store)
+    return [Route(path, endpoint, methods=["POST"]) for path in (MCP_PATH, MCP_PATH + "/")]
 
 
 def create_app(
@@ -80,8 +85,12 @@ def create_app(
     *,
     check_interval: float = 1.0,
     max_body_bytes: int = MAX_BODY_BYTES,
+    fast_path: bool = True,
 ) -> Starlette:
-    """The sidecar for the build at `site_dir` (loaded at startup, reloaded when swapped)."""
+    """The sidecar for the build at `site_dir` (loaded at startup, reloaded when swapped).
+
+    `fast_path=False` sends every MCP request through the SDK (`mcp_server.fastpath`).
+    """
     store = SiteStore(site_dir, check_interval)
     server = create_server(store)
     hosts = list(allowed_hosts or DEFAULT_ALLOWED_HOSTS)
@@ -111,7 +120,10 @@ def create_app(
             yield
 
     app = Starlette(
-        routes=[*_mcp_routes(mcp_app), Route("/healthz", healthz, methods=["GET", "HEAD"])],
+        routes=[
+            *_mcp_routes(mcp_app, store if fast_path else None),
+            Route("/healthz", healthz, methods=["GET", "HEAD"]),
+        ],
         middleware=[
             Middleware(
                 CORSMiddleware,
@@ -148,6 +160,8 @@ def create_app_from_env() -> Starlette:
         Path(os.environ.get("MODELSCORES_SITE_DIR", "site_out")),
         _env_list("MODELSCORES_ALLOWED_HOSTS"),
         _env_list("MODELSCORES_ALLOWED_ORIGINS"),
+        fast_path=os.environ.get("MODELSCORES_MCP_FAST_PATH", "1").strip().lower()
+        not in ("0", "false", "no", "off"),
     )
 
 

@@ -249,6 +249,13 @@ class SiteStore:
             return site
         return self._reload(site)
 
+    def peek(self) -> Site | None:
+        """The current snapshot if no check of the disk is due (never blocks), else None."""
+        site = self._site
+        if site is None or time.monotonic() - self._checked_at >= self.check_interval:
+            return None
+        return site
+
     def _load_first(self) -> Site:
         with self._lock:
             if self._site is None:
