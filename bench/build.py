@@ -101,11 +101,8 @@ def instrumented(samples: dict[str, Sample], captured: dict[str, Any]) -> Iterat
     for name, stage in WRAPPED.items():
         originals[name] = getattr(build, name)
         setattr(build, name, wrap(name, stage, originals[name]))
-    originals["_pages_renderer"] = build._pages_renderer
-    renderer = build._pages_renderer()
-    if renderer is not None:
-        wrapped_pages = wrap("render_pages", "pages", renderer)
-        build._pages_renderer = lambda: wrapped_pages
+    originals["render_pages"] = build.render_pages
+    build.render_pages = wrap("render_pages", "pages", build.render_pages)
     try:
         yield
     finally:
@@ -114,7 +111,7 @@ def instrumented(samples: dict[str, Sample], captured: dict[str, Any]) -> Iterat
 
 
 def _config() -> Any:
-    from generator.urls import SiteConfig
+    from generator.api.urls import SiteConfig
 
     return SiteConfig(base_url=BASE_URL, mcp_origin=None)
 

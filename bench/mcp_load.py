@@ -179,8 +179,8 @@ def site_ids(site: Path) -> dict[str, list[str]]:
 def build_site_for(models: int, benchmarks: int, seed: int, work: Path) -> Path:
     """Synthesise data and build a site under `work`; returns the site directory."""
     from bench.synth import SynthSpec, write_dataset
+    from generator.api.urls import SiteConfig
     from generator.build import build_site
-    from generator.urls import SiteConfig
 
     data, site = work / "data", work / "site"
     write_dataset(SynthSpec(models=models, benchmarks=benchmarks, seed=seed), data)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.toml_writer import dumps
-from generator.records import DIMENSION_SLUGS, LADDER_IQS
+from generator.input.records import DIMENSION_SLUGS, LADDER_IQS
 
 DIMENSION_NAMES = {
     "abstract-reasoning": "Abstract reasoning",
@@ -655,13 +655,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--unpublished-share", type=float, default=0.04)
     parser.add_argument("--out", type=Path, required=True, help="data directory to (re)create")
-    parser.add_argument("--check", action="store_true", help="load it with generator.load")
+    parser.add_argument("--check", action="store_true", help="load it with generator.input.load")
     args = parser.parse_args(argv)
     spec = SynthSpec(args.models, args.benchmarks, args.seed, args.unpublished_share)
     report = write_dataset(spec, args.out)
     print(report)
     if args.check:
-        from generator.load import load_dataset
+        from generator.input.load import load_dataset
 
         dataset = load_dataset(args.out)
         print(f"loaded: {len(dataset.models)} published models, {len(dataset.benchmarks)} bench")

@@ -8,25 +8,18 @@ write leaves the previous site exactly as it was.
 from __future__ import annotations
 
 import gc
-import importlib
-import importlib.util
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import msgspec
 
-from generator.contract import ApiIndex
-from generator.errors import BuildError
-from generator.hosting import parse_redirects, render_hosting
-from generator.load import load_dataset
-from generator.openapi import build_openapi
-from generator.render import build_documents, render_api
-from generator.scoring import compute_scores
-from generator.site import merge_files, write_site
-from generator.urls import (
+from generator.api.contract import ApiIndex
+from generator.api.documents import build_documents, render_api
+from generator.api.hosting import parse_redirects, render_hosting
+from generator.api.openapi import build_openapi
+from generator.api.urls import (
     API_PREFIX,
     API_PREFIXES,
     HTML_404,
@@ -35,8 +28,11 @@ from generator.urls import (
     api_file,
     endpoint_for,
 )
-
-PAGES_MODULE = "generator.pages"
+from generator.errors import BuildError
+from generator.input.load import load_dataset
+from generator.output.writer import merge_files, write_site
+from generator.pages.render import render_pages
+from generator.scoring import compute_scores
 
 
 class BuildReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -48,7 +44,6 @@ class BuildReport(msgspec.Struct, frozen=True, kw_only=True):
     unchanged: int  # files kept byte-for-byte from the previous site
     swapped: bool  # False: the live site already was exactly this build
     documents: int
-    pages: bool  # whether HTML pages were rendered (generator.pages available)
     seconds: dict[str, float]  # stage -> wall time
 
     def describe(self) -> str:
@@ -108,14 +103,11 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig) -> BuildReport:
     with timer.stage("render"):
         documents = build_documents(dataset, scores, config)
         api = render_api(documents, config)
-    render_pages = _pages_renderer()
-    pages: dict[str, bytes] = {}
-    if render_pages is not None:
-        with timer.stage("pages"):
-            try:
-                pages = render_pages(documents, config, build_openapi(documents, config))
-            except OSError as exc:
-                raise BuildError(f"cannot render the pages: {exc}") from exc
+    with timer.stage("pages"):
+        try:
+            pages = render_pages(documents, config, build_openapi(documents, config))
+        except OSError as exc:
+            raise BuildError(f"cannot render the pages: {exc}") from exc
     with timer.stage("check"):
         files = merge_files(api, pages, render_hosting(config, html_404=HTML_404 in pages))
         check_site(files)
@@ -128,18 +120,8 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig) -> BuildReport:
         unchanged=written.unchanged,
         swapped=written.swapped,
         documents=len(documents),
-        pages=render_pages is not None,
         seconds=timer.seconds,
     )
-
-
-def _pages_renderer() -> Callable[..., dict[str, bytes]] | None:
-    """`generator.pages.render_pages` when that module is present, else None."""
-    if importlib.util.find_spec(PAGES_MODULE) is None:
-        return None
-    module: Any = importlib.import_module(PAGES_MODULE)
-    renderer: Callable[..., dict[str, bytes]] = module.render_pages
-    return renderer
 
 
 def check_site(files: Mapping[str, bytes]) -> None:

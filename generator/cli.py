@@ -45,7 +45,7 @@ def cli() -> None:
 @DATA_DIR
 def check(data_dir: Path) -> None:
     """Validate data/ and print a short summary."""
-    from generator.load import summarize
+    from generator.input.load import summarize
 
     click.echo(summarize(data_dir).describe())
 
@@ -57,8 +57,8 @@ def check(data_dir: Path) -> None:
 @MCP_ORIGIN
 def build(data_dir: Path, out_dir: Path, base_url: str, mcp_origin: str | None) -> None:
     """Build the site (JSON API, OpenAPI, pages, hosting rules) from data/ into --out-dir."""
+    from generator.api.urls import site_config
     from generator.build import build_site
-    from generator.urls import site_config
 
     click.echo(build_site(data_dir, out_dir, site_config(base_url, mcp_origin)).describe())
 
@@ -83,8 +83,8 @@ def serve(
     no_build: bool,
 ) -> None:
     """Build the site if needed, then serve it (API, pages, MCP) like the static host does."""
+    from generator.api.urls import site_config
     from generator.serve import prepare_site, run_server
-    from generator.urls import site_config
 
     if ctx.get_parameter_source("base_url") is click.core.ParameterSource.DEFAULT:
         base_url = f"http://{host}:{port}"  # links then work on the port actually served
@@ -100,7 +100,7 @@ def serve(
 def explain(data_dir: Path, model: str) -> None:
     """Print how every score of MODEL (an id) was computed."""
     from generator.explain import explain_model
-    from generator.load import load_dataset
+    from generator.input.load import load_dataset
     from generator.scoring import compute_scores
 
     dataset = load_dataset(data_dir)

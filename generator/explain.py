@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 
 from generator.errors import GeneratorError
-from generator.records import BenchmarkRecord, Dataset, ModelRecord, ParametersRecord
+from generator.input.records import BenchmarkRecord, Dataset, ModelRecord, ParametersRecord
 from generator.scoring.posterior import interval
 from generator.scoring.rounding import round_half_up
 from generator.scoring.types import CostEstimate, DimensionEstimate, ModelScores, Scores

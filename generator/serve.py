@@ -10,20 +10,17 @@ chosen by the request path (so 404s carry CORS too). The MCP sidecar is mounted 
 
 from __future__ import annotations
 
-import importlib.util
 import mimetypes
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import msgspec
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from generator.build import BuildReport, build_site
-from generator.contract import ApiIndex
-from generator.hosting import (
+from generator.api.contract import ApiIndex
+from generator.api.hosting import (
     HOSTING_FILES,
     HeaderRule,
     RedirectRule,
@@ -32,10 +29,11 @@ from generator.hosting import (
     parse_headers,
     parse_redirects,
 )
-from generator.site import SITE_MARKER
-from generator.urls import HTML_404, INDEX_PATH, MCP_PATH, SiteConfig, api_file, openapi_url
+from generator.api.urls import HTML_404, INDEX_PATH, MCP_PATH, SiteConfig, api_file, openapi_url
+from generator.build import BuildReport, build_site
+from generator.output.writer import SITE_MARKER
+from mcp_server.app import create_app as create_mcp_app
 
-MCP_MODULE = "mcp_server.app"
 DEFAULT_TYPE = "application/octet-stream"
 GET_METHODS = ("GET", "HEAD")
 
@@ -227,20 +225,9 @@ class _Dispatch:
         await self.static(scope, receive, send)
 
 
-def _mcp_app(site_dir: Path) -> ASGIApp | None:
-    if (
-        importlib.util.find_spec("mcp_server") is None
-        or importlib.util.find_spec(MCP_MODULE) is None
-    ):
-        return None
-    module: Any = importlib.import_module(MCP_MODULE)
-    app: ASGIApp = module.create_app(site_dir)
-    return app
-
-
 def create_app(site_dir: Path, *, mcp: bool = True) -> ASGIApp:
     """The preview server: the static site, plus the MCP sidecar at /api/mcp if available."""
-    return _Dispatch(create_static_app(site_dir), _mcp_app(site_dir) if mcp else None)
+    return _Dispatch(create_static_app(site_dir), create_mcp_app(site_dir) if mcp else None)
 
 
 def run_server(site_dir: Path, host: str, port: int, *, mcp: bool = True) -> None:

@@ -29,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from generator.urls import MCP_PATH
+from generator.api.urls import MCP_PATH
 from mcp_server.fastpath import FastPath
 from mcp_server.guards import ANY, JsonRpcGuard, RebindingGuard
 from mcp_server.server import create_server

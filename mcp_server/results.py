@@ -12,7 +12,7 @@ from typing import Annotated, Any, cast
 import msgspec
 from msgspec import Meta
 
-from generator.contract import Contract, Envelope, ModelSummary
+from generator.api.contract import Contract, Envelope, ModelSummary
 
 _LOCAL_DEFS = "#/$defs/"
 _BEST = (

@@ -18,7 +18,7 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
-from generator.contract import (
+from generator.api.contract import (
     BenchmarkList,
     DomainDetail,
     DomainList,

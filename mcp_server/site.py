@@ -21,7 +21,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from generator.contract import (
+from generator.api.contract import (
     BenchmarkList,
     DomainDetail,
     DomainList,
@@ -31,7 +31,7 @@ from generator.contract import (
     RankingDetail,
     RankingList,
 )
-from generator.urls import API_PREFIX, api_file
+from generator.api.urls import API_PREFIX, api_file
 
 API_DIR = API_PREFIX.lstrip("/")
 MARKER = api_file("/models")

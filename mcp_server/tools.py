@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 from mcp.server.mcpserver.exceptions import ToolError
 
-from generator.contract import ModelSummary
-from generator.records import DIMENSION_SLUGS
+from generator.api.contract import ModelSummary
+from generator.input.records import DIMENSION_SLUGS
 from mcp_server import text
 from mcp_server.site import Document, Site
 

@@ -16,8 +16,8 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
+from generator.api.urls import SiteConfig
 from generator.build import build_site
-from generator.urls import SiteConfig
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM_ARGS = [

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import httpx
 
-from generator.contract import ERROR_CODES
-from generator.hosting import API_CACHE_CONTROL, JSON_TYPE, headers_for, parse_headers
-from generator.urls import API_PREFIXES, INDEX_PATH, api_file, endpoint_for
+from generator.api.contract import ERROR_CODES
+from generator.api.hosting import API_CACHE_CONTROL, JSON_TYPE, headers_for, parse_headers
+from generator.api.urls import API_PREFIXES, INDEX_PATH, api_file, endpoint_for
 
 UNKNOWN = "no-such-thing"
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from generator.api.urls import SiteConfig
 from generator.build import BuildReport, build_site
-from generator.urls import SiteConfig
 
 TESTS = Path(__file__).parent
 REPO = TESTS.parent

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import msgspec
 
-from generator.contract import (
+from generator.api.contract import (
     BenchmarkList,
     BenchmarkMetadata,
     BenchmarkRef,
@@ -43,7 +43,7 @@ from generator.contract import (
     RankingList,
     SourceRef,
 )
-from generator.records import DIMENSION_SLUGS
+from generator.input.records import DIMENSION_SLUGS
 
 BASE = "https://scores.example.org"
 UPDATED = dt.datetime(2026, 3, 1, tzinfo=dt.UTC)
@@ -301,8 +301,8 @@ def swap_in(site_dir: Path, new_build: Path) -> None:
 
 def build_test_data(data_dir: Path, out_dir: Path, base_url: str = "http://127.0.0.1:8000") -> Path:
     """Build `data_dir` into `out_dir` with the real generator (atomic swap); return `out_dir`."""
+    from generator.api.urls import SiteConfig
     from generator.build import build_site
-    from generator.urls import SiteConfig
 
     build_site(data_dir, out_dir, SiteConfig(base_url=base_url))
     return out_dir

@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from generator.contract import (
+from generator.api.contract import (
     COST_UNIT,
     BenchmarkList,
     BenchmarkMetadata,
@@ -49,7 +49,7 @@ from generator.contract import (
     ReasoningEffort,
     SourceRef,
 )
-from generator.records import DIMENSION_SLUGS
+from generator.input.records import DIMENSION_SLUGS
 
 BASE = "https://scores.example.org"
 UPDATED = dt.datetime(2026, 1, 15, 12, 0, tzinfo=dt.UTC)

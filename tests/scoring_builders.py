@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from generator.records import (
+from generator.input.records import (
     DIMENSION_SLUGS,
     BenchmarkRecord,
     BenchmarkResultRecord,

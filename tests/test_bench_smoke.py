@@ -10,7 +10,7 @@ from pathlib import Path
 from bench.build import BuildRun, change_one_model, run_child
 from bench.synth import SynthSpec, write_dataset
 from bench.toml_writer import dumps
-from generator.load import load_dataset
+from generator.input.load import load_dataset
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from generator import build
+from generator.api.urls import SiteConfig
 from generator.errors import DataError
-from generator.urls import SiteConfig
 
 DATA = Path(__file__).resolve().parent / "data"
 

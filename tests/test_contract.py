@@ -11,9 +11,9 @@ import pytest
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
-from generator.contract import ENDPOINTS, ERROR_CODES, ApiIndex, Error
-from generator.hosting import parse_headers, parse_redirects, pattern_matches
-from generator.urls import INDEX_PATH, api_file, endpoint_for
+from generator.api.contract import ENDPOINTS, ERROR_CODES, ApiIndex, Error
+from generator.api.hosting import parse_headers, parse_redirects, pattern_matches
+from generator.api.urls import INDEX_PATH, api_file, endpoint_for
 
 
 def _files(root: Path) -> dict[str, bytes]:

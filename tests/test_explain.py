@@ -11,8 +11,8 @@ from scoring_builders import iq_results, make_dataset, make_model
 from generator.cli import cli
 from generator.errors import GeneratorError
 from generator.explain import explain_model
-from generator.load import load_dataset
-from generator.records import Dataset
+from generator.input.load import load_dataset
+from generator.input.records import Dataset
 from generator.scoring import compute_scores
 from generator.scoring.types import Scores
 

@@ -11,8 +11,8 @@ import difflib
 import shutil
 from pathlib import Path
 
+from generator.api.urls import SiteConfig
 from generator.build import build_site
-from generator.urls import SiteConfig
 
 GOLDEN = Path(__file__).parent / "golden"
 FIXTURE_DATA = Path(__file__).parent / "data"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.contract import ENDPOINTS, ERROR_CODES
-from generator.hosting import (
+from generator.api.contract import ENDPOINTS, ERROR_CODES
+from generator.api.hosting import (
     API_CACHE_CONTROL,
     HeaderRule,
     RedirectRule,
@@ -20,7 +20,7 @@ from generator.hosting import (
     render_hosting,
     render_redirects,
 )
-from generator.urls import SiteConfig
+from generator.api.urls import SiteConfig
 
 CONFIG = SiteConfig()
 MCP = SiteConfig(mcp_origin="https://mcp.example.org/")

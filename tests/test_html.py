@@ -9,9 +9,9 @@ import pytest
 from sample_documents import BASE, sample_documents
 from sitecheck import contrast_ratio, html_problems
 
+from generator.api.urls import SiteConfig
 from generator.build import build_site
-from generator.pages import render_pages
-from generator.urls import SiteConfig
+from generator.pages.render import render_pages
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -9,10 +9,10 @@ import pytest
 from sample_documents import BASE, sample_documents
 from sitecheck import Site, broken_links, external_loads
 
+from generator.api.hosting import RedirectRule, parse_redirects
+from generator.api.urls import DEFAULT_BASE_URL, SiteConfig
 from generator.build import build_site
-from generator.hosting import RedirectRule, parse_redirects
-from generator.pages import render_pages
-from generator.urls import DEFAULT_BASE_URL, SiteConfig
+from generator.pages.render import render_pages
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from generator.cli import cli
 from generator.errors import DataError
-from generator.load import load_dataset, summarize, validation_problem
-from generator.records import DIMENSION_SLUGS
+from generator.input.load import load_dataset, summarize, validation_problem
+from generator.input.records import DIMENSION_SLUGS
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "data"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.load import parse_toml
+from generator.input.load import parse_toml
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted([*ROOT.glob("data/**/*.toml"), *ROOT.glob("tests/data/**/*.toml")])

@@ -14,16 +14,16 @@ import pytest
 from msgspec.structs import replace
 from sample_documents import BASE, MODEL_NAMES, sample_documents
 
-from generator import svg
-from generator.apidocs import MCP_TOOLS
-from generator.charts import chart_kind, cost_scatter, frontier, inline, iq_histogram
-from generator.contract import ChartList, ModelDetail, ModelList
+from generator.api.contract import ChartList, ModelDetail, ModelList
+from generator.api.urls import SiteConfig
 from generator.errors import BuildError
-from generator.pages import Linker, render_pages
-from generator.plots import Bar, Bars, Histogram
-from generator.sitedocs import SiteDocuments
-from generator.urls import SiteConfig
-from generator.views import cost_rows, format_cost
+from generator.pages import svg
+from generator.pages.apidocs import MCP_TOOLS
+from generator.pages.charts import chart_kind, cost_scatter, frontier, inline, iq_histogram
+from generator.pages.plots import Bar, Bars, Histogram
+from generator.pages.render import Linker, render_pages
+from generator.pages.sitedocs import SiteDocuments
+from generator.pages.views import cost_rows, format_cost
 
 
 @pytest.fixture(scope="module")
@@ -262,7 +262,7 @@ def test_format_cost(value: float | None, text: str) -> None:
 
 
 def test_openapi_descriptions_show_backticks_as_code() -> None:
-    from generator.pages import _inline_code
+    from generator.pages.render import _inline_code
 
     assert _inline_code("code `model_not_found` <b>") == (
         "code <code>model_not_found</code> &lt;b&gt;"

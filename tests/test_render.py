@@ -10,7 +10,7 @@ from typing import TypeVar
 import msgspec
 import pytest
 
-from generator.contract import (
+from generator.api.contract import (
     ERROR_CODES,
     ApiIndex,
     BenchmarkList,
@@ -23,13 +23,13 @@ from generator.contract import (
     RankingDetail,
     RankingList,
 )
+from generator.api.documents import build_documents, encode, render_api
+from generator.api.urls import SiteConfig
 from generator.errors import BuildError
-from generator.load import load_dataset
-from generator.records import DIMENSION_SLUGS, BenchmarkResultRecord, Dataset
-from generator.render import build_documents, encode, render_api
+from generator.input.load import load_dataset
+from generator.input.records import DIMENSION_SLUGS, BenchmarkResultRecord, Dataset
 from generator.scoring import compute_scores
 from generator.scoring.types import Scores
-from generator.urls import SiteConfig
 
 FIXTURE_DATA = Path(__file__).parent / "data"
 CONFIG = SiteConfig(base_url="https://scores.example.org/")

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 import pytest
 from scoring_builders import PARAMETERS, iq_results, make_dataset, make_model
 
-from generator.records import HostedPriceRecord, ModelRecord, PricesRecord
+from generator.input.records import HostedPriceRecord, ModelRecord, PricesRecord
 from generator.scoring import compute_scores
 from generator.scoring.cost import base_price, closest_peers, estimate_cost, geometric_mean
 from generator.scoring.types import CostEstimate

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scoring_builders import iq_results, make_dataset, make_model, standard_benchmarks
 
-from generator.records import Dataset, ModelRecord
+from generator.input.records import Dataset, ModelRecord
 from generator.scoring import compute_scores
 from generator.scoring.engine import predecessor_order
 from generator.scoring.types import ModelScores, Scores

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scoring_builders import make_model
 
-from generator.records import ModelRecord
+from generator.input.records import ModelRecord
 from generator.scoring.cost import PeerIndex, closest_peers
 
 # Composites on a coarse grid so that distance ties (the key's second and third parts) are common.

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.load import load_dataset
-from generator.render import build_documents
+from generator.api.documents import build_documents
+from generator.api.urls import SiteConfig
+from generator.input.load import load_dataset
+from generator.pages.sitedocs import SiteDocuments
 from generator.scoring import compute_scores
-from generator.sitedocs import SiteDocuments
-from generator.urls import SiteConfig
 
 DATA = Path(__file__).resolve().parent / "data"
 

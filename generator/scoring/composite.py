@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from generator.records import Direction
+from generator.input.records import Direction
 from generator.scoring.types import DimensionEstimate, RankedEntry
 
 

@@ -7,7 +7,7 @@ import math
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 
-from generator.records import ModelRecord, ParametersRecord, PricesRecord
+from generator.input.records import ModelRecord, ParametersRecord, PricesRecord
 from generator.scoring.rounding import round_to
 from generator.scoring.types import CostEstimate, CostStep, UsageSource
 

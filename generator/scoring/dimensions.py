@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from generator.records import ParametersRecord
+from generator.input.records import ParametersRecord
 from generator.scoring.abstract import AbstractPredictor, blend
 from generator.scoring.ladder import clamp_iq
 from generator.scoring.offsets import observations

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from generator.records import DomainRecord, ParametersRecord
+from generator.input.records import DomainRecord, ParametersRecord
 from generator.scoring.ladder import project
 from generator.scoring.rounding import round_half_up
 from generator.scoring.types import DomainEntry, DomainScores

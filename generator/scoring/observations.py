@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from generator.records import BenchmarkRecord, ModelRecord
+from generator.input.records import BenchmarkRecord, ModelRecord
 from generator.scoring.ladder import project
 from generator.scoring.types import Projection
 

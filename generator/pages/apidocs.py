@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from generator.contract import ENDPOINTS
+from generator.api.contract import ENDPOINTS
 
 _REF_PREFIX = "#/components/schemas/"
 MCP_TOOLS: tuple[tuple[str, str], ...] = (

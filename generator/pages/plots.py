@@ -11,9 +11,9 @@ import math
 from dataclasses import dataclass
 from typing import Protocol
 
-from generator import axes, svg
-from generator.axes import IQ_MAX, IQ_MIN, DataTable, Point, format_value
-from generator.svg import ACCENT, ACCENT_LIGHT, GRID, HIGHLIGHT, MUTED, Scale
+from generator.pages import axes, svg
+from generator.pages.axes import IQ_MAX, IQ_MIN, DataTable, Point, format_value
+from generator.pages.svg import ACCENT, ACCENT_LIGHT, GRID, HIGHLIGHT, MUTED, Scale
 
 
 class Plot(Protocol):

@@ -12,9 +12,9 @@ from typing import Any
 
 import msgspec
 
-from generator.contract import API_VERSION, ENDPOINTS, ApiIndex, Endpoint, Error
-from generator.hosting import API_HEADERS
-from generator.urls import INDEX_PATH, SiteConfig, alias_url, api_url, endpoint_for
+from generator.api.contract import API_VERSION, ENDPOINTS, ApiIndex, Endpoint, Error
+from generator.api.hosting import API_HEADERS
+from generator.api.urls import INDEX_PATH, SiteConfig, alias_url, api_url, endpoint_for
 
 OPENAPI_VERSION = "3.1.0"
 REF_TEMPLATE = "#/components/schemas/{name}"

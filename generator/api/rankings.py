@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import msgspec
 
-from generator.contract import (
+from generator.api.common import Envelope, cost_or_none, iq_or_none, scored_benchmarks
+from generator.api.contract import (
     Direction,
     RankedModel,
     RankingCatalogEntry,
@@ -20,13 +21,12 @@ from generator.contract import (
     RankingList,
     RankingType,
 )
+from generator.api.urls import SiteConfig, model_page_url, ranking_page_url
 from generator.errors import BuildError
-from generator.records import DIMENSION_SLUGS, Dataset, ModelRecord
-from generator.render_common import Envelope, cost_or_none, iq_or_none, scored_benchmarks
+from generator.input.records import DIMENSION_SLUGS, Dataset, ModelRecord
 from generator.scoring import rank_entries
 from generator.scoring.observations import best_projections
 from generator.scoring.types import ModelScores, Scores
-from generator.urls import SiteConfig, model_page_url, ranking_page_url
 
 COMPOSITE_ID = "composite-iq"
 COMPOSITE_NAME = "Composite IQ"

@@ -12,7 +12,7 @@ from typing import TypeVar
 
 import msgspec
 
-from generator.contract import (
+from generator.api.contract import (
     BenchmarkList,
     BenchmarkMetadata,
     ChartList,

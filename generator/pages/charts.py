@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import get_args
 
-from generator import svg
-from generator.axes import Point
-from generator.contract import COST_UNIT, Chart, ModelSummary, RankingDetail
+from generator.api.contract import COST_UNIT, Chart, ModelSummary, RankingDetail
 from generator.errors import BuildError
-from generator.plots import (
+from generator.input.records import ChartKind
+from generator.pages import svg
+from generator.pages.axes import Point
+from generator.pages.plots import (
     Bar,
     Bars,
     CostScatter,
@@ -23,9 +24,8 @@ from generator.plots import (
     Profiles,
     Timeline,
 )
-from generator.records import ChartKind
-from generator.sitedocs import SiteDocuments
-from generator.views import DIMENSION_SHORT
+from generator.pages.sitedocs import SiteDocuments
+from generator.pages.views import DIMENSION_SHORT
 
 CHART_KINDS: tuple[str, ...] = get_args(ChartKind)
 INLINE_WIDTH = 720

@@ -18,8 +18,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from generator.contract import ENDPOINTS
-from generator.urls import (
+from generator.api.contract import ENDPOINTS
+from generator.api.urls import (
     ALIAS_PREFIX,
     API_PREFIXES,
     HTML_404,

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.axes import format_value
-from generator.contract import (
+from generator.api.contract import (
     BenchmarkMetadata,
     DerivedRanking,
     DimensionScoreDetailed,
@@ -23,8 +22,9 @@ from generator.contract import (
     RankingCatalogEntry,
     RankingDetail,
 )
-from generator.records import DIMENSION_SLUGS
-from generator.sitedocs import SiteDocuments
+from generator.input.records import DIMENSION_SLUGS
+from generator.pages.axes import format_value
+from generator.pages.sitedocs import SiteDocuments
 
 MULTIPLIER_SOURCES = {
     "measured": "measured from validated token usage and task-cost residuals",

@@ -9,8 +9,8 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator import svg
-from generator.svg import GRID, HIGHLIGHT, MUTED, OTHER, Scale
+from generator.pages import svg
+from generator.pages.svg import GRID, HIGHLIGHT, MUTED, OTHER, Scale
 
 IQ_MIN = 70
 IQ_MAX = 160

@@ -10,7 +10,7 @@ import re
 
 import msgspec
 
-from generator.contract import ENDPOINTS, Endpoint
+from generator.api.contract import ENDPOINTS, Endpoint
 from generator.errors import BuildError
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"

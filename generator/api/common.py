@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal, TypedDict
 
-from generator.records import DIMENSION_SLUGS, BenchmarkRecord, Dataset
+from generator.api.urls import SiteConfig, model_page_url
+from generator.input.records import DIMENSION_SLUGS, BenchmarkRecord, Dataset
 from generator.scoring import round_half_up, round_to
-from generator.urls import SiteConfig, model_page_url
 
 COST_DECIMALS = 4
 PROJECTED_IQ_DECIMALS = 2

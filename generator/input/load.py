@@ -21,7 +21,7 @@ import msgspec
 import rtoml
 
 from generator.errors import DataError
-from generator.records import (
+from generator.input.records import (
     BenchmarkRecord,
     ChartRecord,
     Dataset,
@@ -30,7 +30,7 @@ from generator.records import (
     ModelRecord,
     PrivateRecord,
 )
-from generator.validate import Loaded, Records, check_records, order_benchmarks
+from generator.input.validate import Loaded, Records, check_records, order_benchmarks
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 METHODOLOGY_FILE = "methodology.toml"

@@ -13,7 +13,8 @@ from typing import Any
 
 import msgspec
 
-from generator.contract import (
+from generator.api.common import Envelope, envelope, model_urls, scored_benchmarks
+from generator.api.contract import (
     API_VERSION,
     ENDPOINTS,
     ERROR_CODES,
@@ -39,21 +40,16 @@ from generator.contract import (
     MethodologyParameters,
     SourceRef,
 )
-from generator.errors import BuildError
-from generator.openapi import build_openapi
-from generator.records import BenchmarkRecord, Dataset, DomainRecord
-from generator.render_common import Envelope, envelope, model_urls, scored_benchmarks
-from generator.render_models import model_documents
-from generator.render_rankings import (
+from generator.api.models import model_documents
+from generator.api.openapi import build_openapi
+from generator.api.rankings import (
     COMPOSITE_ID,
     COMPOSITE_NAME,
     COST_ID,
     COST_NAME,
     ranking_documents,
 )
-from generator.scoring import round_to
-from generator.scoring.types import DomainEntry, Scores
-from generator.urls import (
+from generator.api.urls import (
     API_PREFIXES,
     INDEX_PATH,
     OPENAPI_FILE,
@@ -70,6 +66,10 @@ from generator.urls import (
     methodology_page_url,
     openapi_url,
 )
+from generator.errors import BuildError
+from generator.input.records import BenchmarkRecord, Dataset, DomainRecord
+from generator.scoring import round_to
+from generator.scoring.types import DomainEntry, Scores
 
 API_NAME = "modelscores API"
 API_DESCRIPTION = (

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from generator.records import (
+from generator.input.records import (
     DIMENSION_SLUGS,
     LADDER_IQS,
     BenchmarkRecord,

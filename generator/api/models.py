@@ -7,7 +7,13 @@ from typing import Any
 
 import msgspec
 
-from generator.contract import (
+from generator.api.common import (
+    PROJECTED_IQ_DECIMALS,
+    Envelope,
+    cost_or_none,
+    iq_or_none,
+)
+from generator.api.contract import (
     DimensionDetails,
     DimensionScoreDetailed,
     DimensionScores,
@@ -22,7 +28,8 @@ from generator.contract import (
     ReasoningConfiguration,
     ReasoningEffort,
 )
-from generator.records import (
+from generator.api.urls import SiteConfig, model_page_url
+from generator.input.records import (
     DIMENSION_SLUGS,
     BenchmarkRecord,
     BenchmarkResultRecord,
@@ -30,16 +37,9 @@ from generator.records import (
     ModelRecord,
     ReasoningConfigurationRecord,
 )
-from generator.render_common import (
-    PROJECTED_IQ_DECIMALS,
-    Envelope,
-    cost_or_none,
-    iq_or_none,
-)
 from generator.scoring import round_to
 from generator.scoring.observations import best_projections
 from generator.scoring.types import ModelScores, Scores
-from generator.urls import SiteConfig, model_page_url
 
 UNSET = msgspec.UNSET
 

@@ -18,12 +18,12 @@ import jinja2
 import markupsafe
 import msgspec
 
-from generator import apidocs, charts, views
-from generator.axes import format_value
-from generator.charts import DrawnChart
+from generator.api.urls import SiteConfig, api_url, mcp_url, openapi_url
 from generator.errors import BuildError
-from generator.sitedocs import SiteDocuments
-from generator.urls import SiteConfig, api_url, mcp_url, openapi_url
+from generator.pages import apidocs, charts, views
+from generator.pages.axes import format_value
+from generator.pages.charts import DrawnChart
+from generator.pages.sitedocs import SiteDocuments
 
 SITE_NAME = "modelscores"
 NAV = (
@@ -125,7 +125,7 @@ def _inline_code(text: str) -> markupsafe.Markup:
 
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("generator", "templates"),
+        loader=jinja2.PackageLoader("generator.pages", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -318,7 +318,8 @@ def render_pages(
     docs = SiteDocuments(documents)
     out = _Renderer(_environment(), config, docs)
     out.add(
-        "static/site.css", resources.files("generator").joinpath("static/site.css").read_bytes()
+        "static/site.css",
+        resources.files("generator.pages").joinpath("static/site.css").read_bytes(),
     )
     drawn = charts.draw_charts(docs)
     chart_urls = {

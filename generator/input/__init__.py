@@ -1,0 +1,1 @@
+"""Stage 1: read `data/` into validated input records (`Dataset`)."""

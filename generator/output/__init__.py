@@ -1,0 +1,1 @@
+"""Stage 5: write the built files into `site_out/` atomically."""

@@ -1,0 +1,1 @@
+"""Stage 4: the human pages and charts, rendered from the API documents."""
