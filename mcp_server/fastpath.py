@@ -9,8 +9,8 @@ answers exactly one request shape directly from the current snapshot:
   the SDK's checks, and an `Accept` that admits `application/json`;
 - a body that is one JSON-RPC request `{"jsonrpc", "id", "method": "tools/call", "params":
   {"name", "arguments"}}` and nothing else (no `_meta`, no batch, no notification), naming
-  one of the nine tools with arguments of exactly the declared types and ranges (no value
-  the SDK would coerce or pre-parse).
+  one of the nine tools with arguments of exactly the declared types and ranges
+  (`generator/api/mcp_tools.py`; no value the SDK would coerce or pre-parse).
 
 It answers with the bytes the SDK would send (same status, `Content-Type`, JSON body): the
 tool's text and structured content, or for a `ToolError` the SDK's `isError` result text.
@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
-from typing import Any, get_args
+from typing import Any
 
 import msgspec
 from mcp.server.mcpserver.exceptions import ToolError
@@ -37,6 +36,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from generator.api.mcp_tools import TOOLS_BY_NAME, ToolArgument, ToolDeclaration
 from mcp_server import tools
 from mcp_server.site import Site, SiteStore
 
@@ -44,12 +44,10 @@ JSON = "application/json"
 CACHE_ENTRIES = 1024
 CACHE_BYTES = 64 * 1024 * 1024
 _INT64 = 2**63
-_SORT_KEYS = frozenset(get_args(tools.SortKey))
 _ENCODER = msgspec.json.Encoder()
 _KEY_ENCODER = msgspec.json.Encoder(order="sorted")
 
 Args = dict[str, Any]
-Tool = Callable[..., tools.Answer]
 
 
 # --- arguments: accept only what the SDK would take as is ---------------------
@@ -71,59 +69,44 @@ def _plain_optional_str(value: object) -> bool:
     return isinstance(parsed, str | int | float)
 
 
-def _only(*names: str) -> Callable[[Args], Args | None]:
-    """Exactly these arguments, each a string (the SDK's `str` fields take strings as is)."""
+def _valid(argument: ToolArgument, value: object) -> bool:
+    """A value of the declared type and bounds that the SDK would take as is."""
+    low = argument.minimum if argument.minimum is not None else -_INT64
+    high = argument.maximum if argument.maximum is not None else _INT64 - 1
+    match argument.kind:
+        case "text":  # the SDK takes a `str` field as is, pre-parses a `str | None` one
+            return isinstance(value, str) if argument.required else _plain_optional_str(value)
+        case "flag":
+            return isinstance(value, bool)
+        case "integer":
+            return _is_int(value, low, high)
+        case "choice":
+            return isinstance(value, str) and value in argument.choices
+        case "text_list":
+            return (
+                isinstance(value, list)
+                and low <= len(value) <= high
+                and all(isinstance(item, str) for item in value)
+            )
+    return False  # pragma: no cover - every kind is handled above
 
-    def check(args: Args) -> Args | None:
-        if args.keys() != set(names) or not all(isinstance(args[n], str) for n in names):
+
+def call_arguments(tool: ToolDeclaration, args: Args) -> Args | None:
+    """The call's keyword arguments if `args` fit the declaration exactly, else None.
+
+    Declared names only, every required one present, each value valid; an optional
+    argument may be null or absent (then null).
+    """
+    declared = {argument.name: argument for argument in tool.arguments}
+    if not args.keys() <= declared.keys():
+        return None
+    for argument in tool.arguments:
+        value = args.get(argument.name)
+        if value is None and not argument.required:
+            continue
+        if not _valid(argument, value):
             return None
-        return args
-
-    return check
-
-
-def _list_models_args(args: Args) -> Args | None:
-    rules: dict[str, Callable[[object], bool]] = {
-        "provider": _plain_optional_str,
-        "open_source": lambda v: isinstance(v, bool),
-        "min_iq": lambda v: _is_int(v, 70, 160),
-        "sort": lambda v: isinstance(v, str) and v in _SORT_KEYS,
-        "limit": lambda v: _is_int(v, 1, 1000),
-    }
-    if not args.keys() <= rules.keys():
-        return None
-    if not all(value is None or rules[key](value) for key, value in args.items()):
-        return None
-    return {key: args.get(key) for key in rules}
-
-
-def _compare_args(args: Args) -> Args | None:
-    ids = args.get("ids")
-    if args.keys() != {"ids"} or not isinstance(ids, list) or not 2 <= len(ids) <= 20:
-        return None
-    return args if all(isinstance(item, str) for item in ids) else None
-
-
-def _no_args(args: Args) -> Args | None:
-    return args if not args else None
-
-
-def _named(fn: Callable[[Site, str], tools.Answer], param: str) -> Tool:
-    return lambda site, **kw: fn(site, kw[param])
-
-
-TOOLS: Mapping[str, tuple[Callable[[Args], Args | None], Tool]] = {
-    "list_models": (_list_models_args, tools.list_models),
-    "get_model": (_only("id"), _named(tools.get_model, "id")),
-    "list_rankings": (_no_args, tools.list_rankings),
-    "get_ranking": (_only("id"), _named(tools.get_ranking, "id")),
-    "list_benchmarks": (_no_args, tools.list_benchmarks),
-    "list_domains": (_no_args, tools.list_domains),
-    "get_domain": (_only("slug"), _named(tools.get_domain, "slug")),
-    "get_methodology": (_no_args, tools.get_methodology),
-    "compare_models": (_compare_args, lambda site, ids: tools.compare_models(site, ids)),
-}
-"""Tool name to (argument check returning the call's keyword arguments or None, function)."""
+    return {name: args.get(name) for name in declared}
 
 
 # --- which requests qualify -------------------------------------------------------
@@ -164,16 +147,16 @@ def parse_call(body: bytes) -> tuple[int | str, str, Args] | None:
     if not isinstance(params, dict) or params.keys() != {"name", "arguments"}:
         return None
     name, args = params["name"], params["arguments"]
-    if not isinstance(name, str) or name not in TOOLS or not isinstance(args, dict):
+    if not isinstance(name, str) or name not in TOOLS_BY_NAME or not isinstance(args, dict):
         return None
-    kwargs = TOOLS[name][0](args)
+    kwargs = call_arguments(TOOLS_BY_NAME[name], args)
     return None if kwargs is None else (request_id, name, kwargs)
 
 
 def encode_result(site: Site, name: str, kwargs: Args) -> bytes:
     """The JSON of the `CallToolResult` the SDK sends for this call."""
     try:
-        answer = TOOLS[name][1](site, **kwargs)
+        answer = tools.TOOL_FUNCTIONS[name](site, **kwargs)
     except ToolError as exc:
         text = f"Error executing tool {name}: {exc}"
         return _ENCODER.encode({"content": [{"text": text, "type": "text"}], "isError": True})

@@ -11,16 +11,16 @@ import datetime as dt
 import difflib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
 from generator.api.contract import ModelSummary
+from generator.api.mcp_tools import MCP_TOOLS, SortKey
 from generator.input.records import DIMENSION_SLUGS
 from mcp_server import text
 from mcp_server.site import Document, Site
 
-SortKey = Literal["rank", "iq", "name", "cost", "release_date", "context_window", "speed"]
 SUGGESTIONS = 3
 
 
@@ -201,3 +201,9 @@ def get_methodology(site: Site) -> Answer:
     """`GET /methodology`: how every score is computed."""
     data = site.methodology.raw
     return Answer(data, text.methodology(data))
+
+
+TOOL_FUNCTIONS: dict[str, Callable[..., Answer]] = {
+    tool.name: globals()[tool.name] for tool in MCP_TOOLS
+}
+"""Each declared tool's function, by name (a missing function fails at import)."""

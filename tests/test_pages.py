@@ -15,10 +15,10 @@ from msgspec.structs import replace
 from sample_documents import BASE, MODEL_NAMES, sample_documents
 
 from generator.api.contract import ChartList, ModelDetail, ModelList
+from generator.api.mcp_tools import MCP_TOOLS
 from generator.api.urls import SiteConfig
 from generator.errors import BuildError
 from generator.pages import svg
-from generator.pages.apidocs import MCP_TOOLS
 from generator.pages.charts import chart_kind, cost_scatter, frontier, inline, iq_histogram
 from generator.pages.plots import Bar, Bars, Histogram
 from generator.pages.render import Linker, render_pages
@@ -329,7 +329,7 @@ def test_docs_page_lists_the_tools_the_mcp_sidecar_serves(built_site: Path) -> N
     from mcp_server.site import SiteStore
 
     served = {tool.name for tool in build_tools(SiteStore(built_site, check_interval=0))}
-    assert served == {name for name, _ in MCP_TOOLS}
+    assert served == {tool.name for tool in MCP_TOOLS}
     html = (built_site / "docs/index.html").read_text()
     assert all(f"<code>{name}</code>" in html for name in served)
 

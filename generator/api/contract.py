@@ -20,7 +20,9 @@ COST_UNIT = "USD per 1M input/output tokens"
 
 Uri = Annotated[str, Meta(extra_json_schema={"format": "uri"})]
 Direction = Literal["higher_is_better", "lower_is_better"]
-DimensionIq = Annotated[int, Meta(ge=70, le=160)]
+IQ_MIN = 70
+IQ_MAX = 160
+DimensionIq = Annotated[int, Meta(ge=IQ_MIN, le=IQ_MAX)]
 
 
 class Contract(msgspec.Struct, rename="camel", kw_only=True, frozen=True):

@@ -10,21 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from generator.api.contract import ENDPOINTS
-
 _REF_PREFIX = "#/components/schemas/"
-MCP_TOOLS: tuple[tuple[str, str], ...] = (
-    ("list_models", "every model, with filters (provider, open weights, minimum IQ) and sorting"),
-    ("get_model", "one model in full, by id or name"),
-    ("list_rankings", "the ranking catalog"),
-    ("get_ranking", "one ranking with every ranked model"),
-    ("list_benchmarks", "the benchmarks of the seven dimensions"),
-    ("list_domains", "the applied-capability domains"),
-    ("get_domain", "one domain's leaderboard and benchmark results"),
-    ("get_methodology", "how every score is computed"),
-    ("compare_models", "several models side by side"),
-)
-"""The sidecar's tools as the docs page lists them (a test checks the names against it)."""
 
 
 @dataclass(frozen=True)
@@ -199,32 +185,3 @@ def build_api_docs(
         operations=tuple(operations),
         schemas=_schemas(openapi.get("components", {}).get("schemas", {})),
     )
-
-
-def fallback_openapi() -> dict[str, Any]:
-    """A minimal description from `ENDPOINTS`, for when no OpenAPI document is passed."""
-    import msgspec
-
-    (refs, components) = msgspec.json.schema_components(
-        [e.response for e in ENDPOINTS], ref_template=_REF_PREFIX + "{name}"
-    )
-    paths: dict[str, Any] = {}
-    for endpoint, ref in zip(ENDPOINTS, refs, strict=True):
-        params = (
-            [{"name": endpoint.param, "in": "path", "required": True}] if endpoint.param else []
-        )
-        paths[endpoint.path] = {
-            "get": {
-                "summary": endpoint.summary,
-                "parameters": params,
-                "responses": {
-                    "200": {"description": "OK", "content": {"application/json": {"schema": ref}}}
-                },
-            }
-        }
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "modelscores", "version": "1"},
-        "paths": paths,
-        "components": {"schemas": components},
-    }

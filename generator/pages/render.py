@@ -18,6 +18,8 @@ import jinja2
 import markupsafe
 import msgspec
 
+from generator.api.mcp_tools import MCP_TOOLS
+from generator.api.openapi import build_openapi
 from generator.api.urls import SiteConfig, api_url, mcp_url, openapi_url
 from generator.errors import BuildError
 from generator.pages import apidocs, charts, views
@@ -292,7 +294,7 @@ def _domain_pages(out: _Renderer) -> None:
 def _api_docs_page(out: _Renderer, openapi: Mapping[str, Any] | None) -> None:
     base = out.config.base
     api = apidocs.build_api_docs(
-        openapi if openapi is not None else apidocs.fallback_openapi(),
+        openapi if openapi is not None else build_openapi(out.docs.documents, out.config),
         api_url(out.config),
         lambda path, name: views.example_value(out.docs, path, name),
     )
@@ -304,7 +306,7 @@ def _api_docs_page(out: _Renderer, openapi: Mapping[str, Any] | None) -> None:
         api=api,
         base=base,
         mcp_url=mcp_url(out.config),
-        mcp_tools=apidocs.MCP_TOOLS,
+        mcp_tools=MCP_TOOLS,
         openapi_url=openapi_url(out.config),
     )
 
@@ -314,7 +316,10 @@ def render_pages(
     config: SiteConfig,
     openapi: Mapping[str, Any] | None = None,
 ) -> dict[str, bytes]:
-    """Every human page, the stylesheet and the chart previews, keyed by site path."""
+    """Every human page, the stylesheet and the chart previews, keyed by site path.
+
+    `openapi` is what the API docs page describes (default: `build_openapi(documents)`).
+    """
     docs = SiteDocuments(documents)
     out = _Renderer(_environment(), config, docs)
     out.add(

@@ -42,6 +42,7 @@ class SiteDocuments:
     """The computed documents, typed, with the cross-references pages need."""
 
     def __init__(self, documents: Mapping[str, msgspec.Struct]) -> None:
+        self.documents = documents
         self.models = _get(documents, "/models", ModelList)
         self.benchmarks = _get(documents, "/benchmarks", BenchmarkList)
         self.rankings = _get(documents, "/rankings", RankingList)

@@ -1,0 +1,215 @@
+"""The MCP sidecar's nine tools, declared once: names, arguments, bounds and answers.
+
+The SDK registration (`mcp_server/server.py`), the fast path's argument checks
+(`mcp_server/fastpath.py`) and the API docs page all read `MCP_TOOLS`; nothing else
+lists the tools. Plain data: importing it pulls in neither the SDK nor the input records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Literal, get_args
+
+import msgspec
+from msgspec import Meta
+
+from generator.api.contract import (
+    IQ_MAX,
+    IQ_MIN,
+    BenchmarkList,
+    Contract,
+    DomainDetail,
+    DomainList,
+    Envelope,
+    Methodology,
+    ModelDetail,
+    ModelList,
+    ModelSummary,
+    RankingDetail,
+    RankingList,
+)
+
+SortKey = Literal["rank", "iq", "name", "cost", "release_date", "context_window", "speed"]
+SORT_KEYS: tuple[str, ...] = get_args(SortKey)
+ArgumentKind = Literal["text", "flag", "integer", "choice", "text_list"]
+
+_BEST = (
+    "Metric (iq, a dimension slug, emotionalReasoning, effectivePer1M) to the ids of the "
+    "compared models that do best on it (highest, or lowest for cost); metrics that none of "
+    "the compared models has are left out."
+)
+
+
+class UnknownModel(Contract, kw_only=True, frozen=True):
+    """A requested model that is not published, with the closest published ids."""
+
+    query: str
+    suggestions: list[str]
+
+
+class ModelComparison(Envelope, kw_only=True, frozen=True):
+    """compare_models: the requested models side by side, as rows of GET /models."""
+
+    models: list[ModelSummary]
+    best: Annotated[dict[str, list[str]], Meta(description=_BEST)]
+    unknown: list[UnknownModel]
+
+
+@dataclass(frozen=True)
+class ToolArgument:
+    """One argument of a tool. Optional arguments default to null."""
+
+    name: str
+    kind: ArgumentKind
+    description: str
+    required: bool = False
+    minimum: int | None = None  # integer: least value; text_list: fewest items
+    maximum: int | None = None  # integer: greatest value; text_list: most items
+    choices: tuple[str, ...] = ()  # choice: the accepted values
+
+
+@dataclass(frozen=True)
+class ToolDeclaration:
+    """One read-only tool: what clients see and what it answers with."""
+
+    name: str
+    title: str
+    summary: str  # one line for the API docs page
+    description: str  # what an MCP client reads
+    answer: type[msgspec.Struct]  # the contract Struct of its structured content
+    arguments: tuple[ToolArgument, ...] = ()
+
+
+_MODEL_NAME = ToolArgument(
+    "id", "text", "Model id (e.g. from list_models) or model name; any case.", required=True
+)
+
+MCP_TOOLS: tuple[ToolDeclaration, ...] = (
+    ToolDeclaration(
+        "list_models",
+        "List models",
+        "every model, with filters (provider, open weights, minimum IQ) and sorting",
+        "List published AI models with composite IQ, rank, dimension scores, EQ, cost, speed, "
+        "context window and release date. Use it to find model ids, filter by provider or "
+        "open-source status, or get top models by IQ, price or recency. With no arguments it "
+        "returns exactly GET /api/v1/models.",
+        ModelList,
+        (
+            ToolArgument("provider", "text", "Only models of this provider (any case)."),
+            ToolArgument(
+                "open_source", "flag", "true: open-weight models only; false: closed only."
+            ),
+            ToolArgument(
+                "min_iq",
+                "integer",
+                "Only models with composite IQ >= this.",
+                minimum=IQ_MIN,
+                maximum=IQ_MAX,
+            ),
+            ToolArgument(
+                "sort",
+                "choice",
+                "Order: rank or cost ascending; iq, release_date (newest first), "
+                "context_window, speed (tokens/s) descending; name A-Z. Default: as published.",
+                choices=SORT_KEYS,
+            ),
+            ToolArgument(
+                "limit", "integer", "Return at most this many models.", minimum=1, maximum=1000
+            ),
+        ),
+    ),
+    ToolDeclaration(
+        "get_model",
+        "Get model",
+        "one model in full, by id or name",
+        "Get one model in full (GET /api/v1/models/{id}): each dimension score with coverage "
+        "and estimation method, every raw benchmark result with its source, cost breakdown, "
+        "speed, reasoning configurations and revisions. Use it after list_models when you need "
+        "the evidence behind a score.",
+        ModelDetail,
+        (_MODEL_NAME,),
+    ),
+    ToolDeclaration(
+        "list_rankings",
+        "List rankings",
+        "the ranking catalog",
+        "List the ranking catalog (GET /api/v1/rankings): composite IQ, effective cost, the "
+        "seven dimension rankings and one ranking per benchmark, each with its id, direction and "
+        "model count but no rows. Use it to find a ranking id for get_ranking.",
+        RankingList,
+    ),
+    ToolDeclaration(
+        "get_ranking",
+        "Get ranking",
+        "one ranking with every ranked model",
+        "Get one ranking with every ranked model's rank and score (GET /api/v1/rankings/{id}). "
+        "Use it for leaderboards: who is best at a dimension, a benchmark, or cheapest.",
+        RankingDetail,
+        (
+            ToolArgument(
+                "id", "text", "Ranking id from list_rankings, e.g. composite-iq.", required=True
+            ),
+        ),
+    ),
+    ToolDeclaration(
+        "list_benchmarks",
+        "List benchmarks",
+        "the benchmarks of the seven dimensions",
+        "List the benchmarks behind the seven scored dimensions (GET /api/v1/benchmarks): what "
+        "each measures, its dimension, direction, unit and source. Metadata only; per-model "
+        "results are in get_model and benchmark rankings in get_ranking.",
+        BenchmarkList,
+    ),
+    ToolDeclaration(
+        "list_domains",
+        "List domains",
+        "the applied-capability domains",
+        "List the applied-capability domains (GET /api/v1/domains), such as finance or "
+        "cybersecurity, scored separately from composite IQ. Use it to find a slug for "
+        "get_domain.",
+        DomainList,
+    ),
+    ToolDeclaration(
+        "get_domain",
+        "Get domain",
+        "one domain's leaderboard and benchmark results",
+        "Get one domain (GET /api/v1/domains/{slug}): its composite leaderboard with coverage "
+        "and uncertainty, and every domain benchmark with its published results.",
+        DomainDetail,
+        (
+            ToolArgument(
+                "slug", "text", "Domain slug from list_domains, e.g. finance.", required=True
+            ),
+        ),
+    ),
+    ToolDeclaration(
+        "get_methodology",
+        "Get methodology",
+        "how every score is computed",
+        "Read how every score is computed (GET /api/v1/methodology): dimensions and their "
+        "benchmarks, the cost formula, rules, parameters and the changelog. Use it to explain "
+        "or caveat a score.",
+        Methodology,
+    ),
+    ToolDeclaration(
+        "compare_models",
+        "Compare models",
+        "several models side by side",
+        "Compare models side by side: their GET /api/v1/models rows (IQ, dimensions, EQ, "
+        "cost, speed) plus which model is best on each metric. Names that match no model are "
+        "listed under unknown with suggestions; the known ones are still compared.",
+        ModelComparison,
+        (
+            ToolArgument(
+                "ids",
+                "text_list",
+                "Two or more model ids or names (any case).",
+                required=True,
+                minimum=2,
+                maximum=20,
+            ),
+        ),
+    ),
+)
+
+TOOLS_BY_NAME: dict[str, ToolDeclaration] = {tool.name: tool for tool in MCP_TOOLS}
