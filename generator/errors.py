@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import IO, Any
 
 import click
+
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """`text` with every control character escaped (`\\n`, `\\x01`): a file name or a
+    value from data/ can never split a problem over lines or move the terminal's cursor."""
+    return _UNPRINTABLE.sub(lambda m: repr(m[0])[1:-1], text)
 
 
 class GeneratorError(click.ClickException):
@@ -16,7 +25,7 @@ class DataError(GeneratorError):
     """One or more problems in data/, each as `file: field: problem`."""
 
     def __init__(self, problems: Iterable[str]) -> None:
-        self.problems = sorted(set(problems))
+        self.problems = sorted({one_line(problem) for problem in problems})
         count = len(self.problems)
         noun = "data error" if count == 1 else "data errors"
         super().__init__("\n".join([*self.problems, f"Aborted: {count} {noun}"]))

@@ -35,7 +35,7 @@ class SiteConfig(msgspec.Struct, frozen=True, kw_only=True):
 
     def __post_init__(self) -> None:
         for name, value in (("base URL", self.base_url), ("MCP origin", self.mcp_origin)):
-            if value is not None and not _ORIGIN.match(value):
+            if value is not None and not _ORIGIN.fullmatch(value):
                 raise ValueError(f"{name} must be an absolute http(s) URL, got {value!r}")
 
     @property
@@ -135,7 +135,7 @@ _ENDPOINT_PATTERNS: tuple[tuple[re.Pattern[str], Endpoint], ...] = tuple(
 def endpoint_for(path: str) -> Endpoint | None:
     """The endpoint whose path template matches an API path (relative to /api/v1)."""
     for pattern, endpoint in _ENDPOINT_PATTERNS:
-        if pattern.match(path):
+        if pattern.fullmatch(path):
             return endpoint
     return None
 

@@ -10,9 +10,11 @@ and raised at once as `DataError`.
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import math
+import os
 import re
-import tomllib
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -22,6 +24,8 @@ import rtoml
 
 from generator.errors import DataError
 from generator.input.records import (
+    SLUG_PATTERN,
+    URL_PATTERN,
     BenchmarkRecord,
     ChartRecord,
     Dataset,
@@ -33,6 +37,11 @@ from generator.input.records import (
 from generator.input.validate import Loaded, Records, check_records, order_benchmarks
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
+MAX_DEPTH = 16
+"""Tables and arrays inside one another (the data needs 4); rtoml itself stops at about 80."""
+MAX_MAGNITUDE = 1e12
+MIN_MAGNITUDE = 1e-12
+"""Every number is 0 or between these magnitudes: anything else cannot be drawn or stored."""
 METHODOLOGY_FILE = "methodology.toml"
 FOLDERS: dict[str, type[msgspec.Struct]] = {
     "models": ModelRecord,
@@ -41,6 +50,10 @@ FOLDERS: dict[str, type[msgspec.Struct]] = {
     "charts": ChartRecord,
 }
 EARLIEST = dt.date(2000, 1, 1)
+LATEST = dt.date(2099, 12, 31)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+SYMLINK = "a symbolic link (data/ holds only regular files and folders)"
+NOT_REGULAR = "not a regular file (data/ holds only regular files and folders)"
 T = TypeVar("T", bound=msgspec.Struct)
 
 
@@ -104,19 +117,28 @@ def _id(record: Any) -> str:
 def _load_records(data_dir: Path) -> Records:
     """Read every data file, convert and cross-check; raise `DataError` on any problem."""
     problems: list[str] = []
+    if data_dir.is_symlink():
+        raise DataError([f"{data_dir}: directory: {SYMLINK}"])
     if not data_dir.is_dir():
         raise DataError([f"{data_dir}: directory: not found"])
     records = Records()
     methodology_path = data_dir / METHODOLOGY_FILE
-    if methodology_path.is_file():
+    kind = _entry_kind(methodology_path)
+    if kind == "file":
         records.methodology = _load_file(methodology_path, MethodologyRecord, problems)
-    else:
+    elif kind is None:
         problems.append(f"{methodology_path}: file: missing (every data dir needs one)")
-    seen_any = methodology_path.is_file()
+    else:
+        problems.append(f"{methodology_path}: file: {_refusal(kind)}")
+    seen_any = kind is not None
     for folder, record_type in FOLDERS.items():
-        for path in _record_files(data_dir / folder, problems):
+        for path, kind in _record_files(data_dir / folder, problems):
             seen_any = True
-            loaded = _load_file(path, record_type, problems)
+            loaded = None
+            if kind == "file":
+                loaded = _load_file(path, record_type, problems)
+            else:
+                problems.append(f"{path}: file: {_refusal(kind)}")
             if loaded is not None:
                 getattr(records, folder).append(loaded)
             else:
@@ -130,18 +152,51 @@ def _load_records(data_dir: Path) -> Records:
     return records
 
 
-def _record_files(folder: Path, problems: list[str]) -> list[Path]:
-    if not folder.is_dir():
+def _entry_kind(path: Path) -> str | None:
+    """`file`, `dir`, `symlink` or `other` for `path` itself (never following a link);
+    None if it does not exist."""
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return "other"
+    if stat.S_ISLNK(mode):
+        return "symlink"
+    if stat.S_ISDIR(mode):
+        return "dir"
+    return "file" if stat.S_ISREG(mode) else "other"
+
+
+def _refusal(kind: str) -> str:
+    return SYMLINK if kind == "symlink" else NOT_REGULAR
+
+
+def _record_files(folder: Path, problems: list[str]) -> list[tuple[Path, str]]:
+    """The `.toml` entries of one record folder with their kind (see `_entry_kind`);
+    anything else there is one problem line.
+
+    A symlink (to a file or a folder) is refused without being followed, so nothing
+    outside data/ is ever read, listed or named.
+    """
+    kind = _entry_kind(folder)
+    if kind is None:
         return []
-    files = []
+    if kind != "dir":
+        problems.append(f"{folder}: directory: {_refusal(kind)}")
+        return []
+    entries = []
     for path in sorted(folder.iterdir()):
         if path.name.startswith("."):
             continue
-        if path.is_file() and path.suffix == ".toml":
-            files.append(path)
-        else:
+        kind = _entry_kind(path) or "other"
+        if path.suffix == ".toml" and kind != "dir":
+            entries.append((path, kind))
+        elif kind in ("file", "dir"):
             problems.append(f"{path}: file: not a .toml data file")
-    return files
+        else:
+            problems.append(f"{path}: file: {_refusal(kind)}")
+    return entries
 
 
 def _stray_files(data_dir: Path) -> list[str]:
@@ -177,11 +232,10 @@ def _load_file(path: Path, record_type: type[T], problems: list[str]) -> Loaded[
 
 def _read_toml(path: Path, problems: list[str]) -> dict[str, Any] | None:
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            problems.append(f"{path}: file: too large ({size} bytes; the limit is 5 MB)")
-            return None
-        data = path.read_bytes()
+        data = read_data_file(path)
+    except _Refused as refused:
+        problems.append(f"{path}: file: {refused}")
+        return None
     except OSError as exc:
         problems.append(f"{path}: file: cannot read ({exc.strerror or exc})")
         return None
@@ -191,35 +245,91 @@ def _read_toml(path: Path, problems: list[str]) -> dict[str, Any] | None:
         problems.append(f"{path}: file: not UTF-8 (byte 0x{data[exc.start]:02x} at {exc.start})")
         return None
     try:
-        return parse_toml(text)
-    except tomllib.TOMLDecodeError as exc:
-        problems.append(f"{path}: {_toml_problem(str(exc))}")
+        parsed = parse_toml(text)
+    except TomlError as exc:
+        problems.append(f"{path}: {exc}")
         return None
-
-
-def parse_toml(text: str) -> dict[str, Any]:
-    """Parse a TOML document: rtoml (Rust, about 7x faster) and, on error, tomllib.
-
-    Both give the same values for every valid file (dates, datetimes, numbers alike);
-    tomllib is asked again only for a file rtoml rejects, so that every syntax error
-    is reported with tomllib's message and position (and tomllib has the last word).
-    """
-    try:
-        parsed: dict[str, Any] = rtoml.loads(text)
-    except ValueError:  # rtoml.TomlParsingError, or any value rtoml cannot represent
-        return tomllib.loads(text)
+    if _depth(parsed) > MAX_DEPTH:
+        problems.append(f"{path}: file: nested too deeply (more than {MAX_DEPTH} levels)")
+        return None
     return parsed
 
 
-_TOML_AT = re.compile(r"^(?P<msg>.*) \(at line (?P<line>\d+), column (?P<col>\d+)\)$")
+class _Refused(Exception):
+    """A data file that is not read at all (its problem is the message)."""
+
+
+def read_data_file(path: Path) -> bytes:
+    """The bytes of a regular file of at most `MAX_FILE_BYTES`, never through a symlink.
+
+    The checks are made on the opened file itself (no window between check and read),
+    and a FIFO or device is refused before a single byte is read from it.
+    """
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise _Refused(SYMLINK) from None
+        raise
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise _Refused(NOT_REGULAR)
+        data = file.read(MAX_FILE_BYTES + 1)
+    size = max(info.st_size, len(data))
+    if size > MAX_FILE_BYTES:
+        raise _Refused(f"too large ({size} bytes; the limit is 5 MB)")
+    return data
+
+
+class TomlError(ValueError):
+    """A document rtoml refused, as `line N: invalid TOML: problem (column C)`."""
+
+
+def parse_toml(text: str) -> dict[str, Any]:
+    """Parse a TOML document with rtoml (Rust: linear time, nesting capped at about 80).
+
+    There is deliberately no second parser: tomllib, asked again after rtoml refused,
+    grew quadratically on a long dotted key and recursed without bound on deep arrays.
+    """
+    try:
+        parsed: dict[str, Any] = rtoml.loads(text)
+    except ValueError as exc:  # rtoml.TomlParsingError, or a value rtoml cannot represent
+        raise TomlError(_toml_problem(str(exc))) from None
+    return parsed
+
+
+_TOML_AT = re.compile(r"\A(?P<msg>.*) at line (?P<line>\d+) column (?P<col>\d+)\Z", re.S)
 
 
 def _toml_problem(message: str) -> str:
-    """`line N: invalid TOML: ...` from a tomllib error message."""
+    """`line N: invalid TOML: ...` from an rtoml error message, on one line."""
     match = _TOML_AT.match(message)
-    if match:
-        return f"line {match['line']}: invalid TOML: {match['msg']} (column {match['col']})"
-    return f"file: invalid TOML: {message}"
+    if match is None:
+        if message.strip() == "recursion limit":
+            return f"file: invalid TOML: nested too deeply (more than {MAX_DEPTH} levels)"
+        return f"file: invalid TOML: {' '.join(message.split())}"
+    text = " ".join(match["msg"].split())
+    if text.startswith("cannot recurse further"):
+        text = f"nested too deeply (more than {MAX_DEPTH} levels)"
+    return f"line {match['line']}: invalid TOML: {text} (column {match['col']})"
+
+
+def _depth(value: Any) -> int:
+    """How many tables and arrays are nested inside one another (iteratively)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, depth + 1)
+            if deepest > MAX_DEPTH:
+                return deepest
+            stack.extend((child, depth + 1) for child in item)
+    return deepest
 
 
 def _convert(
@@ -241,6 +351,15 @@ _FIELD_MSG = re.compile(
 )
 
 
+_PATTERN_MEANINGS = {
+    f"Expected `str` matching regex {SLUG_PATTERN!r}": (
+        "must be a slug: 1 to 64 of a-z, 0-9, '.', '_', '-', starting and ending"
+        " with a letter or digit"
+    ),
+    f"Expected `str` matching regex {URL_PATTERN!r}": "must be an http(s) URL without spaces",
+}
+
+
 def validation_problem(message: str) -> tuple[str, str]:
     """(field path, problem) from a msgspec error, e.g. `results[3].value`."""
     match = _MSGSPEC_AT.match(message)
@@ -251,26 +370,67 @@ def validation_problem(message: str) -> tuple[str, str]:
         name = field_match["name"]
         path = f"{path}.{name}" if path else name
         msg = "unknown field" if field_match["what"].startswith("contains") else "missing"
+    msg = _PATTERN_MEANINGS.get(msg, msg)
     return path or "$", " ".join(msg.split())
 
 
 def _scan_values(value: Any, path: str = "") -> list[tuple[str, str]]:
-    """Values msgspec would accept but the data must not hold: NaN and infinity,
-    date-times without a UTC offset, dates before 2000."""
+    """Values msgspec would accept but the data must not hold (NaN, infinities and
+    magnitudes outside 1e-12..1e12, date-times without a UTC offset, dates outside
+    2000..2099, control characters); date-times are normalised to UTC in place.
+
+    `value` is at most `MAX_DEPTH` deep (checked by `_read_toml`)."""
     found: list[tuple[str, str]] = []
     if isinstance(value, dict):
         for key, item in value.items():
-            found += _scan_values(item, f"{path}.{key}" if path else str(key))
+            here = f"{path}.{key}" if path else str(key)
+            found += _scan_key(str(key), here)
+            found += _scan_values(item, here)
+            if isinstance(item, dt.datetime) and item.utcoffset() is not None:
+                value[key] = item.astimezone(dt.UTC)
     elif isinstance(value, list):
         for index, item in enumerate(value):
             found += _scan_values(item, f"{path}[{index}]")
-    elif isinstance(value, float) and not math.isfinite(value):
-        found.append((path, f"not a finite number ({value})"))
-    elif isinstance(value, dt.datetime):
-        if value.utcoffset() is None:
-            found.append((path, "a date-time needs a UTC offset (e.g. 2026-04-24T00:00:00Z)"))
-        elif value.date() < EARLIEST:
-            found.append((path, f"date {value.date()} is before 2000"))
-    elif isinstance(value, dt.date) and value < EARLIEST:
-        found.append((path, f"date {value} is before 2000"))
+            if isinstance(item, dt.datetime) and item.utcoffset() is not None:
+                value[index] = item.astimezone(dt.UTC)
+    else:
+        problem = _value_problem(value)
+        if problem is not None:
+            found.append((path, problem))
     return found
+
+
+def _scan_key(key: str, path: str) -> list[tuple[str, str]]:
+    bad = _CONTROL.search(key)
+    return [] if bad is None else [(path, f"control character U+{ord(bad[0]):04X} in a key")]
+
+
+def _value_problem(value: Any) -> str | None:
+    if isinstance(value, str):
+        bad = _CONTROL.search(value)
+        return None if bad is None else f"control character U+{ord(bad[0]):04X} in text"
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"not a finite number ({value})"
+    if (
+        isinstance(value, int | float)
+        and value
+        and not (MIN_MAGNITUDE <= abs(value) <= MAX_MAGNITUDE)
+    ):
+        return f"number out of range ({float(value):.3g}; every number is 0 or 1e-12..1e12 in size)"
+    if isinstance(value, dt.datetime):
+        if value.utcoffset() is None:
+            return "a date-time needs a UTC offset (e.g. 2026-04-24T00:00:00Z)"
+        return _date_problem(value.astimezone(dt.UTC).date())
+    if isinstance(value, dt.date):
+        return _date_problem(value)
+    return None
+
+
+def _date_problem(day: dt.date) -> str | None:
+    if day < EARLIEST:
+        return f"date {day} is before 2000"
+    if day > LATEST:
+        return f"date {day} is after {LATEST.year}"
+    return None

@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-SLUG_PATTERN = r"^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$"
+SLUG_PATTERN = r"\A[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?\Z"
 DIMENSION_SLUGS: tuple[str, ...] = (
     "abstract-reasoning",
     "mathematical-reasoning",
@@ -30,7 +30,8 @@ LADDER_IQS: tuple[int, ...] = (70, 85, 100, 115, 130, 145, 160)
 
 Slug = Annotated[str, Meta(pattern=SLUG_PATTERN, max_length=64)]
 Text = Annotated[str, Meta(max_length=4000)]
-Url = Annotated[str, Meta(pattern=r"^https?://[^\s]+$", max_length=2000)]
+URL_PATTERN = r"\Ahttps?://[^\s]+\Z"
+Url = Annotated[str, Meta(pattern=URL_PATTERN, max_length=2000)]
 Price = Annotated[float, Meta(ge=0, le=100_000)]
 Direction = Literal["higher_is_better", "lower_is_better"]
 Category = Literal["iq", "eq"]
@@ -171,7 +172,7 @@ class BenchmarkRecord(Record, kw_only=True, frozen=True):
     """One scored (iq) or EQ benchmark: `data/benchmarks/<id>.toml`."""
 
     id: Slug
-    field: Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z0-9]*$")]
+    field: Annotated[str, Meta(pattern=r"\A[A-Za-z][A-Za-z0-9]*\Z")]
     name: Text
     description: Text = ""
     category: Category
@@ -228,7 +229,7 @@ class DomainRecord(Record, kw_only=True, frozen=True):
 class DimensionRecord(Record, kw_only=True, frozen=True):
     """One of the seven composite dimensions."""
 
-    id: Annotated[str, Meta(pattern=r"^D[1-9]$")]
+    id: Annotated[str, Meta(pattern=r"\AD[1-9]\Z")]
     slug: Slug
     name: Text
     description: Text = ""
@@ -273,7 +274,7 @@ class CostBreakdownRecord(Record, kw_only=True, frozen=True):
 class MethodologyRecord(Record, kw_only=True, frozen=True):
     """`data/methodology.toml`: version, summary, parameters, dimensions, changelog."""
 
-    version: Annotated[str, Meta(pattern=r"^\d{4}-\d{2}-\d{2}[a-z0-9.-]*$")]
+    version: Annotated[str, Meta(pattern=r"\A\d{4}-\d{2}-\d{2}[a-z0-9.-]*\Z")]
     summary: Text
     updated: dt.datetime
     cost_unit: Text

@@ -171,7 +171,9 @@ HUGE_COMMENT = b"# " + b"x" * (6 * 1024 * 1024) + b"\n"  # over the 5 MB limit
 
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data"
-SLUG_PROBLEM = "Expected `str` matching regex '^[a-z0-9](?:[a-z0-9._-]{{0,62}}[a-z0-9])?$'"
+SLUG_PROBLEM = (
+    "must be a slug: 1 to 64 of a-z, 0-9, '.', '_', '-', starting and ending with a letter or digit"
+)
 
 
 def _m(rel: str, field: str, problem: str) -> str:
@@ -215,12 +217,18 @@ CASES: tuple[Case, ...] = (
     Case(
         "syntax-unclosed-string",
         replace(A2, 'name = "Alpha 2"', 'name = "Alpha 2'),
-        (_m(A2, _line(A2, "name ="), "invalid TOML: Illegal character '\\n' (column 16)"),),
+        (
+            _m(
+                A2,
+                _line(A2, "name ="),
+                'invalid TOML: invalid basic string, expected `"` (column 16)',
+            ),
+        ),
     ),
     Case(
         "syntax-duplicate-key",
         replace(A2, 'provider = "Alpha Labs"', 'provider = "Alpha Labs"\nname = "Again"'),
-        (_m(A2, _line(A2, "provider =", 1), "invalid TOML: Cannot overwrite a value (column 15)"),),
+        (_m(A2, _line(A2, "provider =", 1), "invalid TOML: duplicate key (column 1)"),),
     ),
     Case(
         "syntax-unclosed-table-header",
@@ -229,19 +237,25 @@ CASES: tuple[Case, ...] = (
             _m(
                 A2,
                 _line(A2, "[prices]"),
-                "invalid TOML: Expected ']' at the end of a table declaration (column 8)",
+                "invalid TOML: unclosed table, expected `]` (column 8)",
             ),
         ),
     ),
     Case(
         "syntax-bare-word-value",
         replace(GPQA, 'direction = "higher_is_better"', "direction = higher_is_better"),
-        (_m(GPQA, _line(GPQA, "direction ="), "invalid TOML: Invalid value (column 13)"),),
+        (
+            _m(
+                GPQA,
+                _line(GPQA, "direction ="),
+                "invalid TOML: string values must be quoted, expected literal string (column 13)",
+            ),
+        ),
     ),
     Case(
         "syntax-nul-byte",
         write_bytes(A2, b"\x00\n", append=True),
-        (_m(A2, _after_last_line(A2), "invalid TOML: Invalid statement (column 1)"),),
+        (_m(A2, _after_last_line(A2), "invalid TOML: key with no value, expected `=` (column 2)"),),
     ),
     Case(
         "syntax-missing-equals",
@@ -250,7 +264,7 @@ CASES: tuple[Case, ...] = (
             _m(
                 A2,
                 _line(A2, "open_weights ="),
-                "invalid TOML: Expected '=' after a key in a key/value pair (column 14)",
+                "invalid TOML: key with no value, expected `=` (column 14)",
             ),
         ),
     ),
@@ -261,7 +275,7 @@ CASES: tuple[Case, ...] = (
             _m(
                 A2,
                 _line(A2, "release_date ="),
-                "invalid TOML: Invalid date or datetime (column 16)",
+                "invalid TOML: invalid date, expected day between 01 and 28 (column 16)",
             ),
         ),
     ),
@@ -553,8 +567,8 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "result-dated-after-file-update",
-        setitem(A2, "results.1.as_of", tomllib.loads("d = 2999-01-01")["d"]),
-        (_m(A2, "results[1].as_of", "2999-01-01 is after the file's updated 2026-01-15"),),
+        setitem(A2, "results.1.as_of", tomllib.loads("d = 2030-01-01")["d"]),
+        (_m(A2, "results[1].as_of", "2030-01-01 is after the file's updated 2026-01-15"),),
     ),
     Case(
         "release-after-file-update",
