@@ -35,7 +35,7 @@ MCP_ORIGIN = click.option(
 )
 
 
-@click.group()
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="modelscores")
 def cli() -> None:
     """Build and serve a static JSON API of AI model scores."""
@@ -66,17 +66,21 @@ def build(data_dir: Path, out_dir: Path, base_url: str, mcp_origin: str | None) 
 @cli.command()
 @DATA_DIR
 @OUT_DIR
-@BASE_URL
+@click.option(
+    "--base-url",
+    default=None,
+    envvar="MODELSCORES_BASE_URL",
+    help="Public base URL the site is served from; every `url` field starts with it. "
+    "[default: http://HOST:PORT, the address served]",
+)
 @MCP_ORIGIN
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
 @click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
 @click.option("--no-build", is_flag=True, help="Serve --out-dir as it is, without building.")
-@click.pass_context
 def serve(
-    ctx: click.Context,
     data_dir: Path,
     out_dir: Path,
-    base_url: str,
+    base_url: str | None,
     mcp_origin: str | None,
     host: str,
     port: int,
@@ -86,11 +90,13 @@ def serve(
     from generator.api.urls import site_config
     from generator.serve import prepare_site, run_server
 
-    if ctx.get_parameter_source("base_url") is click.core.ParameterSource.DEFAULT:
+    if base_url is None:
         base_url = f"http://{host}:{port}"  # links then work on the port actually served
     report = prepare_site(data_dir, out_dir, site_config(base_url, mcp_origin), build=not no_build)
     if report is not None:
         click.echo(report.describe())
+    else:
+        click.echo(f"{out_dir}: not rebuilt ({'--no-build' if no_build else 'data unchanged'})")
     run_server(out_dir, host, port)
 
 
