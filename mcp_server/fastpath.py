@@ -162,7 +162,7 @@ def encode_result(site: Site, name: str, kwargs: Args) -> bytes:
         return _ENCODER.encode({"content": [{"text": text, "type": "text"}], "isError": True})
     return _ENCODER.encode(
         {
-            "content": [{"text": answer.text, "type": "text"}],
+            "content": [{"text": text, "type": "text"} for text in answer.texts()],
             "isError": False,
             "structuredContent": answer.data,
         }

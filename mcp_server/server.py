@@ -2,10 +2,11 @@
 
 The tools are registered from their declaration (`generator/api/mcp_tools.py`: names,
 arguments, bounds, descriptions). Each reads one snapshot (`SiteStore.current()`), calls
-the pure function in `tools`, and answers with a `CallToolResult`: the readable text plus
-the structured content. The output schema of each tool is the JSON Schema of its answer
-Struct (`results.output_schema`), set on the tool's metadata because the SDK derives
-schemas only from pydantic types.
+the pure function in `tools`, and answers with a `CallToolResult`: the structured content,
+and as text blocks that same JSON serialized (first, per the MCP spec) and a readable
+summary. The output schema of each tool is the JSON Schema of its answer Struct
+(`results.output_schema`), set on the tool's metadata because the SDK derives schemas only
+from pydantic types.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ INSTRUCTIONS = (
 
 def _answer(answer: tools.Answer) -> CallToolResult:
     return CallToolResult(
-        content=[TextContent(type="text", text=answer.text)], structured_content=answer.data
+        content=[TextContent(type="text", text=text) for text in answer.texts()],
+        structured_content=answer.data,
     )
 
 

@@ -103,22 +103,22 @@ def model_detail(data: Json) -> str:
 def comparison(data: Json) -> str:
     """The compared models, their best metrics, and any names that matched no model."""
     best = [f"- {metric}: {', '.join(ids)}" for metric, ids in data["best"].items()]
-    unknown = [
-        f"- {item['query']!r} is not a published model"
-        + (f" (did you mean {', '.join(item['suggestions'])}?)" if item["suggestions"] else "")
-        for item in data["unknown"]
+    missing = [
+        f"- {query!r} is not a published model"
+        + (f" (did you mean {', '.join(found)}?)" if (found := data["suggestions"][query]) else "")
+        for query in data["missing"]
     ]
     return _lines(
-        f"Comparing {len(data['models'])} models:",
+        f"Comparing {len(data['compared'])} models:",
         [
-            _model_row(row)
+            _model_row(model)
             + "; dimensions "
-            + ", ".join(f"{slug} {_value(iq)}" for slug, iq in row["dimensions"].items())
-            for row in data["models"]
+            + ", ".join(f"{slug} {_value(d['iq'])}" for slug, d in model["dimensions"].items())
+            for model in data["compared"]
         ],
-        "Best per metric (highest; lowest for effectivePer1M):",
+        "Best per metric (highest; lowest for effectivePer1M):" if best else [],
         best,
-        ["Not found:", *unknown] if unknown else [],
+        ["Not found:", *missing] if missing else [],
         _envelope(data),
     )
 

@@ -1,8 +1,9 @@
 """The nine tools as pure functions of one `Site` snapshot and the caller's arguments.
 
 Each returns an `Answer`: the structured content (the published document's own JSON, or a
-comparison built from its rows) and a readable text form. Names the caller gives are looked
-up in the snapshot's in-memory indexes only; they never become file paths.
+comparison built from the model documents) and a readable summary; the result's first text
+block is the structured content serialized, the second the summary. Names the caller gives
+are looked up in the snapshot's in-memory indexes only; they never become file paths.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from mcp.server.mcpserver.exceptions import ToolError
 
 from generator.api.contract import ModelSummary
@@ -24,12 +26,21 @@ from mcp_server.site import Document, Site
 SUGGESTIONS = 3
 
 
+_JSON = msgspec.json.Encoder()
+
+
 @dataclass(frozen=True)
 class Answer:
     """One tool result: `data` is the structured content, `text` the readable form."""
 
     data: dict[str, Any]
     text: str
+
+    def texts(self) -> tuple[str, str]:
+        """The result's text blocks: the serialized structured content (what the MCP spec
+        asks of a tool with structured content, for clients that read only text), then
+        the readable summary."""
+        return _JSON.encode(self.data).decode(), self.text
 
 
 # --- resolving names -------------------------------------------------------
@@ -146,21 +157,28 @@ def _best(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
 
 
 def compare_models(site: Site, ids: Sequence[str]) -> Answer:
-    """The `/models` rows of the named models side by side; unknown names are reported."""
-    by_id = {row["id"]: row for row in site.models.raw["models"]}
+    """The named models' full details in the order asked (repeats once), the queries that
+    matched no model, and our extras: the best model per metric, suggestions per miss.
+
+    `compared` and `missing` are the shape agents written for the original API expect; when
+    nothing matches, `compared` is simply empty (a normal answer, not an error).
+    """
     found: list[str] = []
-    unknown: list[dict[str, Any]] = []
+    missing: list[str] = []
     for query in ids:
         model_id = resolve_model(site, query)
         if model_id is None:
-            unknown.append({"query": query, "suggestions": suggest(query, site.model_keys)})
+            missing.append(query)
         elif model_id not in found:
             found.append(model_id)
-    if not found:
-        named = ", ".join(repr(query) for query in ids)
-        raise ToolError(f"None of {named} is a published model. Call list_models for every id.")
-    rows = [by_id[model_id] for model_id in found]
-    data = {**site.envelope, "models": rows, "best": _best(rows), "unknown": unknown}
+    by_id = {row["id"]: row for row in site.models.raw["models"]}
+    data = {
+        **site.envelope,
+        "compared": [site.model_details[model_id].raw for model_id in found],
+        "missing": missing,
+        "best": _best([by_id[model_id] for model_id in found]),
+        "suggestions": {query: suggest(query, site.model_keys) for query in missing},
+    }
     return Answer(data, text.comparison(data))
 
 

@@ -218,6 +218,15 @@ def test_no_mcp_answer_holds_a_canary_or_unpublished_id(leak: Leak) -> None:
     assert {n: found for n, found in leaked.items() if found} == {}
 
 
+def _escaped_forms(query: str) -> list[str]:
+    """`query` as it may appear in an answer: plain, quoted, and JSON-escaped once (in the
+    structured content) or twice (in the JSON text block), longest first."""
+    forms = {query, repr(query)}
+    for _ in range(2):
+        forms |= {json.dumps(f, ensure_ascii=ascii)[1:-1] for f in forms for ascii in (True, False)}
+    return sorted(forms, key=len, reverse=True)
+
+
 def test_asking_for_an_unpublished_model_reveals_nothing(leak: Leak) -> None:
     """An unpublished id or a planted name is just unknown; the answer holds nothing more."""
     queries = [*leak.canaries.unpublished_ids, *leak.canaries.strings[:10]]
@@ -232,6 +241,8 @@ def test_asking_for_an_unpublished_model_reveals_nothing(leak: Leak) -> None:
         if "id" in arguments:
             assert result["isError"] is True
         else:
-            assert result["structuredContent"]["unknown"][0]["query"] == query
-        scrubbed = answer.replace(json.dumps(query)[1:-1], "").replace(repr(query), "")
+            assert result["structuredContent"]["missing"] == [query]
+        scrubbed = answer
+        for form in _escaped_forms(query):
+            scrubbed = scrubbed.replace(form, "")
         assert hits(scrubbed.encode(), leak.needles()) == [], answer[:300]

@@ -109,9 +109,8 @@ class Build:
         raise AssertionError(tool)
 
     def check_comparison(self, arguments: dict[str, Any], data: dict[str, Any]) -> None:
-        rows = {row["id"]: row for row in self.docs["models.json"]["models"]}
-        assert [row["id"] for row in data["models"]] == arguments["ids"]
-        assert all(row == rows[row["id"]] for row in data["models"])
+        assert [model["id"] for model in data["compared"]] == arguments["ids"]
+        assert all(model == self.docs[f"models/{model['id']}"] for model in data["compared"])
 
 
 def _calls(build: Build) -> list[tuple[str, dict[str, Any]]]:

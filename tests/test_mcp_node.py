@@ -152,8 +152,9 @@ def test_inspector_calls_each_tool(live: Live, site_dir: Path, tmp_path: Path, n
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)["result"]
     assert result.get("isError") in (None, False)
-    assert result["content"][0]["type"] == "text" and result["content"][0]["text"]
+    assert result["content"][0]["type"] == "text" and result["content"][1]["text"]
     content = result["structuredContent"]
+    assert json.loads(result["content"][0]["text"]) == content
     assert content["apiVersion"] == "1"
     if rel:
         assert content == json.loads((site_dir / "api/v1" / rel).read_bytes())

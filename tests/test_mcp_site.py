@@ -137,7 +137,8 @@ def test_answers_are_wholly_old_or_wholly_new_while_builds_swap(tmp_path: Path) 
             ):
                 tag = answer.data["methodologyVersion"].rsplit(".", 1)[1]
                 seen.add(tag)
-                names = [m.get("name") or m["modelName"] for m in answer.data["models"]]
+                rows = answer.data.get("models") or answer.data["compared"]
+                names = [m.get("name") or m["modelName"] for m in rows]
                 if not all(name.endswith(f" {tag}") for name in names):
                     problems.append(f"{tag}: {names}")
 

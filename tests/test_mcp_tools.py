@@ -57,13 +57,15 @@ async def call(client: Client, name: str, arguments: dict[str, Any] | None = Non
     assert not result.is_error, result.content
     assert result.structured_content is not None
     assert_envelope(result.structured_content)
-    assert result_text(result).strip()
+    json_text, summary = result_texts(result)
+    assert json.loads(json_text) == result.structured_content  # the spec's text fallback
+    assert summary.strip()
     return result.structured_content
 
 
-def result_text(result: CallToolResult) -> str:
-    assert len(result.content) == 1 and isinstance(result.content[0], TextContent)
-    return result.content[0].text
+def result_texts(result: CallToolResult) -> list[str]:
+    assert all(isinstance(block, TextContent) for block in result.content)
+    return [block.text for block in result.content if isinstance(block, TextContent)]
 
 
 async def tool_error(client: Client, name: str, arguments: dict[str, Any]) -> str:
@@ -71,7 +73,8 @@ async def tool_error(client: Client, name: str, arguments: dict[str, Any]) -> st
     result = await client.call_tool(name, arguments)
     assert result.is_error
     assert result.structured_content is None
-    return result_text(result)
+    (text,) = result_texts(result)
+    return text
 
 
 def assert_envelope(data: dict[str, Any]) -> None:
@@ -179,7 +182,7 @@ async def test_get_model_accepts_the_name_in_any_case(client: Client, site_dir: 
 
 async def test_text_form_is_readable(client: Client) -> None:
     result = await client.call_tool("get_ranking", {"id": "composite-iq"})
-    text = result_text(result)
+    text = result_texts(result)[1]
     assert text.splitlines()[1] == "1. Alpha One A (id alpha-1, Acme): 130"
     assert "methodology 2026-03-01.A" in text.splitlines()[-1]
 
@@ -229,18 +232,15 @@ async def test_filtered_rows_are_the_published_rows(client: Client, site_dir: Pa
 # --- compare_models ---------------------------------------------------------------
 
 
-async def test_compare_models_reports_unknown_names_and_compares_the_rest(
-    client: Client, site_dir: Path
-) -> None:
-    published = {row["id"]: row for row in file_json(site_dir, "models.json")["models"]}
+async def test_compare_models_answers_compared_and_missing(client: Client, site_dir: Path) -> None:
     answer = await call(
         client, "compare_models", {"ids": ["Beta Two A", "alpha-1", "gama-3", "beta-2", "zzz"]}
     )
-    assert answer["models"] == [published["beta-2"], published["alpha-1"]]  # asked order, deduped
-    assert answer["unknown"] == [
-        {"query": "gama-3", "suggestions": ["gamma-3"]},
-        {"query": "zzz", "suggestions": []},
-    ]
+    # the original connector's shape: full details in the order asked (deduped), misses as given
+    expected = [file_json(site_dir, "models/beta-2"), file_json(site_dir, "models/alpha-1")]
+    assert answer["compared"] == expected
+    assert answer["missing"] == ["gama-3", "zzz"]
+    assert answer["suggestions"] == {"gama-3": ["gamma-3"], "zzz": []}
     assert answer["best"]["iq"] == ["alpha-1"]  # 130 > 115
     assert answer["best"]["effectivePer1M"] == ["beta-2"]  # $1.6 < $5: lowest wins
     assert answer["best"]["emotionalReasoning"] == ["beta-2"]  # 101 > 100
@@ -248,8 +248,13 @@ async def test_compare_models_reports_unknown_names_and_compares_the_rest(
 
 async def test_compare_models_leaves_out_metrics_no_model_has(client: Client) -> None:
     answer = await call(client, "compare_models", {"ids": ["gamma-3", "gamma-3"]})
-    assert [row["id"] for row in answer["models"]] == ["gamma-3"]
+    assert [model["id"] for model in answer["compared"]] == ["gamma-3"]
     assert answer["best"] == {}
+
+
+async def test_compare_models_with_no_known_model_is_an_empty_comparison(client: Client) -> None:
+    answer = await call(client, "compare_models", {"ids": ["x-1", "y-2"]})
+    assert (answer["compared"], answer["missing"], answer["best"]) == ([], ["x-1", "y-2"], {})
 
 
 # --- errors -------------------------------------------------------------------------
@@ -292,15 +297,12 @@ async def test_arguments_never_become_paths(
 
 async def test_invalid_arguments_are_tool_errors(client: Client) -> None:
     assert "at least 2 items" in await tool_error(client, "compare_models", {"ids": ["alpha-1"]})
+    too_many = {"ids": [f"m{i}" for i in range(21)]}
+    assert "at most 20 items" in await tool_error(client, "compare_models", too_many)
     assert "sort" in await tool_error(client, "list_models", {"sort": "vibes"})
     assert "min_iq" in await tool_error(client, "list_models", {"min_iq": 500})
     assert "limit" in await tool_error(client, "list_models", {"limit": 0})
     assert "id" in await tool_error(client, "get_model", {})
-
-
-async def test_compare_models_with_no_known_model_is_a_tool_error(client: Client) -> None:
-    message = await tool_error(client, "compare_models", {"ids": ["x-1", "y-2"]})
-    assert "None of 'x-1', 'y-2' is a published model" in message
 
 
 async def test_every_model_is_reachable_by_id_and_name(client: Client) -> None:

@@ -17,14 +17,12 @@ from generator.api.contract import (
     IQ_MAX,
     IQ_MIN,
     BenchmarkList,
-    Contract,
     DomainDetail,
     DomainList,
     Envelope,
     Methodology,
     ModelDetail,
     ModelList,
-    ModelSummary,
     RankingDetail,
     RankingList,
 )
@@ -40,19 +38,19 @@ _BEST = (
 )
 
 
-class UnknownModel(Contract, kw_only=True, frozen=True):
-    """A requested model that is not published, with the closest published ids."""
-
-    query: str
-    suggestions: list[str]
+_COMPARED = "GET /models/{id} of each model found, in the order asked (a repeat once)."
+_MISSING = "The queries that matched no published model, as given."
+_SUGGESTIONS = "Each missing query to the closest published ids (possibly none)."
 
 
 class ModelComparison(Envelope, kw_only=True, frozen=True):
-    """compare_models: the requested models side by side, as rows of GET /models."""
+    """compare_models: `compared` and `missing` as the original API's connector answers,
+    plus our extras (`best`, `suggestions`)."""
 
-    models: list[ModelSummary]
+    compared: Annotated[list[ModelDetail], Meta(description=_COMPARED)]
+    missing: Annotated[list[str], Meta(description=_MISSING)]
     best: Annotated[dict[str, list[str]], Meta(description=_BEST)]
-    unknown: list[UnknownModel]
+    suggestions: Annotated[dict[str, list[str]], Meta(description=_SUGGESTIONS)]
 
 
 @dataclass(frozen=True)
@@ -195,9 +193,10 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "compare_models",
         "Compare models",
         "several models side by side",
-        "Compare models side by side: their GET /api/v1/models rows (IQ, dimensions, EQ, "
-        "cost, speed) plus which model is best on each metric. Names that match no model are "
-        "listed under unknown with suggestions; the known ones are still compared.",
+        "Compare models side by side: compared holds each found model's full detail (GET "
+        "/api/v1/models/{id}) in the order asked, missing the names that match no model (with "
+        "suggestions per name); best names the best model on each metric (IQ, dimensions, EQ, "
+        "effective cost). Unknown names are not an error: compared may be empty.",
         ModelComparison,
         (
             ToolArgument(
