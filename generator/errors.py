@@ -25,7 +25,7 @@ class DataError(GeneratorError):
     """One or more problems in data/, each as `file: field: problem`."""
 
     def __init__(self, problems: Iterable[str]) -> None:
-        self.problems = sorted({one_line(problem) for problem in problems})
+        self.problems = sorted({one_line(problem) for problem in problems}, key=problem_order)
         count = len(self.problems)
         noun = "data error" if count == 1 else "data errors"
         super().__init__("\n".join([*self.problems, f"Aborted: {count} {noun}"]))
@@ -33,6 +33,15 @@ class DataError(GeneratorError):
     def show(self, file: IO[Any] | None = None) -> None:
         """Print the problems one per line, with no `Error:` prefix."""
         click.echo(self.format_message(), file=file, err=True)
+
+
+def problem_order(problem: str) -> tuple[str, list[int | str], str]:
+    """Sort key of `file: field: problem`: by file, then field with `[10]` after `[9]`."""
+    file, _, rest = problem.partition(": ")
+    field, _, what = rest.partition(": ")
+    parts = re.split(r"(\d+)", field)
+    natural: list[int | str] = [int(p) if p.isdigit() else p for p in parts]
+    return file, natural, what
 
 
 class BuildError(GeneratorError):

@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from generator.cli import cli
 from generator.errors import DataError
-from generator.input.load import load_dataset, summarize, validation_problem
+from generator.input.decode import validation_problem
+from generator.input.load import load_dataset, summarize
 from generator.input.records import DIMENSION_SLUGS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -181,17 +182,17 @@ CORRUPTIONS: list[tuple[str, Edit, str]] = [
     (
         "wrong-type",
         replace(A1, "value = 0.3", 'value = "0.3"'),
-        f"{M}: results[0].value: Expected `float`, got `str`",
+        f'{M}: results[0].value: Expected `float`, got `str` (value: "0.3")',
     ),
     (
         "unknown-field",
         replace(A1, 'name = "Alpha 1"', 'name = "Alpha 1"\nnmae = "typo"'),
-        f"{M}: nmae: unknown field",
+        f"{M}: nmae: unknown field (did you mean 'name'?)",
     ),
     (
         "unknown-nested-field",
         replace(A1, "cache_read = 0.1", "cache_reed = 0.1"),
-        f"{M}: prices.cache_reed: unknown field",
+        f"{M}: prices.cache_reed: unknown field (did you mean 'cache_read'?)",
     ),
     (
         "missing-field",
@@ -201,7 +202,7 @@ CORRUPTIONS: list[tuple[str, Edit, str]] = [
     (
         "id-not-file-name",
         replace(A1, 'id = "alpha-1"', 'id = "alpha-one"'),
-        f"{M}: id: must equal the file name 'alpha-1'",
+        f"{M}: id: must equal the file name 'alpha-1' (value: \"alpha-one\")",
     ),
     (
         "unsafe-id",
@@ -210,7 +211,7 @@ CORRUPTIONS: list[tuple[str, Edit, str]] = [
             b'id = "Bad Chart"\ntitle = "t"\ndescription = "d"\nkind = "frontier"\n',
         ),
         "data/charts/Bad Chart.toml: id: must be a slug: 1 to 64 of a-z, 0-9, '.', '_', '-',"
-        " starting and ending with a letter or digit",
+        ' starting and ending with a letter or digit (value: "Bad Chart")',
     ),
     (
         "unknown-benchmark-in-results",
@@ -235,7 +236,7 @@ CORRUPTIONS: list[tuple[str, Edit, str]] = [
     (
         "negative-price",
         replace(A1, "input = 1.0", "input = -1.0"),
-        f"{M}: prices.input: Expected `float` >= 0.0",
+        f"{M}: prices.input: Expected `float` >= 0.0 (value: -1.0)",
     ),
     (
         "release-after-updated",
@@ -260,7 +261,8 @@ CORRUPTIONS: list[tuple[str, Edit, str]] = [
     (
         "dangling-predecessor",
         replace("models/alpha-2.toml", 'predecessor = "alpha-1"', 'predecessor = "alpha-0"'),
-        "data/models/alpha-2.toml: lineage.predecessor: unknown model 'alpha-0'",
+        "data/models/alpha-2.toml: lineage.predecessor: unknown model 'alpha-0'"
+        " (did you mean 'alpha-3', 'alpha-1'?)",
     ),
     (
         "predecessor-cycle",
@@ -291,7 +293,7 @@ CORRUPTIONS: list[tuple[str, Edit, str]] = [
         "unknown-config-value-field",
         replace("models/alpha-3.toml", "arcAgi1 = 0.7", "arcAgi9 = 0.7"),
         "data/models/alpha-3.toml: reasoning_configurations[0].values.arcAgi9:"
-        " unknown benchmark field",
+        " unknown benchmark field (did you mean 'arcAgi1'?)",
     ),
     (
         "unknown-dimension",
@@ -356,7 +358,8 @@ CORRUPTIONS: list[tuple[str, Edit, str]] = [
     (
         "domain-result-unknown-model",
         replace("domains/coding.toml", 'model = "beta-1"', 'model = "beta-9"'),
-        "data/domains/coding.toml: results[4].model: unknown model 'beta-9'",
+        "data/domains/coding.toml: results[4].model: unknown model 'beta-9'"
+        " (did you mean 'beta-1'?)",
     ),
     (
         "domain-result-unpublished-model",
@@ -397,7 +400,7 @@ CORRUPTIONS: list[tuple[str, Edit, str]] = [
     (
         "private-table-unknown-field",
         replace("models/alpha-3.toml", 'review_status = "approved"', 'status = "approved"'),
-        "data/models/alpha-3.toml: private.status: unknown field",
+        "data/models/alpha-3.toml: private.status: unknown field (did you mean 'review_status'?)",
     ),
     (
         "stray-toml-file",
@@ -439,8 +442,8 @@ def test_empty_data_dir_reports_missing_files(data_copy: Path) -> None:
     result = CliRunner().invoke(cli, ["check", "--data-dir", "data"])
     assert result.exit_code == 1
     assert result.output.splitlines() == [
-        "data/methodology.toml: file: missing (every data dir needs one)",
         "data: directory: no data files",
+        "data/methodology.toml: file: missing (every data dir needs one)",
         "Aborted: 2 data errors",
     ]
 

@@ -103,7 +103,7 @@ CASES: list[tuple[str, Edit, list[str]]] = [
         replace(A1, 'id = "alpha-1"', 'id = "alpha-1\\n"'),
         [
             "data/models/alpha-1.toml: id: must be a slug: 1 to 64 of a-z, 0-9, '.', '_', '-',"
-            " starting and ending with a letter or digit"
+            ' starting and ending with a letter or digit (value: "alpha-1\\n")'
         ],
     ),
     (

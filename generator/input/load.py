@@ -23,9 +23,8 @@ import msgspec
 import rtoml
 
 from generator.errors import DataError
+from generator.input.decode import decode, shown
 from generator.input.records import (
-    SLUG_PATTERN,
-    URL_PATTERN,
     BenchmarkRecord,
     ChartRecord,
     Dataset,
@@ -210,24 +209,32 @@ def _stray_files(data_dir: Path) -> list[str]:
 
 
 def _load_file(path: Path, record_type: type[T], problems: list[str]) -> Loaded[T] | None:
-    """Read one file into its record; append problems and return None on failure."""
+    """Read one file into its record, appending every problem it has.
+
+    A file with bad fields still yields its repaired record (see `decode`), so its
+    cross-record checks run too; None when even that fails.
+    """
     raw = _read_toml(path, problems)
     if raw is None:
         return None
     private = raw.pop("private", None)
-    found = len(problems)
+    found: list[tuple[str, str]] = []
     if private is not None:
-        _convert(private, PrivateRecord, path, problems, prefix="private")
-    problems.extend(f"{path}: {field}: {problem}" for field, problem in _scan_values(raw))
-    if len(problems) > found:
-        return None
-    record = _convert(raw, record_type, path, problems)
+        found += decode(private, PrivateRecord, prefix="private").problems
+    scanned = _scan_values(raw)
+    decoded = decode(raw, record_type, reported=(where for where, _ in scanned))
+    found += scanned + decoded.problems
+    problems.extend(f"{path}: {field}: {problem}" for field, problem in found)
+    record = decoded.record
     if record is None:
         return None
-    if getattr(record, "id", path.stem) != path.stem and record_type is not MethodologyRecord:
-        problems.append(f"{path}: id: must equal the file name '{path.stem}'")
+    record_id = getattr(record, "id", path.stem)
+    if record_id != path.stem and record_type is not MethodologyRecord:
+        problems.append(
+            f"{path}: id: must equal the file name '{path.stem}' (value: {shown(record_id)})"
+        )
         return None
-    return Loaded(str(path), record)
+    return Loaded(str(path), record, decoded.placeholders)
 
 
 def _read_toml(path: Path, problems: list[str]) -> dict[str, Any] | None:
@@ -330,48 +337,6 @@ def _depth(value: Any) -> int:
                 return deepest
             stack.extend((child, depth + 1) for child in item)
     return deepest
-
-
-def _convert(
-    raw: Any, record_type: type[T], path: Path, problems: list[str], prefix: str = ""
-) -> T | None:
-    try:
-        return msgspec.convert(raw, type=record_type)
-    except msgspec.ValidationError as exc:
-        field, problem = validation_problem(str(exc))
-        if prefix:
-            field = prefix if field == "$" else f"{prefix}.{field}"
-        problems.append(f"{path}: {field}: {problem}")
-        return None
-
-
-_MSGSPEC_AT = re.compile(r"^(?P<msg>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
-_FIELD_MSG = re.compile(
-    r"^Object (?P<what>contains unknown field|missing required field) `(?P<name>[^`]+)`$"
-)
-
-
-_PATTERN_MEANINGS = {
-    f"Expected `str` matching regex {SLUG_PATTERN!r}": (
-        "must be a slug: 1 to 64 of a-z, 0-9, '.', '_', '-', starting and ending"
-        " with a letter or digit"
-    ),
-    f"Expected `str` matching regex {URL_PATTERN!r}": "must be an http(s) URL without spaces",
-}
-
-
-def validation_problem(message: str) -> tuple[str, str]:
-    """(field path, problem) from a msgspec error, e.g. `results[3].value`."""
-    match = _MSGSPEC_AT.match(message)
-    assert match is not None
-    msg, path = match["msg"], (match["path"] or "").lstrip(".")
-    field_match = _FIELD_MSG.match(msg)
-    if field_match:
-        name = field_match["name"]
-        path = f"{path}.{name}" if path else name
-        msg = "unknown field" if field_match["what"].startswith("contains") else "missing"
-    msg = _PATTERN_MEANINGS.get(msg, msg)
-    return path or "$", " ".join(msg.split())
 
 
 def _scan_values(value: Any, path: str = "") -> list[tuple[str, str]]:

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from generator.input.decode import suggest
 from generator.input.records import (
     DIMENSION_SLUGS,
     LADDER_IQS,
@@ -30,6 +31,7 @@ class Loaded(Generic[R]):
 
     label: str
     record: R
+    placeholders: frozenset[str] = frozenset()  # bad fields standing in a repaired record
 
 
 def _no_broken() -> dict[str, set[str]]:
@@ -56,6 +58,7 @@ def check_records(records: Records) -> list[str]:
         problems += _duplicate_ids(group)
     problems += _check_benchmarks(records.benchmarks, dimensions)
     problems += _check_models(records)
+    problems += _check_unique_across_models(records.models)
     problems += _check_lineage(records)
     problems += _check_domains(records)
     problems += _check_charts(records)
@@ -145,13 +148,20 @@ def _check_benchmarks(
     fields: dict[str, str] = {}
     for item in benchmarks:
         bench, label = item.record, item.label
-        problems += check_ladder(label, "ladder", bench.ladder, bench.direction)
+        if "ladder" not in item.placeholders:
+            problems += check_ladder(label, "ladder", bench.ladder, bench.direction)
         if bench.category == "iq" and bench.dimension is None:
             problems.append(_problem(label, "dimension", "an iq benchmark needs a dimension"))
         elif bench.category == "eq" and bench.dimension is not None:
             problems.append(_problem(label, "dimension", "an eq benchmark has no dimension"))
         elif bench.dimension is not None and bench.dimension not in dimensions:
-            problems.append(_problem(label, "dimension", f"unknown dimension '{bench.dimension}'"))
+            problems.append(
+                _problem(
+                    label,
+                    "dimension",
+                    f"unknown dimension '{bench.dimension}'" + suggest(bench.dimension, dimensions),
+                )
+            )
         if bench.field in fields:
             problems.append(
                 _problem(
@@ -180,13 +190,52 @@ def _check_models(records: Records) -> list[str]:
     return problems
 
 
+def _check_unique_across_models(models: Sequence[Loaded[ModelRecord]]) -> list[str]:
+    """A display name (case-insensitive), a revision id or a reasoning-configuration id
+    belongs to one model only: a copied file that keeps them would be found by the name
+    of the original, or publish the original's checkpoints under the copy."""
+    problems: list[str] = []
+    names: dict[str, str] = {}
+    revisions: dict[str, str] = {}
+    configs: dict[str, str] = {}
+    for item in models:
+        model, label = item.record, item.label
+        owner = names.setdefault(model.name.casefold(), label)
+        if owner != label and model.name:
+            problems.append(
+                _problem(label, "name", f"duplicate name '{model.name}' (also {owner})")
+            )
+        for where, ids, seen in (
+            ("revisions", [r.id for r in model.revisions], revisions),
+            ("reasoning_configurations", [c.id for c in model.reasoning_configurations], configs),
+        ):
+            for index, item_id in enumerate(ids):
+                owner = seen.setdefault(item_id, label)
+                if owner != label:
+                    problems.append(
+                        _problem(
+                            label,
+                            f"{where}[{index}].id",
+                            f"id '{item_id}' belongs to another model ({owner})",
+                        )
+                    )
+    return problems
+
+
 def _check_results(item: Loaded[ModelRecord], bench_ids: set[str]) -> list[str]:
     problems = []
     seen: dict[str, int] = {}
     for index, result in enumerate(item.record.results):
         where = f"results[{index}].benchmark"
         if result.benchmark not in bench_ids:
-            problems.append(_problem(item.label, where, f"unknown benchmark '{result.benchmark}'"))
+            problems.append(
+                _problem(
+                    item.label,
+                    where,
+                    f"unknown benchmark '{result.benchmark}'"
+                    + suggest(result.benchmark, bench_ids),
+                )
+            )
         if result.benchmark in seen:
             problems.append(
                 _problem(
@@ -222,7 +271,7 @@ def _check_config_values(item: Loaded[ModelRecord], fields: set[str]) -> list[st
         _problem(
             item.label,
             f"reasoning_configurations[{index}].values.{key}",
-            "unknown benchmark field",
+            "unknown benchmark field" + suggest(key, fields),
         )
         for index, config in enumerate(item.record.reasoning_configurations)
         for key in config.values
@@ -258,7 +307,14 @@ def _check_lineage(records: Records) -> list[str]:
         pred = models.get(pred_id)
         if pred is None:
             if pred_id not in records.broken["models"]:
-                problems.append(_problem(item.label, where, f"unknown model '{pred_id}'"))
+                problems.append(
+                    _problem(
+                        item.label,
+                        where,
+                        f"unknown model '{pred_id}'"
+                        + suggest(pred_id, models.keys() - {item.record.id}),
+                    )
+                )
             continue
         if not pred.record.published:
             problems.append(_problem(item.label, where, f"'{pred_id}' is unpublished"))
@@ -305,6 +361,8 @@ def _check_domains(records: Records) -> list[str]:
         if not domain.benchmarks:
             problems.append(_problem(label, "benchmarks", "a domain needs at least one benchmark"))
         for index, bench in enumerate(domain.benchmarks):
+            if f"benchmarks[{index}].ladder" in item.placeholders:
+                continue
             problems += check_ladder(
                 label, f"benchmarks[{index}].ladder", bench.ladder, bench.direction
             )
@@ -323,13 +381,20 @@ def _check_domains(records: Records) -> list[str]:
                     )
                 )
             elif row.model not in known:
-                problems.append(_problem(label, f"{where}.model", f"unknown model '{row.model}'"))
+                problems.append(
+                    _problem(
+                        label,
+                        f"{where}.model",
+                        f"unknown model '{row.model}'" + suggest(row.model, published),
+                    )
+                )
             if row.benchmark not in bench_ids:
                 problems.append(
                     _problem(
                         label,
                         f"{where}.benchmark",
-                        f"unknown benchmark '{row.benchmark}' in this domain",
+                        f"unknown benchmark '{row.benchmark}' in this domain"
+                        + suggest(row.benchmark, bench_ids),
                     )
                 )
             if row.as_of > updated:
@@ -357,7 +422,11 @@ def _check_domains(records: Records) -> list[str]:
 def _check_charts(records: Records) -> list[str]:
     bench_ids = {b.record.id for b in records.benchmarks} | records.broken["benchmarks"]
     return [
-        _problem(item.label, f"related_benchmarks[{index}]", f"unknown benchmark '{bench_id}'")
+        _problem(
+            item.label,
+            f"related_benchmarks[{index}]",
+            f"unknown benchmark '{bench_id}'" + suggest(bench_id, bench_ids),
+        )
         for item in records.charts
         for index, bench_id in enumerate(item.record.related_benchmarks)
         if bench_id not in bench_ids

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bad_data.toml_out import dumps
+from generator.errors import problem_order
 
 Mutation = Callable[[Path], None]
 Doc = dict[str, Any]
@@ -35,7 +36,7 @@ class Case:
         """The exact stderr lines: each problem, then the `Aborted:` summary."""
         count = len(self.expected)
         noun = "data error" if count == 1 else "data errors"
-        problems = sorted(line.format(data=data_dir) for line in self.expected)
+        problems = sorted((line.format(data=data_dir) for line in self.expected), key=problem_order)
         return [*problems, f"Aborted: {count} {noun}"]
 
 
@@ -176,6 +177,10 @@ SLUG_PROBLEM = (
 )
 
 
+def _slug(value: str) -> str:
+    return f'{SLUG_PROBLEM} (value: "{value}")'
+
+
 def _m(rel: str, field: str, problem: str) -> str:
     return f"{{data}}/{rel}: {field}: {problem}"
 
@@ -283,32 +288,32 @@ CASES: tuple[Case, ...] = (
     Case(
         "type-string-for-integer",
         setitem(A2, "context_window", "big"),
-        (_m(A2, "context_window", "Expected `int | null`, got `str`"),),
+        (_m(A2, "context_window", 'Expected `int | null`, got `str` (value: "big")'),),
     ),
     Case(
         "type-string-for-boolean",
         setitem(A2, "open_weights", "yes"),
-        (_m(A2, "open_weights", "Expected `bool`, got `str`"),),
+        (_m(A2, "open_weights", 'Expected `bool`, got `str` (value: "yes")'),),
     ),
     Case(
         "type-string-for-result-value",
         setitem(A2, "results.0.value", "0.5"),
-        (_m(A2, "results[0].value", "Expected `float`, got `str`"),),
+        (_m(A2, "results[0].value", 'Expected `float`, got `str` (value: "0.5")'),),
     ),
     Case(
         "type-string-in-ladder",
         setitem(GPQA, "ladder.3", "0.6"),
-        (_m(GPQA, "ladder[3]", "Expected `float`, got `str`"),),
+        (_m(GPQA, "ladder[3]", 'Expected `float`, got `str` (value: "0.6")'),),
     ),
     Case(
         "type-float-for-integer-parameter",
         setitem(METH, "parameters.peer_count", 2.5),
-        (_m(METH, "parameters.peer_count", "Expected `int`, got `float`"),),
+        (_m(METH, "parameters.peer_count", "Expected `int`, got `float` (value: 2.5)"),),
     ),
     Case(
         "type-table-for-string",
         setitem(A2, "provider", {"name": "Alpha Labs"}),
-        (_m(A2, "provider", "Expected `str`, got `object`"),),
+        (_m(A2, "provider", "Expected `str`, got `object` (value: a table)"),),
     ),
     Case(
         "type-unknown-enum-value",
@@ -324,13 +329,13 @@ CASES: tuple[Case, ...] = (
     Case(
         "type-private-config-not-string",
         setitem(GPQA, "private.config", {"fit": 3}),
-        (_m(GPQA, "private.config[...]", "Expected `str`, got `int`"),),
+        (_m(GPQA, "private.config.fit", "Expected `str`, got `int` (value: 3)"),),
     ),
     # unknown fields
     Case(
         "unknown-field-top-level",
         setitem(A2, "colour", "red"),
-        (_m(A2, "colour", "unknown field"),),
+        (_m(A2, "colour", "unknown field (did you mean 'country'?)"),),
     ),
     Case(
         "unknown-field-nested-table",
@@ -345,7 +350,13 @@ CASES: tuple[Case, ...] = (
     Case(
         "unknown-field-misspelt-published",
         setitem("models/delta-preview.toml", "publishd", False),
-        (_m("models/delta-preview.toml", "publishd", "unknown field"),),
+        (
+            _m(
+                "models/delta-preview.toml",
+                "publishd",
+                "unknown field (did you mean 'published'?)",
+            ),
+        ),
     ),
     # missing required fields
     Case("missing-model-name", delitem(A2, "name"), (_m(A2, "name", "missing"),)),
@@ -360,7 +371,14 @@ CASES: tuple[Case, ...] = (
         delitem(METH, "parameters"),
         (_m(METH, "parameters", "missing"),),
     ),
-    Case("empty-model-file", write_bytes(A2, b""), (_m(A2, "id", "missing"),)),
+    Case(
+        "empty-model-file",
+        write_bytes(A2, b""),
+        tuple(
+            _m(A2, name, "missing")
+            for name in ("id", "name", "provider", "country", "open_weights", "updated")
+        ),
+    ),
     # duplicate ids
     Case(
         "duplicate-result-benchmark",
@@ -392,37 +410,37 @@ CASES: tuple[Case, ...] = (
     Case(
         "unsafe-id-traversal",
         setitem(A2, "id", "../x"),
-        (_m(A2, "id", SLUG_PROBLEM),),
+        (_m(A2, "id", _slug("../x")),),
     ),
     Case(
         "unsafe-id-space",
         setitem(A2, "id", "alpha 2"),
-        (_m(A2, "id", SLUG_PROBLEM),),
+        (_m(A2, "id", _slug("alpha 2")),),
     ),
     Case(
         "unsafe-id-upper-case",
         setitem(A2, "id", "Alpha-2"),
-        (_m(A2, "id", SLUG_PROBLEM),),
+        (_m(A2, "id", _slug("Alpha-2")),),
     ),
     Case(
         "unsafe-id-empty",
         setitem(A2, "id", ""),
-        (_m(A2, "id", SLUG_PROBLEM),),
+        (_m(A2, "id", _slug("")),),
     ),
     Case(
         "unsafe-id-very-long",
         setitem(A2, "id", "a" * 300),
-        (_m(A2, "id", "Expected `str` of length <= 64"),),
+        (_m(A2, "id", 'Expected `str` of length <= 64 (value: "' + "a" * 58 + "…)"),),
     ),
     Case(
         "unsafe-file-name",
         both(copy(GAMMA, "models/Gamma 2.toml"), setitem("models/Gamma 2.toml", "id", "Gamma 2")),
-        (_m("models/Gamma 2.toml", "id", SLUG_PROBLEM),),
+        (_m("models/Gamma 2.toml", "id", _slug("Gamma 2")),),
     ),
     Case(
         "id-differs-from-file-name",
         setitem(A2, "id", "alpha-9"),
-        (_m(A2, "id", "must equal the file name 'alpha-2'"),),
+        (_m(A2, "id", "must equal the file name 'alpha-2' (value: \"alpha-9\")"),),
     ),
     # unknown references
     Case(
@@ -542,17 +560,17 @@ CASES: tuple[Case, ...] = (
     Case(
         "negative-price",
         setitem(A2, "prices.input", -1.0),
-        (_m(A2, "prices.input", "Expected `float` >= 0.0"),),
+        (_m(A2, "prices.input", "Expected `float` >= 0.0 (value: -1.0)"),),
     ),
     Case(
         "absurd-price",
         setitem(A2, "prices.output", 1e9),
-        (_m(A2, "prices.output", "Expected `float` <= 100000.0"),),
+        (_m(A2, "prices.output", "Expected `float` <= 100000.0 (value: 1000000000.0)"),),
     ),
     Case(
         "zero-usage-multiplier",
         setitem(A2, "usage.multiplier", 0.0),
-        (_m(A2, "usage.multiplier", "Expected `float` > 0.0"),),
+        (_m(A2, "usage.multiplier", "Expected `float` > 0.0 (value: 0.0)"),),
     ),
     # dates
     Case(
@@ -608,7 +626,13 @@ CASES: tuple[Case, ...] = (
     Case(
         "lineage-to-unknown-model",
         setitem(A3, "lineage.predecessor", "alpha-0"),
-        (_m(A3, "lineage.predecessor", "unknown model 'alpha-0'"),),
+        (
+            _m(
+                A3,
+                "lineage.predecessor",
+                "unknown model 'alpha-0' (did you mean 'alpha-2', 'alpha-1'?)",
+            ),
+        ),
     ),
     Case(
         "lineage-across-families",
@@ -641,6 +665,78 @@ CASES: tuple[Case, ...] = (
                 "D5=computer-use, D6=reliability",
             ),
         ),
+    ),
+    # every mistake at once: several in one file, cross-record checks included
+    Case(
+        "several-mistakes-in-one-file",
+        both(
+            setitem(A2, "results.2.benchmark", "gpqa-diamnd"),
+            setitem(A2, "results.3.value", "high"),
+            setitem(A2, "prices.input", -3.0),
+            setitem(A2, "name", "ALPHA 1"),
+            setitem(A2, "contxt_window", 1000),
+        ),
+        (
+            _m(A2, "contxt_window", "unknown field (did you mean 'context_window'?)"),
+            _m(A2, "name", "duplicate name 'ALPHA 1' (also {data}/models/alpha-1.toml)"),
+            _m(A2, "prices.input", "Expected `float` >= 0.0 (value: -3.0)"),
+            _m(
+                A2,
+                "results[2].benchmark",
+                "unknown benchmark 'gpqa-diamnd' (did you mean 'gpqa-diamond'?)",
+            ),
+            _m(A2, "results[3].value", 'Expected `float`, got `str` (value: "high")'),
+        ),
+    ),
+    Case(
+        "mistakes-in-several-files",
+        both(
+            setitem(A1, "open_weights", "no"),
+            setitem(A1, "lineage.predecessor", "alpha-0"),
+            setitem(GPQA, "dimension", "academic-reasonin"),
+            setitem(GPQA, "ladder.0", float("nan")),
+        ),
+        (
+            _m(A1, "open_weights", 'Expected `bool`, got `str` (value: "no")'),
+            _m(
+                A1,
+                "lineage.predecessor",
+                "unknown model 'alpha-0' (did you mean 'alpha-3', 'alpha-2'?)",
+            ),
+            _m(
+                GPQA,
+                "dimension",
+                "unknown dimension 'academic-reasonin' (did you mean 'academic-reasoning'?)",
+            ),
+            _m(GPQA, "ladder[0]", "not a finite number (nan)"),
+        ),
+    ),
+    Case(
+        "copied-model-keeps-name-revision-and-configuration-ids",
+        both(copy(A3, "models/alpha-4.toml"), setitem("models/alpha-4.toml", "id", "alpha-4")),
+        (
+            _m("models/alpha-4.toml", "name", "duplicate name 'Alpha 3' (also {data}/" + A3 + ")"),
+            _m(
+                "models/alpha-4.toml",
+                "revisions[0].id",
+                "id 'alpha-3-20260105' belongs to another model ({data}/" + A3 + ")",
+            ),
+            _m(
+                "models/alpha-4.toml",
+                "reasoning_configurations[0].id",
+                "id 'alpha-3_high' belongs to another model ({data}/" + A3 + ")",
+            ),
+            _m(
+                "models/alpha-4.toml",
+                "reasoning_configurations[1].id",
+                "id 'alpha-3_none' belongs to another model ({data}/" + A3 + ")",
+            ),
+        ),
+    ),
+    Case(
+        "duplicate-name-differs-only-in-case",
+        setitem(GAMMA, "name", "beta 1"),
+        (_m(GAMMA, "name", "duplicate name 'beta 1' (also {data}/models/beta-1.toml)"),),
     ),
     # files and directories
     Case(
