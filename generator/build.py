@@ -15,7 +15,6 @@ from pathlib import Path
 
 import msgspec
 
-from generator.api.contract import ApiIndex
 from generator.api.documents import build_documents, render_api
 from generator.api.hosting import parse_redirects, render_hosting
 from generator.api.openapi import build_openapi
@@ -23,9 +22,9 @@ from generator.api.urls import (
     API_PREFIX,
     API_PREFIXES,
     HTML_404,
-    INDEX_PATH,
     SiteConfig,
     api_file,
+    api_path_of_file,
     endpoint_for,
 )
 from generator.errors import BuildError
@@ -148,13 +147,14 @@ def check_site(files: Mapping[str, bytes]) -> None:
 def _check_document(path: str, data: bytes) -> list[str]:
     """A versioned API file decodes into its response type (constraints included)."""
     rel = path[len(API_PREFIX) :]  # "api/v1/..." minus "api/v1/"
-    api_path = "/" + rel.removesuffix(".json") if rel != "index.json" else INDEX_PATH
-    endpoint = endpoint_for(api_path)
-    response = endpoint.response if endpoint is not None else ApiIndex
+    api_path = api_path_of_file(rel)
+    kind = endpoint_for(api_path) if api_path is not None else None
+    if api_path is None or kind is None:
+        return [f"{path}: not the file of any document kind"]
     if api_file(api_path) != path:
         return [f"{path}: not where {api_path} belongs"]
     try:
-        msgspec.json.decode(data, type=response)
+        msgspec.json.decode(data, type=kind.response)
     except msgspec.ValidationError as exc:
         return [f"{path}: {exc}"]
     return []

@@ -22,7 +22,16 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from generator.api.contract import (
+    BENCHMARKS,
+    DOMAIN,
+    DOMAINS,
+    METHODOLOGY,
+    MODEL,
+    MODELS,
+    RANKING,
+    RANKINGS,
     BenchmarkList,
+    DocumentKind,
     DomainDetail,
     DomainList,
     Methodology,
@@ -31,10 +40,10 @@ from generator.api.contract import (
     RankingDetail,
     RankingList,
 )
-from generator.api.urls import API_PREFIX, api_file
+from generator.api.urls import API_PREFIX
 
 API_DIR = API_PREFIX.lstrip("/")
-MARKER = api_file("/models")
+MARKER = f"{API_DIR}/{MODELS.file}"
 """The file whose inode, mtime and size (with the site directory's own) identify a build."""
 
 logger = logging.getLogger(__name__)
@@ -123,10 +132,11 @@ def _read(fd: int, rel: str) -> bytes:
         return file.read()
 
 
-def _document(fd: int, rel: str, kind: type[T]) -> Document[T]:
+def _document(fd: int, kind: DocumentKind[T], value: str | None = None) -> Document[T]:
+    rel = f"{API_DIR}/{kind.file_path(value)}"
     data = _read(fd, rel)
     try:
-        struct = msgspec.json.decode(data, type=kind)
+        struct = msgspec.json.decode(data, type=kind.response)
         raw = msgspec.json.decode(data)
     except msgspec.DecodeError as exc:
         raise SiteError(f"{rel}: {exc}") from exc
@@ -135,9 +145,9 @@ def _document(fd: int, rel: str, kind: type[T]) -> Document[T]:
     return Document(struct, raw)
 
 
-def _details(fd: int, folder: str, kind: type[T]) -> dict[str, Document[T]]:
-    """Every file of `folder`, keyed by file name: the ids `GET /<folder>/{id}` answers."""
-    rel_dir = f"{API_DIR}/{folder}"  # the parent of api_file(f"/{folder}/{{id}}")
+def _details(fd: int, kind: DocumentKind[T]) -> dict[str, Document[T]]:
+    """Every file of the kind's folder, keyed by file name: the ids its path answers."""
+    rel_dir = f"{API_DIR}/{kind.folder}"
     try:
         folder_fd = os.open(rel_dir, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
     except OSError as exc:
@@ -148,7 +158,7 @@ def _details(fd: int, folder: str, kind: type[T]) -> dict[str, Document[T]]:
         os.close(folder_fd)
     found: dict[str, Document[T]] = {}
     for name in names:
-        document = _document(fd, f"{rel_dir}/{name}", kind)
+        document = _document(fd, kind, name)
         if getattr(document.struct, "id", name) != name:
             raise SiteError(
                 f"{rel_dir}/{name}: id {document.raw.get('id')!r} differs from the file name"
@@ -164,34 +174,36 @@ def load_site(site_dir: Path) -> Site:
             fingerprint = _fingerprint_fd(fd)
         except OSError as exc:
             raise SiteError(f"{site_dir / MARKER}: {exc.strerror}; build the site first") from exc
-        models = _document(fd, api_file("/models"), ModelList)
-        model_details = _details(fd, "models", ModelDetail)
-        rankings = _document(fd, api_file("/rankings"), RankingList)
-        ranking_details = _details(fd, "rankings", RankingDetail)
-        domains = _document(fd, api_file("/domains"), DomainList)
-        domain_details = _details(fd, "domains", DomainDetail)
-        _check_listed("models", [m.id for m in models.struct.models], model_details)
-        _check_listed("rankings", [r.id for r in rankings.struct.rankings], ranking_details)
-        _check_listed("domains", [d.id for d in domains.struct.domains], domain_details)
+        models = _document(fd, MODELS)
+        model_details = _details(fd, MODEL)
+        rankings = _document(fd, RANKINGS)
+        ranking_details = _details(fd, RANKING)
+        domains = _document(fd, DOMAINS)
+        domain_details = _details(fd, DOMAIN)
+        _check_listed(MODEL, [m.id for m in models.struct.models], model_details)
+        _check_listed(RANKING, [r.id for r in rankings.struct.rankings], ranking_details)
+        _check_listed(DOMAIN, [d.id for d in domains.struct.domains], domain_details)
         return Site(
             models=models,
             model_details=model_details,
-            benchmarks=_document(fd, api_file("/benchmarks"), BenchmarkList),
+            benchmarks=_document(fd, BENCHMARKS),
             rankings=rankings,
             ranking_details=ranking_details,
             domains=domains,
             domain_details=domain_details,
-            methodology=_document(fd, api_file("/methodology"), Methodology),
+            methodology=_document(fd, METHODOLOGY),
             model_keys=_model_keys(models.struct),
             fingerprint=fingerprint,
         )
 
 
-def _check_listed(folder: str, listed: list[str], details: Mapping[str, object]) -> None:
+def _check_listed(
+    kind: DocumentKind[Any], listed: list[str], details: Mapping[str, object]
+) -> None:
     """A list and its detail files must name the same ids (a half-written build does not)."""
     if sorted(listed) != sorted(details):
         missing = sorted(set(listed) ^ set(details))
-        raise SiteError(f"{API_DIR}/{folder}: list and detail files differ on {missing}")
+        raise SiteError(f"{API_DIR}/{kind.folder}: list and detail files differ on {missing}")
 
 
 def _model_keys(models: ModelList) -> dict[str, str]:

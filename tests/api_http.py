@@ -12,7 +12,7 @@ import httpx
 
 from generator.api.contract import ERROR_CODES
 from generator.api.hosting import API_CACHE_CONTROL, JSON_TYPE, headers_for, parse_headers
-from generator.api.urls import API_PREFIXES, INDEX_PATH, api_file, endpoint_for
+from generator.api.urls import API_PREFIXES, INDEX_PATH, api_file, api_path_of_file, endpoint_for
 
 UNKNOWN = "no-such-thing"
 
@@ -32,9 +32,9 @@ def _api_paths(site_dir: Path) -> Iterator[str]:
     root = site_dir / "api" / "v1"
     for file in sorted(root.rglob("*")):
         rel = file.relative_to(root).as_posix()
-        if not file.is_file() or rel == "openapi.json":
-            continue
-        yield INDEX_PATH if rel == "index.json" else "/" + rel.removesuffix(".json")
+        path = api_path_of_file(rel) if file.is_file() else None
+        if path is not None:  # not openapi.json
+            yield path
 
 
 def found(site_dir: Path) -> list[Expected]:

@@ -13,7 +13,7 @@ from openapi_spec_validator import validate
 
 from generator.api.contract import ENDPOINTS, ERROR_CODES, ApiIndex, Error
 from generator.api.hosting import parse_headers, parse_redirects, pattern_matches
-from generator.api.urls import INDEX_PATH, api_file, endpoint_for
+from generator.api.urls import INDEX_PATH, api_file, api_path_of_file, endpoint_for
 
 
 def _files(root: Path) -> dict[str, bytes]:
@@ -37,12 +37,7 @@ def openapi(files: dict[str, bytes]) -> dict[str, Any]:
 
 def _api_path(file: str) -> str | None:
     """The API path (relative to /api/v1) a versioned file holds, or None for openapi.json."""
-    rel = file.removeprefix("api/v1/")
-    if rel == "openapi.json":
-        return None
-    if rel == "index.json":
-        return INDEX_PATH
-    return "/" + rel.removesuffix(".json")
+    return api_path_of_file(file.removeprefix("api/v1/"))
 
 
 def _emitted(files: dict[str, bytes]) -> dict[str, bytes]:
@@ -55,8 +50,9 @@ def _emitted(files: dict[str, bytes]) -> dict[str, bytes]:
 
 
 def _schema_name(path: str) -> str:
-    endpoint = endpoint_for(path)
-    return (endpoint.response if endpoint is not None else ApiIndex).__name__
+    kind = endpoint_for(path)
+    assert kind is not None, path
+    return kind.response.__name__
 
 
 def _validator(openapi: dict[str, Any], name: str) -> Draft202012Validator:

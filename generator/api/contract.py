@@ -1,16 +1,16 @@
 """The published JSON contract: response Structs and the endpoint table.
 
-These types are the one source for the files, `openapi.json`, the hosting
-rules, the MCP sidecar and the tests. Presence rule (docs/STYLE): a field is
-required `T`, always-present nullable `T | None`, or omittable
-`T | UnsetType = UNSET`; never `T | None = None`.
+These types and the table of documents at the end (`DOCUMENTS`) are the one source for
+the files, `openapi.json`, the hosting rules, the pages, the MCP sidecar and the tests.
+Presence rule (docs/STYLE): a field is required `T`, always-present nullable `T | None`,
+or omittable `T | UnsetType = UNSET`; never `T | None = None`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType, field
@@ -512,29 +512,125 @@ ERROR_CODES: dict[str, str] = {
 }
 
 
-# --- the endpoint table -----------------------------------------------------
+# --- the table of documents -------------------------------------------------
+
+S = TypeVar("S", bound=msgspec.Struct)
 
 
 @dataclass(frozen=True)
-class Endpoint:
-    """One GET endpoint of the API; drives files, OpenAPI, hosting rules and tests."""
+class DocumentKind(Generic[S]):
+    """One kind of published document: the one place its path, type, file and page are named.
 
-    path: str  # relative to /api/v1, e.g. "/models/{id}"
-    response: type[msgspec.Struct]
+    The producers (`api/documents.py` and its helpers), the file layout (`api/urls.py`),
+    OpenAPI, the hosting rules, the pages (`SiteDocuments`), the MCP sidecar's snapshot and
+    the tests all read this table. A `{param}` is always the last segment of each pattern.
+    """
+
+    path: str  # API path pattern, relative to /api/v1 ("/" is the discovery index)
+    response: type[S]
     summary: str
+    file: str  # its file under the API root `api/v1/` (mirrored under the alias `api/`)
+    page: str  # site path of the human page that shows it ("" is the landing page)
     param: str | None = None  # path parameter name, if any
     not_found_code: str | None = None  # error code for an unknown parameter value
-    list_file: bool = False  # a collection path that has a `{param}` child: stored as `<path>.json`
+
+    def _fill(self, pattern: str, value: str | None) -> str:
+        if self.param is None:
+            return pattern
+        if value is None:
+            raise ValueError(f"{self.path}: no value for {{{self.param}}}")
+        return pattern.replace("{" + self.param + "}", value)
+
+    def api_path(self, value: str | None = None) -> str:
+        """The API path of one document of this kind (`value` fills the `{param}`)."""
+        return self._fill(self.path, value)
+
+    def file_path(self, value: str | None = None) -> str:
+        """Its file, relative to an API root."""
+        return self._fill(self.file, value)
+
+    def page_path(self, value: str | None = None) -> str:
+        """Its page's site path (a folder ending in `/`, or "" for the landing page)."""
+        return self._fill(self.page, value)
+
+    @property
+    def rewritten(self) -> bool:
+        """Served through a rewrite, because its file is not at its path."""
+        return self.file != self.path.lstrip("/")
+
+    @property
+    def folder(self) -> str:
+        """The folder holding one file per `{param}` value (parameterised kinds only)."""
+        return self.file.rsplit("/", 1)[0]
 
 
-ENDPOINTS: tuple[Endpoint, ...] = (
-    Endpoint("/models", ModelList, "List every published model", list_file=True),
-    Endpoint("/models/{id}", ModelDetail, "Get one model", "id", "model_not_found"),
-    Endpoint("/benchmarks", BenchmarkList, "List the benchmarks of the seven dimensions"),
-    Endpoint("/rankings", RankingList, "List the ranking catalog", list_file=True),
-    Endpoint("/rankings/{id}", RankingDetail, "Get one ranking", "id", "ranking_not_found"),
-    Endpoint("/charts", ChartList, "List the promoted canonical charts"),
-    Endpoint("/methodology", Methodology, "Read the scoring methodology"),
-    Endpoint("/domains", DomainList, "List the applied-capability domains", list_file=True),
-    Endpoint("/domains/{slug}", DomainDetail, "Get one domain", "slug", "domain_not_found"),
+INDEX: DocumentKind[ApiIndex] = DocumentKind(
+    "/",
+    ApiIndex,
+    "Discover the API: its endpoints, OpenAPI description, MCP connector and docs",
+    "index.json",
+    "docs/",
 )
+MODELS = DocumentKind("/models", ModelList, "List every published model", "models.json", "")
+MODEL = DocumentKind(
+    "/models/{id}",
+    ModelDetail,
+    "Get one model",
+    "models/{id}",
+    "models/{id}/",
+    "id",
+    "model_not_found",
+)
+BENCHMARKS = DocumentKind(
+    "/benchmarks",
+    BenchmarkList,
+    "List the benchmarks of the seven dimensions",
+    "benchmarks",
+    "benchmarks/",
+)
+RANKINGS = DocumentKind(
+    "/rankings", RankingList, "List the ranking catalog", "rankings.json", "rankings/"
+)
+RANKING = DocumentKind(
+    "/rankings/{id}",
+    RankingDetail,
+    "Get one ranking",
+    "rankings/{id}",
+    "rankings/{id}/",
+    "id",
+    "ranking_not_found",
+)
+CHARTS = DocumentKind(
+    "/charts", ChartList, "List the promoted canonical charts", "charts", "charts/"
+)
+METHODOLOGY = DocumentKind(
+    "/methodology", Methodology, "Read the scoring methodology", "methodology", "methodology/"
+)
+DOMAINS = DocumentKind(
+    "/domains", DomainList, "List the applied-capability domains", "domains.json", "domains/"
+)
+DOMAIN = DocumentKind(
+    "/domains/{slug}",
+    DomainDetail,
+    "Get one domain",
+    "domains/{slug}",
+    "domains/{slug}/",
+    "slug",
+    "domain_not_found",
+)
+
+DOCUMENTS: tuple[DocumentKind[Any], ...] = (
+    INDEX,
+    MODELS,
+    MODEL,
+    BENCHMARKS,
+    RANKINGS,
+    RANKING,
+    CHARTS,
+    METHODOLOGY,
+    DOMAINS,
+    DOMAIN,
+)
+"""Every published document kind, in OpenAPI and `_redirects` order."""
+ENDPOINTS: tuple[DocumentKind[Any], ...] = tuple(d for d in DOCUMENTS if d is not INDEX)
+"""The endpoints the discovery index lists (every document kind but the index itself)."""

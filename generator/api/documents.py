@@ -16,8 +16,14 @@ import msgspec
 from generator.api.common import Envelope, envelope, model_urls, scored_benchmarks
 from generator.api.contract import (
     API_VERSION,
+    BENCHMARKS,
+    CHARTS,
+    DOMAIN,
+    DOMAINS,
     ENDPOINTS,
     ERROR_CODES,
+    INDEX,
+    METHODOLOGY,
     ApiIndex,
     BenchmarkList,
     BenchmarkMetadata,
@@ -51,7 +57,6 @@ from generator.api.rankings import (
 )
 from generator.api.urls import (
     API_PREFIXES,
-    INDEX_PATH,
     OPENAPI_FILE,
     SiteConfig,
     api_file,
@@ -98,12 +103,12 @@ def build_documents(
     env = envelope(dataset)
     documents: dict[str, msgspec.Struct] = {}
     documents.update(model_documents(dataset, scores, config, env))
-    documents["/benchmarks"] = _benchmarks(dataset, config, env)
+    documents[BENCHMARKS.path] = _benchmarks(dataset, config, env)
     documents.update(ranking_documents(dataset, scores, config, env))
-    documents["/charts"] = _charts(dataset, config, env)
-    documents["/methodology"] = _methodology(dataset, config, env)
+    documents[CHARTS.path] = _charts(dataset, config, env)
+    documents[METHODOLOGY.path] = _methodology(dataset, config, env)
     documents.update(_domains(dataset, scores, config, env))
-    documents[INDEX_PATH] = _index(config, env)
+    documents[INDEX.path] = _index(config, env)
     return documents
 
 
@@ -222,7 +227,7 @@ def _domains(
     dataset: Dataset, scores: Scores, config: SiteConfig, env: Envelope
 ) -> dict[str, msgspec.Struct]:
     documents: dict[str, msgspec.Struct] = {
-        "/domains": DomainList(
+        DOMAINS.path: DomainList(
             **env,
             domains=[
                 DomainSummary(
@@ -240,7 +245,7 @@ def _domains(
     names = {m.id: m.name for m in dataset.models}
     for domain in dataset.domains:
         entries = scores.domains[domain.id].entries if domain.id in scores.domains else ()
-        documents[f"/domains/{domain.id}"] = DomainDetail(
+        documents[DOMAIN.api_path(domain.id)] = DomainDetail(
             **env,
             id=domain.id,
             name=domain.name,

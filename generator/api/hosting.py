@@ -1,4 +1,4 @@
-"""Netlify-style `_headers` and `_redirects`, generated from `ENDPOINTS`, and read back.
+"""Netlify-style `_headers` and `_redirects`, generated from `DOCUMENTS`, and read back.
 
 The generated rules are the one source of the hosting behaviour; `serve.py` and the
 tests parse these same files (`parse_headers`, `parse_redirects`) and apply them with
@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from generator.api.contract import ENDPOINTS
+from generator.api.contract import DOCUMENTS
 from generator.api.urls import (
     ALIAS_PREFIX,
     API_PREFIXES,
@@ -80,21 +80,17 @@ def redirect_rules(config: SiteConfig, html_404: bool) -> tuple[RedirectRule, ..
         target = config.mcp_origin.rstrip("/") + MCP_PATH
         rules.append(RedirectRule(MCP_PATH, target, 200, force=True))
     for prefix in API_PREFIXES:
-        rules.append(RedirectRule(prefix, "/" + api_file(INDEX_PATH, prefix), 200))
-        for endpoint in ENDPOINTS:
-            if endpoint.list_file:
-                rules.append(
-                    RedirectRule(prefix + endpoint.path, "/" + api_file(endpoint.path, prefix), 200)
-                )
-    for endpoint in ENDPOINTS:
-        if endpoint.not_found_code is None:
+        for kind in DOCUMENTS:
+            if kind.rewritten:
+                source = prefix + ("" if kind.path == INDEX_PATH else kind.path)
+                rules.append(RedirectRule(source, "/" + api_file(kind.path, prefix), 200))
+    for kind in DOCUMENTS:
+        if kind.not_found_code is None:
             continue
-        collection = endpoint.path.rsplit("/", 1)[0]
+        collection = kind.path.rsplit("/", 1)[0]
         for prefix in API_PREFIXES:
             rules.append(
-                RedirectRule(
-                    f"{prefix}{collection}/*", "/" + error_file(endpoint.not_found_code), 404
-                )
+                RedirectRule(f"{prefix}{collection}/*", "/" + error_file(kind.not_found_code), 404)
             )
     rules.append(RedirectRule(f"{ALIAS_PREFIX}/*", "/" + error_file("not_found"), 404))
     if html_404:

@@ -14,6 +14,8 @@ from generator.api.common import (
     iq_or_none,
 )
 from generator.api.contract import (
+    MODEL,
+    MODELS,
     DimensionDetails,
     DimensionScoreDetailed,
     DimensionScores,
@@ -59,7 +61,7 @@ def model_documents(
         score = scores.models[model.id]
         common = _common_fields(model, score, dataset.methodology.cost_unit, config)
         summaries.append(ModelSummary(**common, dimensions=_compact_dimensions(score)))
-        documents[f"/models/{model.id}"] = ModelDetail(
+        documents[MODEL.api_path(model.id)] = ModelDetail(
             api_version=env["api_version"],
             methodology_version=env["methodology_version"],
             **common,  # a model's own `updatedAt` replaces the envelope's
@@ -83,7 +85,7 @@ def model_documents(
             ),
         )
     summaries.sort(key=lambda s: (s.rank is None, s.rank or 0, s.id))
-    return {"/models": ModelList(**env, models=summaries), **documents}
+    return {MODELS.path: ModelList(**env, models=summaries), **documents}
 
 
 def _configuration(c: ReasoningConfigurationRecord) -> ReasoningConfiguration:

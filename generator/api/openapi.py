@@ -1,4 +1,4 @@
-"""The OpenAPI 3.1 description, from `ENDPOINTS` and the contract Structs (one source).
+"""The OpenAPI 3.1 description, from `DOCUMENTS` and the contract Structs (one source).
 
 Path parameters carry an `enum` of the ids actually published, with a real example, so
 a client (or schemathesis) sees exactly which values answer 200; every other value is
@@ -12,13 +12,12 @@ from typing import Any
 
 import msgspec
 
-from generator.api.contract import API_VERSION, ENDPOINTS, ApiIndex, Endpoint, Error
+from generator.api.contract import API_VERSION, DOCUMENTS, DocumentKind, Error
 from generator.api.hosting import API_HEADERS
-from generator.api.urls import INDEX_PATH, SiteConfig, alias_url, api_url, endpoint_for
+from generator.api.urls import SiteConfig, alias_url, api_url, endpoint_for
 
 OPENAPI_VERSION = "3.1.0"
 REF_TEMPLATE = "#/components/schemas/{name}"
-INDEX_SUMMARY = "Discover the API: its endpoints, OpenAPI description, MCP connector and docs"
 TITLE = "modelscores API"
 DESCRIPTION = (
     "Public, read-only JSON API of AI model scores: composite IQ, seven dimensions, "
@@ -54,12 +53,12 @@ def _response(description: str, schema_name: str) -> JsonObject:
     }
 
 
-def _known_values(endpoint: Endpoint, documents: Mapping[str, object]) -> list[str]:
+def _known_values(endpoint: DocumentKind[Any], documents: Mapping[str, object]) -> list[str]:
     """The parameter values published for a `{param}` endpoint, sorted."""
     return sorted(path.rsplit("/", 1)[1] for path in documents if endpoint_for(path) is endpoint)
 
 
-def _parameter(endpoint: Endpoint, documents: Mapping[str, object]) -> JsonObject:
+def _parameter(endpoint: DocumentKind[Any], documents: Mapping[str, object]) -> JsonObject:
     assert endpoint.param is not None
     values = _known_values(endpoint, documents)
     schema: JsonObject = {"type": "string", "enum": values}
@@ -101,10 +100,8 @@ def _operation_id(path: str) -> str:
 
 
 def _paths(documents: Mapping[str, object]) -> JsonObject:
-    paths: JsonObject = {
-        INDEX_PATH: _operation(INDEX_PATH, INDEX_SUMMARY, ApiIndex, "Not found.", []),
-    }
-    for endpoint in ENDPOINTS:
+    paths: JsonObject = {}
+    for endpoint in DOCUMENTS:
         if endpoint.param is None:
             parameters: list[JsonObject] = []
             not_found = "Not found."
@@ -118,7 +115,7 @@ def _paths(documents: Mapping[str, object]) -> JsonObject:
 
 
 def _components() -> JsonObject:
-    types: list[type[msgspec.Struct]] = [ApiIndex, *(e.response for e in ENDPOINTS), Error]
+    types: list[type[msgspec.Struct]] = [*(d.response for d in DOCUMENTS), Error]
     _, schemas = msgspec.json.schema_components(types, ref_template=REF_TEMPLATE)
     return {"schemas": dict(sorted(schemas.items()))}
 

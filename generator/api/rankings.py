@@ -14,6 +14,8 @@ import msgspec
 
 from generator.api.common import Envelope, cost_or_none, iq_or_none, scored_benchmarks
 from generator.api.contract import (
+    RANKING,
+    RANKINGS,
     Direction,
     RankedModel,
     RankingCatalogEntry,
@@ -64,12 +66,12 @@ def ranking_documents(
     models = {m.id: m for m in dataset.models}
     version = dataset.methodology.version
     documents: dict[str, msgspec.Struct] = {
-        "/rankings": RankingList(
+        RANKINGS.path: RankingList(
             **env, rankings=[_catalog_entry(r, config, version) for r in rankings]
         )
     }
     for ranking in rankings:
-        documents[f"/rankings/{ranking.id}"] = _detail(ranking, models, config, env)
+        documents[RANKING.api_path(ranking.id)] = _detail(ranking, models, config, env)
     return documents
 
 

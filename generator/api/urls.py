@@ -7,18 +7,29 @@ from `SiteConfig.base_url` (no trailing slash) and the layout in docs/ARCHITECTU
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import msgspec
 
-from generator.api.contract import ENDPOINTS, Endpoint
+from generator.api.contract import (
+    BENCHMARKS,
+    CHARTS,
+    DOCUMENTS,
+    DOMAIN,
+    INDEX,
+    METHODOLOGY,
+    MODEL,
+    MODELS,
+    RANKING,
+    DocumentKind,
+)
 from generator.errors import BuildError
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
 API_PREFIX = "/api/v1"  # the versioned API, in URLs and (without the slash) as a site folder
 ALIAS_PREFIX = "/api"  # the bare alias: same bytes as the versioned tree
 API_PREFIXES: tuple[str, ...] = (API_PREFIX, ALIAS_PREFIX)
-INDEX_PATH = "/"  # the discovery index, as a document key (the API root)
-INDEX_FILE = "index.json"
+INDEX_PATH = INDEX.path  # the discovery index, as a document key (the API root)
 OPENAPI_FILE = "openapi.json"
 ERRORS_DIR = "api/_errors"
 MCP_PATH = "/api/mcp"
@@ -75,49 +86,54 @@ def mcp_url(config: SiteConfig) -> str:
     return config.base + MCP_PATH
 
 
+def page_url(config: SiteConfig, kind: DocumentKind[Any], value: str | None = None) -> str:
+    """The public URL of the page that shows a document (`value` fills its `{param}`)."""
+    return f"{config.base}/{kind.page_path(value)}"
+
+
 def landing_url(config: SiteConfig) -> str:
-    """The landing page."""
-    return config.base + "/"
+    """The landing page (it shows the model list)."""
+    return page_url(config, MODELS)
 
 
 def model_page_url(config: SiteConfig, model_id: str) -> str:
     """A model's public profile page."""
-    return f"{config.base}/models/{model_id}/"
+    return page_url(config, MODEL, model_id)
 
 
 def ranking_page_url(config: SiteConfig, ranking_id: str) -> str:
     """A ranking's page."""
-    return f"{config.base}/rankings/{ranking_id}/"
+    return page_url(config, RANKING, ranking_id)
 
 
 def benchmark_page_url(config: SiteConfig, benchmark_id: str) -> str:
     """A benchmark's page, with its score chart."""
-    return f"{config.base}/benchmarks/{benchmark_id}/"
+    return f"{page_url(config, BENCHMARKS)}{benchmark_id}/"
 
 
 def domain_page_url(config: SiteConfig, slug: str) -> str:
     """A domain's page."""
-    return f"{config.base}/domains/{slug}/"
+    return page_url(config, DOMAIN, slug)
 
 
 def chart_page_url(config: SiteConfig, chart_id: str) -> str:
     """A chart's stable share page."""
-    return f"{config.base}/charts/{chart_id}/"
+    return f"{page_url(config, CHARTS)}{chart_id}/"
 
 
 def chart_image_url(config: SiteConfig, chart_id: str) -> str:
     """A chart's social preview image."""
-    return f"{config.base}/charts/{chart_id}.png"
+    return f"{page_url(config, CHARTS)}{chart_id}.png"
 
 
 def methodology_page_url(config: SiteConfig) -> str:
     """The methodology page."""
-    return f"{config.base}/methodology/"
+    return page_url(config, METHODOLOGY)
 
 
 def docs_page_url(config: SiteConfig) -> str:
-    """The API documentation page."""
-    return f"{config.base}/docs/"
+    """The API documentation page (the page of the discovery index)."""
+    return page_url(config, INDEX)
 
 
 # --- API paths and files ----------------------------------------------------
@@ -127,32 +143,44 @@ def _template_regex(template: str) -> re.Pattern[str]:
     return re.compile("^" + re.sub(r"\\\{[a-z_]+\\\}", "[^/]+", re.escape(template)) + "$")
 
 
-_ENDPOINT_PATTERNS: tuple[tuple[re.Pattern[str], Endpoint], ...] = tuple(
-    (_template_regex(e.path), e) for e in ENDPOINTS
+_PATH_PATTERNS: tuple[tuple[re.Pattern[str], DocumentKind[Any]], ...] = tuple(
+    (_template_regex(d.path), d) for d in DOCUMENTS
+)
+_FILE_PATTERNS: tuple[tuple[re.Pattern[str], DocumentKind[Any]], ...] = tuple(
+    (_template_regex(d.file), d) for d in DOCUMENTS
 )
 
 
-def endpoint_for(path: str) -> Endpoint | None:
-    """The endpoint whose path template matches an API path (relative to /api/v1)."""
-    for pattern, endpoint in _ENDPOINT_PATTERNS:
+def endpoint_for(path: str) -> DocumentKind[Any] | None:
+    """The document kind whose path pattern matches an API path (relative to /api/v1)."""
+    for pattern, kind in _PATH_PATTERNS:
         if pattern.fullmatch(path):
-            return endpoint
+            return kind
     return None
+
+
+def _value(kind: DocumentKind[Any], path: str) -> str | None:
+    """The `{param}` value in a concrete path or file of `kind` (its last segment)."""
+    return path.rsplit("/", 1)[1] if kind.param is not None else None
 
 
 def api_file(path: str, prefix: str = API_PREFIX) -> str:
     """The site file holding the document at API `path` under `prefix` (no leading slash).
 
-    List endpoints with `{id}` children are `<path>.json` (reached through a rewrite),
-    the discovery index is `index.json`, every other endpoint an extensionless file.
+    The document kind's `file` says where (`DOCUMENTS` in api/contract.py).
     """
-    root = prefix.lstrip("/")
-    if path == INDEX_PATH:
-        return f"{root}/{INDEX_FILE}"
-    endpoint = endpoint_for(path)
-    if endpoint is None:
+    kind = endpoint_for(path)
+    if kind is None:
         raise ValueError(f"{path!r} is not an API endpoint path")
-    return f"{root}{path}.json" if endpoint.list_file else f"{root}{path}"
+    return f"{prefix.lstrip('/')}/{kind.file_path(_value(kind, path))}"
+
+
+def api_path_of_file(file: str) -> str | None:
+    """The API path of a file relative to an API root (`models.json` -> `/models`), or None."""
+    for pattern, kind in _FILE_PATTERNS:
+        if pattern.fullmatch(file):
+            return kind.api_path(_value(kind, file))
+    return None
 
 
 def error_file(code: str) -> str:

@@ -18,6 +18,15 @@ import jinja2
 import markupsafe
 import msgspec
 
+from generator.api.contract import (
+    BENCHMARKS,
+    CHARTS,
+    DOMAINS,
+    INDEX,
+    METHODOLOGY,
+    MODELS,
+    RANKINGS,
+)
 from generator.api.mcp_tools import MCP_TOOLS
 from generator.api.openapi import build_openapi
 from generator.api.urls import SiteConfig, api_url, mcp_url, openapi_url
@@ -29,14 +38,15 @@ from generator.pages.sitedocs import SiteDocuments
 
 SITE_NAME = "modelscores"
 NAV = (
-    ("", "Leaderboard"),
-    ("rankings/", "Rankings"),
-    ("benchmarks/", "Benchmarks"),
-    ("domains/", "Domains"),
-    ("charts/", "Charts"),
-    ("methodology/", "Methodology"),
-    ("docs/", "API"),
+    (MODELS.page, "Leaderboard"),
+    (RANKINGS.page, "Rankings"),
+    (BENCHMARKS.page, "Benchmarks"),
+    (DOMAINS.page, "Domains"),
+    (CHARTS.page, "Charts"),
+    (METHODOLOGY.page, "Methodology"),
+    (INDEX.page, "API"),
 )
+PAGE_FILE = "index.html"  # the file a page folder is served from
 
 
 def relative_path(path: str, start: str) -> str:
@@ -180,7 +190,7 @@ class _Renderer:
         path = self.site_path(url)
         if not path.endswith("/"):
             raise BuildError(f"pages: page URL {url} does not end in /")
-        return path + "index.html"
+        return path + PAGE_FILE
 
     def add(self, path: str, data: bytes) -> None:
         if path in self.files:
@@ -202,7 +212,7 @@ def _chart_pages(out: _Renderer, drawn: list[DrawnChart]) -> None:
             related=[out.docs.benchmark(b) for b in c.related_benchmarks],
         )
     out.page(
-        "charts/index.html",
+        CHARTS.page + PAGE_FILE,
         "charts.html",
         "Charts",
         "Every promoted chart of model scores, with share pages and preview images.",
@@ -237,7 +247,7 @@ def _ranking_pages(out: _Renderer) -> None:
             benchmark=docs.benchmark(ranking.id) if ranking.ranking_type == "benchmark" else None,
         )
     out.page(
-        "rankings/index.html",
+        RANKINGS.page + PAGE_FILE,
         "rankings.html",
         "Rankings",
         "The ranking catalog: composite IQ, effective cost, dimensions and benchmarks.",
@@ -265,7 +275,7 @@ def _benchmark_pages(out: _Renderer, chart_urls: Mapping[str, str]) -> None:
             dimension=views.dimension_names(docs).get(benchmark.dimension or ""),
         )
     out.page(
-        "benchmarks/index.html",
+        BENCHMARKS.page + PAGE_FILE,
         "benchmarks.html",
         "Benchmarks",
         "The benchmarks behind the seven scored dimensions.",
@@ -283,7 +293,7 @@ def _domain_pages(out: _Renderer) -> None:
             domain=domain,
         )
     out.page(
-        "domains/index.html",
+        DOMAINS.page + PAGE_FILE,
         "domains.html",
         "Domains",
         "Applied-capability domains tracked outside the composite.",
@@ -299,7 +309,7 @@ def _api_docs_page(out: _Renderer, openapi: Mapping[str, Any] | None) -> None:
         lambda path, name: views.example_value(out.docs, path, name),
     )
     out.page(
-        "docs/index.html",
+        INDEX.page + PAGE_FILE,
         "docs.html",
         "API documentation",
         "How to read model scores over HTTP (JSON, OpenAPI 3.1) and over MCP.",
@@ -334,7 +344,7 @@ def render_pages(
         for b in c.chart.related_benchmarks
     }
     out.page(
-        "index.html",
+        MODELS.page + PAGE_FILE,
         "index.html",
         "AI model scores",
         "Composite IQ leaderboard of AI models, with dimensions, cost and benchmarks.",
@@ -347,7 +357,7 @@ def render_pages(
     _domain_pages(out)
     _chart_pages(out, drawn)
     out.page(
-        "methodology/index.html",
+        METHODOLOGY.page + PAGE_FILE,
         "methodology.html",
         "Methodology",
         docs.methodology.summary,

@@ -13,28 +13,35 @@ from typing import TypeVar
 import msgspec
 
 from generator.api.contract import (
-    BenchmarkList,
+    BENCHMARKS,
+    CHARTS,
+    DOMAIN,
+    DOMAINS,
+    METHODOLOGY,
+    MODEL,
+    MODELS,
+    RANKING,
+    RANKINGS,
     BenchmarkMetadata,
-    ChartList,
+    DocumentKind,
     DomainDetail,
-    DomainList,
-    Methodology,
     ModelDetail,
-    ModelList,
     RankingCatalogEntry,
     RankingDetail,
-    RankingList,
 )
 from generator.errors import BuildError
 
 _T = TypeVar("_T", bound=msgspec.Struct)
 
 
-def _get(documents: Mapping[str, msgspec.Struct], path: str, kind: type[_T]) -> _T:
+def _get(
+    documents: Mapping[str, msgspec.Struct], kind: DocumentKind[_T], value: str | None = None
+) -> _T:
+    path = kind.api_path(value)
     document = documents.get(path)
-    if not isinstance(document, kind):
-        found = type(document).__name__
-        raise BuildError(f"pages: document {path}: expected {kind.__name__}, found {found}")
+    if not isinstance(document, kind.response):
+        expected, found = kind.response.__name__, type(document).__name__
+        raise BuildError(f"pages: document {path}: expected {expected}, found {found}")
     return document
 
 
@@ -43,22 +50,17 @@ class SiteDocuments:
 
     def __init__(self, documents: Mapping[str, msgspec.Struct]) -> None:
         self.documents = documents
-        self.models = _get(documents, "/models", ModelList)
-        self.benchmarks = _get(documents, "/benchmarks", BenchmarkList)
-        self.rankings = _get(documents, "/rankings", RankingList)
-        self.charts = _get(documents, "/charts", ChartList)
-        self.methodology = _get(documents, "/methodology", Methodology)
-        self.domains = _get(documents, "/domains", DomainList)
-        self.model_details = {
-            m.id: _get(documents, f"/models/{m.id}", ModelDetail) for m in self.models.models
-        }
+        self.models = _get(documents, MODELS)
+        self.benchmarks = _get(documents, BENCHMARKS)
+        self.rankings = _get(documents, RANKINGS)
+        self.charts = _get(documents, CHARTS)
+        self.methodology = _get(documents, METHODOLOGY)
+        self.domains = _get(documents, DOMAINS)
+        self.model_details = {m.id: _get(documents, MODEL, m.id) for m in self.models.models}
         self.ranking_details = {
-            r.id: _get(documents, f"/rankings/{r.id}", RankingDetail)
-            for r in self.rankings.rankings
+            r.id: _get(documents, RANKING, r.id) for r in self.rankings.rankings
         }
-        self.domain_details = {
-            d.id: _get(documents, f"/domains/{d.id}", DomainDetail) for d in self.domains.domains
-        }
+        self.domain_details = {d.id: _get(documents, DOMAIN, d.id) for d in self.domains.domains}
         self._model_urls = {m.id: m.url for m in self.models.models}
         self._standings: dict[str, list[tuple[DomainDetail, int, int]]] | None = None
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.api.contract import (
+    DOMAIN,
+    MODEL,
+    RANKING,
     BenchmarkMetadata,
     DerivedRanking,
     DimensionScoreDetailed,
@@ -202,13 +205,13 @@ def benchmark_groups(docs: SiteDocuments) -> list[tuple[str, list[BenchmarkMetad
 
 def example_value(docs: SiteDocuments, path: str, param: str) -> str:
     """A real value for a path parameter in a curl example."""
-    if path.startswith("/models"):
+    if path == MODEL.path:
         ranked = docs.ranked_models()
         return ranked[0].id if ranked else next(iter(docs.model_details), param)
-    if path.startswith("/rankings"):
+    if path == RANKING.path:
         ids = [r.id for r in docs.rankings.rankings]
         return "composite-iq" if "composite-iq" in ids else (ids[0] if ids else param)
-    if path.startswith("/domains"):
+    if path == DOMAIN.path:
         return next(iter(docs.domain_details), param)
     return param
 

@@ -1,0 +1,59 @@
+"""The table of documents (`generator.api.contract.DOCUMENTS`) is where every document lives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.api.contract import DOCUMENTS, MODEL, MODELS, RANKINGS
+from generator.api.urls import API_PREFIXES, api_file, api_path_of_file, endpoint_for
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_every_built_document_is_a_kind_of_the_table_at_its_file_with_its_page(
+    built_site: Path,
+) -> None:
+    api_root = built_site / "api" / "v1"
+    seen = set()
+    for file in sorted(p for p in api_root.rglob("*") if p.is_file()):
+        rel = file.relative_to(api_root).as_posix()
+        path = api_path_of_file(rel)
+        if rel == "openapi.json":
+            assert path is None
+            continue
+        assert path is not None, rel
+        kind = endpoint_for(path)
+        assert kind is not None and api_file(path) == f"api/v1/{rel}"
+        seen.add(kind)
+        if kind.param is not None:
+            page = kind.page_path(path.rsplit("/", 1)[1])
+        else:
+            page = kind.page_path()
+        assert (built_site / page / "index.html").is_file(), (path, page)
+    assert seen == set(DOCUMENTS)
+
+
+def test_a_kind_fills_its_parameter_in_path_file_and_page() -> None:
+    assert MODEL.api_path("gpt-5") == "/models/gpt-5"
+    assert MODEL.file_path("gpt-5") == "models/gpt-5"
+    assert MODEL.page_path("gpt-5") == "models/gpt-5/"
+    assert [api_file(MODEL.api_path("x"), prefix) for prefix in API_PREFIXES] == [
+        "api/v1/models/x",
+        "api/models/x",
+    ]
+    assert (MODELS.rewritten, RANKINGS.file, MODEL.rewritten) == (True, "rankings.json", False)
+    with pytest.raises(ValueError, match="no value for {id}"):
+        MODEL.api_path()
+
+
+def test_the_endpoint_paths_are_written_down_once() -> None:
+    """No second hand-written list: each path pattern appears as a literal in one module."""
+    sources = [p for d in ("generator", "mcp_server") for p in (REPO / d).rglob("*.py")]
+    for kind in DOCUMENTS:
+        if kind.path == "/":
+            continue
+        literal = f'"{kind.path}"'
+        holders = [p.relative_to(REPO).as_posix() for p in sources if literal in p.read_text()]
+        assert holders == ["generator/api/contract.py"], (kind.path, holders)
