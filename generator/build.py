@@ -27,10 +27,11 @@ from generator.api.urls import (
     api_path_of_file,
     endpoint_for,
 )
-from generator.errors import BuildError
+from generator.errors import BuildError, DataError
 from generator.input.load import load_dataset
 from generator.output.writer import merge_files, write_site
 from generator.pages.render import render_pages
+from generator.pages.svg import RenderError
 from generator.scoring import compute_scores
 
 
@@ -87,10 +88,21 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+UNDRAWABLE = (RecursionError, MemoryError, OverflowError, RenderError)
+"""What data that passed validation could still raise while scored or drawn. The loader
+bounds depth (16), file size (5 MB), magnitudes and dates, so none is expected; each is
+turned into one data error line instead of a traceback."""
+
+
 def build_site(data_dir: Path, out_dir: Path, config: SiteConfig) -> BuildReport:
     """Build the whole site from `data_dir` into `out_dir` (raises DataError/BuildError)."""
     with gc_paused():
-        return _build(data_dir, out_dir, config)
+        try:
+            return _build(data_dir, out_dir, config)
+        except UNDRAWABLE as exc:
+            detail = " ".join(str(exc).split()) or "out of memory"
+            problem = f"{data_dir}: data: cannot be built ({type(exc).__name__}: {detail})"
+            raise DataError([problem]) from None
 
 
 def _build(data_dir: Path, out_dir: Path, config: SiteConfig) -> BuildReport:

@@ -6,6 +6,7 @@ Shared by the chart kinds in `plots.py`; everything returns SVG element strings.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -135,7 +136,7 @@ def iq_scale(points: Sequence[Point], frame: Frame) -> tuple[Scale, list[float]]
 
 def date_ticks(start: dt.date, end: dt.date) -> list[tuple[float, str]]:
     months = (end.year - start.year) * 12 + end.month - start.month
-    step = 6 if months <= 48 else 12
+    step = 6 if months <= 48 else 12 * math.ceil(months / 120)  # at most about 10 ticks
     ticks = []
     year, month = start.year, start.month
     while (year, month) <= (end.year, end.month):

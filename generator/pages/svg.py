@@ -105,28 +105,36 @@ class Scale:
         return self.start + (v - lo) / span * (self.end - self.start)
 
 
+MAX_TICKS = 50
+"""No axis gets more ticks than this, whatever the data (the 1-2-5 rule gives count + 2)."""
+
+
 def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
-    """Round tick values covering [lo, hi] (the classic 1-2-5 step rule)."""
+    """Round tick values covering [lo, hi] (the classic 1-2-5 step rule).
+
+    Bounded for any finite input: a span too small to tell apart at its magnitude
+    (1e9 and the next float) is widened first, and ticks are counted, not accumulated.
+    """
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise OverflowError(f"cannot draw an axis from {lo} to {hi}")
     if hi <= lo:
         hi = lo + 1
+    resolution = max(abs(lo) * 1e-9, abs(hi) * 1e-9, 1e-300)
+    if hi - lo < resolution:
+        hi = lo + resolution
     raw = (hi - lo) / max(count, 1)
     power = 10 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
     first = math.floor(lo / step) * step
-    ticks = []
-    value = first
-    while value <= hi + step * 1e-9:
-        ticks.append(round(value, 10))
-        value += step
-    if ticks[-1] < hi:
-        ticks.append(round(value, 10))
-    return ticks
+    needed = math.ceil((hi - first) / step - 1e-9) + 1
+    digits = max(10, 3 - math.floor(math.log10(step)))
+    return [round(first + i * step, digits) for i in range(max(min(needed, MAX_TICKS), 2))]
 
 
 def log_ticks(lo: float, hi: float) -> list[float]:
-    """Powers of ten covering [lo, hi]."""
+    """Powers of ten covering [lo, hi] (at most `MAX_TICKS`)."""
     first = math.floor(math.log10(lo))
-    last = math.ceil(math.log10(hi))
+    last = min(math.ceil(math.log10(hi)), first + MAX_TICKS - 1)
     return [10.0**e for e in range(first, last + 1)]
 
 
@@ -182,14 +190,21 @@ def _font_files() -> list[str] | None:
     return None
 
 
+class RenderError(ValueError):
+    """resvg refused an SVG document (the message says why)."""
+
+
 def rasterise(svg: str) -> bytes:
     """Render an SVG document to PNG bytes (deterministic for the same fonts)."""
     fonts = _font_files()
-    png = resvg_py.svg_to_bytes(
-        svg_string=svg,
-        font_family="DejaVu Sans",
-        sans_serif_family="DejaVu Sans",
-        skip_system_fonts=fonts is not None,
-        font_files=fonts,
-    )
+    try:
+        png = resvg_py.svg_to_bytes(
+            svg_string=svg,
+            font_family="DejaVu Sans",
+            sans_serif_family="DejaVu Sans",
+            skip_system_fonts=fonts is not None,
+            font_files=fonts,
+        )
+    except ValueError as exc:
+        raise RenderError(" ".join(str(exc).split())) from None
     return bytes(png)
