@@ -34,13 +34,11 @@ from generator.api.urls import SiteConfig, model_page_url
 from generator.input.records import (
     DIMENSION_SLUGS,
     BenchmarkRecord,
-    BenchmarkResultRecord,
     Dataset,
     ModelRecord,
     ReasoningConfigurationRecord,
 )
 from generator.scoring import round_to
-from generator.scoring.observations import best_projections
 from generator.scoring.types import ModelScores, Scores
 
 UNSET = msgspec.UNSET
@@ -66,7 +64,7 @@ def model_documents(
             methodology_version=env["methodology_version"],
             **common,  # a model's own `updatedAt` replaces the envelope's
             dimensions=_detailed_dimensions(score),
-            benchmark_results=_benchmark_results(model, benchmarks),
+            benchmark_results=_benchmark_results(score, benchmarks),
             reasoning_configurations=[_configuration(c) for c in model.reasoning_configurations],
             revisions=[
                 ModelRevision(
@@ -171,13 +169,12 @@ def _detailed_dimensions(score: ModelScores) -> DimensionDetails:
 
 
 def _benchmark_results(
-    model: ModelRecord, benchmarks: Mapping[str, BenchmarkRecord]
+    score: ModelScores, benchmarks: Mapping[str, BenchmarkRecord]
 ) -> dict[str, ModelBenchmarkResult]:
-    """One result per benchmark: the row whose projection is best (as scoring uses it)."""
+    """One result per benchmark: the row scoring chose (its best projection among harnesses)."""
     results: dict[str, ModelBenchmarkResult] = {}
-    for benchmark_id, projection in best_projections(model, benchmarks).items():
-        b = benchmarks[benchmark_id]
-        row = _row(model, benchmark_id, projection.raw)
+    for benchmark_id, scored in score.results.items():
+        b, row, projection = benchmarks[benchmark_id], scored.row, scored.projection
         results[benchmark_id] = ModelBenchmarkResult(
             value=row.value,
             field=b.field,
@@ -192,7 +189,3 @@ def _benchmark_results(
             harness=row.harness,
         )
     return results
-
-
-def _row(model: ModelRecord, benchmark_id: str, raw: float) -> BenchmarkResultRecord:
-    return next(r for r in model.results if r.benchmark == benchmark_id and r.value == raw)

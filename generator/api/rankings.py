@@ -27,7 +27,6 @@ from generator.api.urls import SiteConfig, model_page_url, ranking_page_url
 from generator.errors import BuildError
 from generator.input.records import DIMENSION_SLUGS, Dataset, ModelRecord
 from generator.scoring import rank_entries
-from generator.scoring.observations import best_projections
 from generator.scoring.types import ModelScores, Scores
 
 COMPOSITE_ID = "composite-iq"
@@ -109,7 +108,7 @@ def _rankings(dataset: Dataset, scores: Scores) -> list[_Ranking]:
                 imputed={m: s.dimensions[index].imputed for m, s in models.items()},
             )
         )
-    rankings.extend(_benchmark_rankings(dataset))
+    rankings.extend(_benchmark_rankings(dataset, scores))
     return rankings
 
 
@@ -128,14 +127,13 @@ def _items(
     return tuple((model_id, value) for model_id, value in pairs if value is not None)
 
 
-def _benchmark_rankings(dataset: Dataset) -> list[_Ranking]:
-    """One ranking per scored benchmark: each model's best result, raw."""
-    benchmarks = {b.id: b for b in dataset.benchmarks}
+def _benchmark_rankings(dataset: Dataset, scores: Scores) -> list[_Ranking]:
+    """One ranking per scored benchmark: each model's chosen result (as scored), raw."""
     raw: dict[str, list[tuple[str, float]]] = {b.id: [] for b in scored_benchmarks(dataset)}
     for model in dataset.models:
-        for benchmark_id, projection in best_projections(model, benchmarks).items():
+        for benchmark_id, scored in scores.models[model.id].results.items():
             if benchmark_id in raw:
-                raw[benchmark_id].append((model.id, projection.raw))
+                raw[benchmark_id].append((model.id, scored.projection.raw))
     return [
         _Ranking(
             id=b.id,

@@ -18,7 +18,13 @@ from generator.scoring.cost import PeerIndex, estimate_cost
 from generator.scoring.dimensions import Slot, abstract_estimate, choose_prior, posterior_estimate
 from generator.scoring.domains import compute_domain
 from generator.scoring.eq import eq_score
-from generator.scoring.observations import best_projections, eq_projections, group_by_dimension
+from generator.scoring.observations import (
+    best_results,
+    eq_projections,
+    group_by_dimension,
+    projections,
+    with_offsets,
+)
 from generator.scoring.offsets import (
     benchmark_offsets,
     direct_estimate,
@@ -169,7 +175,8 @@ def compute_scores(dataset: Dataset) -> Scores:
     params = dataset.methodology.parameters
     benchmarks: dict[str, BenchmarkRecord] = {b.id: b for b in dataset.benchmarks}
     models = {m.id: m for m in sorted(dataset.models, key=lambda m: m.id)}
-    projected = {m: best_projections(models[m], benchmarks) for m in models}
+    chosen = {m: best_results(models[m], benchmarks) for m in models}
+    projected = {m: projections(chosen[m]) for m in models}
     grouped = {m: group_by_dimension(projected[m], benchmarks, DIMENSION_SLUGS) for m in models}
     population = build_population(dataset, grouped)
 
@@ -202,6 +209,7 @@ def compute_scores(dataset: Dataset) -> Scores:
             eq=eq_score(eq),
             eq_projections=eq,
             cost=estimate_cost(model, models, composites, params, peer_index),
+            results=with_offsets(chosen[model_id], benchmarks, population.offsets),
         )
     domains = {
         d.id: compute_domain(d, composites, params)

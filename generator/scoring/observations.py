@@ -4,29 +4,52 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import msgspec
+
 from generator.input.records import BenchmarkRecord, ModelRecord
 from generator.scoring.ladder import project
-from generator.scoring.types import Projection
+from generator.scoring.types import Projection, ScoredResult
 
 
-def best_projections(
+def best_results(
     model: ModelRecord, benchmarks: Mapping[str, BenchmarkRecord]
-) -> dict[str, Projection]:
-    """One projection per known benchmark of `model`, in catalogue order.
+) -> dict[str, ScoredResult]:
+    """One chosen row, projected, per known benchmark of `model`, in catalogue order.
 
     A model may carry several rows for one benchmark (one per harness); the
     highest projection wins, as for domains. Rows of unknown benchmarks are ignored.
+    Offsets are not known yet (they depend on every model): `with_offsets` adds them.
     """
-    best: dict[str, Projection] = {}
+    best: dict[str, ScoredResult] = {}
     for result in model.results:
         benchmark = benchmarks.get(result.benchmark)
         if benchmark is None:
             continue
         iq = project(benchmark.ladder, benchmark.direction, result.value)
         current = best.get(result.benchmark)
-        if current is None or iq > current.iq:
-            best[result.benchmark] = Projection(benchmark=result.benchmark, raw=result.value, iq=iq)
+        if current is None or iq > current.projection.iq:
+            projection = Projection(benchmark=result.benchmark, raw=result.value, iq=iq)
+            best[result.benchmark] = ScoredResult(row=result, projection=projection)
     return {bid: best[bid] for bid in benchmarks if bid in best}
+
+
+def projections(results: Mapping[str, ScoredResult]) -> dict[str, Projection]:
+    """The projection of each chosen result, by benchmark id."""
+    return {bid: result.projection for bid, result in results.items()}
+
+
+def with_offsets(
+    results: Mapping[str, ScoredResult],
+    benchmarks: Mapping[str, BenchmarkRecord],
+    offsets: Mapping[str, Mapping[str, float]],
+) -> dict[str, ScoredResult]:
+    """The results with each benchmark's offset in its dimension (`offsets`: slug -> id)."""
+    out: dict[str, ScoredResult] = {}
+    for bid, result in results.items():
+        dimension = benchmarks[bid].dimension
+        in_dimension = offsets.get(dimension or "", {}) if benchmarks[bid].category == "iq" else {}
+        out[bid] = msgspec.structs.replace(result, offset=in_dimension.get(bid))
+    return out
 
 
 def group_by_dimension(

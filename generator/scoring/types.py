@@ -6,6 +6,8 @@ from typing import Literal
 
 import msgspec
 
+from generator.input.records import BenchmarkResultRecord
+
 UsageSource = Literal["measured", "lineage-imputed", "peer-imputed"]
 CostStep = Literal["a", "b", "c", "d", "e", "none"]
 
@@ -16,6 +18,15 @@ class Projection(msgspec.Struct, frozen=True, kw_only=True):
     benchmark: str
     raw: float
     iq: float
+
+
+class ScoredResult(msgspec.Struct, frozen=True, kw_only=True):
+    """One benchmark of a model as scoring used it: the row chosen among its harnesses
+    (the highest projection), that row's projection, and the benchmark's offset."""
+
+    row: BenchmarkResultRecord  # the chosen row: raw value, harness, source, date
+    projection: Projection  # benchmark id, raw value (= row.value), projected IQ (unrounded)
+    offset: float | None = None  # the benchmark's offset in its dimension (2-7), else None
 
 
 class DimensionEstimate(msgspec.Struct, frozen=True, kw_only=True):
@@ -61,6 +72,7 @@ class ModelScores(msgspec.Struct, frozen=True, kw_only=True):
     eq: int | None  # rounded mean of EQ projections
     eq_projections: tuple[Projection, ...]
     cost: CostEstimate
+    results: dict[str, ScoredResult]  # the model's benchmarks as scored, in catalogue order
 
 
 class DomainEntry(msgspec.Struct, frozen=True, kw_only=True):
