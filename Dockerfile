@@ -1,0 +1,45 @@
+# The MCP sidecar as a small service (docs/DEPLOY.md). Two stages:
+#   build:   the locked packages, then the site built from data/ (same command as the static host)
+#   runtime: the locked runtime packages the sidecar imports, the built site, a non-root user
+# Configuration is by environment (see the ENV block). tests/test_dockerfile.py lints this file
+# with hadolint and runs the runtime stage's exact command and environment against a built site.
+FROM python:3.11-slim-bookworm AS build
+ENV UV_PYTHON_DOWNLOADS=never UV_LINK_MODE=copy UV_COMPILE_BYTECODE=1 UV_NO_PROGRESS=1
+RUN pip install --no-cache-dir uv==0.13.8
+WORKDIR /app
+COPY pyproject.toml uv.lock README.md ./
+COPY generator generator
+COPY mcp_server mcp_server
+COPY data data
+# The public addresses go into every `url` field the sidecar answers with.
+ARG BASE_URL=https://scores.example.org
+ARG MCP_ORIGIN=""
+RUN uv sync --locked --no-editable \
+    && .venv/bin/modelscores build --data-dir data --out-dir site_out --base-url "$BASE_URL" \
+       ${MCP_ORIGIN:+--mcp-origin "$MCP_ORIGIN"}
+# The sidecar's environment: the same lock, less what only the build uses (page templates,
+# chart rasterising, TOML parsing; tests/test_dockerfile.py checks the sidecar never imports them).
+RUN UV_PROJECT_ENVIRONMENT=/opt/venv uv sync --locked --no-editable \
+    --no-install-package jinja2 --no-install-package markupsafe \
+    --no-install-package resvg-py --no-install-package rtoml
+
+FROM python:3.11-slim-bookworm AS runtime
+RUN groupadd --system --gid 10001 mcp \
+    && useradd --system --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin mcp
+COPY --from=build /opt/venv /opt/venv
+COPY --from=build /app/site_out /srv/site_out
+WORKDIR /srv
+# MODELSCORES_ALLOWED_HOSTS / _ORIGINS: comma-separated; set them to the public name(s) the
+# sidecar is reached by (default: localhost only). WEB_CONCURRENCY: worker processes.
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
+    MODELSCORES_SITE_DIR=site_out \
+    UVICORN_HOST=0.0.0.0 \
+    UVICORN_PORT=8080 \
+    WEB_CONCURRENCY=2
+USER 10001:10001
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ['UVICORN_PORT'] + '/healthz', timeout=4)"]
+CMD ["uvicorn", "mcp_server.app:app", "--no-server-header"]
