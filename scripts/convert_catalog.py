@@ -9,10 +9,15 @@ from convert_common import (
     COLLECTED,
     EPOCH_NAME,
     EPOCH_PAGE,
+    FAMILIES,
     Sources,
+    epoch_effort,
     judgment_ladder,
     midnight,
     parse_day,
+    source_value,
+    suffix_effort,
+    value_bounds,
 )
 
 Doc = dict[str, Any]
@@ -231,7 +236,7 @@ def methodology_doc() -> tuple[Doc, dict[str, str]]:
                 "id": "base-price",
                 "name": "Base price",
                 "summary": "Input price plus output price, USD per 1M tokens each.",
-                "inputs": ["input_price", "output_price"],
+                "inputs": ["cost.inputPer1M: Input price", "cost.outputPer1M: Output price"],
             },
             {
                 "id": "usage-multiplier",
@@ -337,6 +342,8 @@ def benchmark_docs(sources: Sources, updated: dict[str, dt.date]) -> dict[str, D
             "dimension": row["dimension"] or None,
             "direction": row["direction"],
             "unit": row["unit"],
+            "family": FAMILIES.get(bench_id),
+            **value_bounds(row["unit"]),
             "ladder": ladder_of(row),
             "confidence": row["confidence"],
             "source_name": name,
@@ -446,7 +453,7 @@ def domain_docs(sources: Sources) -> dict[str, Doc]:
         benches["bio"].append(doc)
     docs: dict[str, Doc] = {}
     for slug, name, description in DOMAINS:
-        results = _domain_results(rows, slug, bench_ids, [b["id"] for b in benches[slug]])
+        results = _domain_results(sources, rows, slug, bench_ids, [b["id"] for b in benches[slug]])
         newest = max((r["as_of"] for r in results), default=COLLECTED)
         docs[slug] = {
             "id": slug,
@@ -467,6 +474,7 @@ def _domain_bench(bench_id: str, row: dict[str, str], name: str, url: str) -> Do
         "description": describe(blurb, row),
         "direction": row["direction"],
         "unit": row["unit"],
+        **value_bounds(row["unit"]),
         "ladder": ladder_of(row) if "iq_70" in row else [],
         "confidence": row["confidence"],
         "source_name": name,
@@ -474,8 +482,39 @@ def _domain_bench(bench_id: str, row: dict[str, str], name: str, url: str) -> Do
     }
 
 
+# vals.ai benchmark of each vals domain benchmark column (raw/valsai `benchmark`).
+VALS_BENCHMARKS = {
+    "vals_corpfin_v2": "corp_fin_v2",
+    "vals_finance_agent_v2": "fabv2",
+    "vals_harvey_legal_agent_bench": "hlab",
+    "vals_legalbench": "legal_bench",
+    "vals_medqa": "medqa",
+    "vals_medscribe": "medscribe",
+    "vals_taxeval_v2": "tax_eval_v2",
+    "vals_vibe_code_bench_v1_1": "vibe-code",
+}
+VALS_RAW = "raw/valsai/scores_overall_subset.csv"
+
+
+def domain_effort(sources: Sources, row: dict[str, str]) -> str | None:
+    """The effort setting of a domain row, where its source names one."""
+    key = row["source_model"]
+    if row["benchmark_id"] in VALS_BENCHMARKS:
+        bench = VALS_BENCHMARKS[row["benchmark_id"]]
+        raw = [r for r in sources.rows(VALS_RAW) if r["benchmark"] == bench and r["model"] == key]
+        stated = raw[0]["reasoning_effort"] if raw else ""
+        return stated or suffix_effort(key)
+    if row["source_url"].startswith("https://epoch.ai"):
+        return epoch_effort(key)
+    return None
+
+
 def _domain_results(
-    rows: list[dict[str, str]], slug: str, bench_ids: dict[tuple[str, str], str], order: list[str]
+    sources: Sources,
+    rows: list[dict[str, str]],
+    slug: str,
+    bench_ids: dict[tuple[str, str], str],
+    order: list[str],
 ) -> list[Doc]:
     results: list[Doc] = []
     for row in rows:
@@ -485,12 +524,13 @@ def _domain_results(
             {
                 "model": row["model_id"],
                 "benchmark": bench_ids[(slug, row["benchmark_id"])],
-                "score": float(row["score"]),
+                "score": source_value(row["score"]),
                 "harness": row["harness"] or None,
                 "source_name": row["source_name"],
                 "source_url": row["source_url"],
                 "as_of": result_as_of(row["as_of"]),
                 "source_model": row["source_model"] or None,
+                "effort": domain_effort(sources, row),
                 "note": row["note"] or None,
             }
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import urllib.parse
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -13,12 +14,16 @@ from convert_common import (
     EPOCH_DATA_URL,
     EPOCH_EXPORT,
     EPOCH_NAME,
+    FAMILIES,
     NAMED_EFFORTS,
     SOURCE_PAGES,
     Sources,
+    epoch_effort,
     parse_day,
     parse_float,
     slugify,
+    source_value,
+    suffix_effort,
 )
 
 Doc = dict[str, Any]
@@ -56,6 +61,18 @@ DATE_COLUMNS = (
 )
 LINK_COLUMNS = ("Log viewer", "Source link", "Source Link", "Source link (site from table)")
 HARNESS_KEYS = ("scaffold=", "agent=")
+# Sites an Epoch row links to, named where the row's `Source` is a bare URL or names
+# another site, so a result's source name always says where its URL points.
+HOST_NAMES = {
+    "arcprize.org": "ARC Prize Leaderboard",
+    "metr.org": "METR - Measuring AI Ability to Complete Long Tasks",
+    "lmcouncil.ai": "LM Council",
+}
+EPOCH_HOSTS = ("epoch.ai", "logs.epoch.ai")
+NO_COMMON_EFFORT = (
+    "the source has no effort setting in common for this family's benchmarks;"
+    " each result is the model's best row"
+)
 
 
 @dataclass(frozen=True)
@@ -126,17 +143,18 @@ def result_doc(sources: Sources, catalog: Catalog, obs: dict[str, str], value: f
     harness_text = _harness_text(obs["note"])
     harness = harness_text.strip() if harness_text else None
     note = obs["note"] if harness is None and obs["note"] else None
+    effort = None
     if "epoch_benchmark_data" in obs["file"]:
         row = epoch_row(sources, obs)
-        origin = row.get("Source", "").strip()
         assert obs["source"] == "Epoch AI Benchmarking Hub", obs
-        name = EPOCH_NAME
-        if origin and not origin.startswith("http"):
-            name = f"{origin} via {obs['source']}"
         url = _link(row) or EPOCH_DATA_URL
+        name = epoch_source_name(row.get("Source", "").strip(), url)
         as_of = row_date(row)
+        effort = epoch_effort(obs["source_key"], row.get("Name", ""))
     else:
         name, url, as_of = SOURCE_PAGES[obs["source"]]
+        if obs["source"] == "LiveBench":
+            effort = suffix_effort(obs["source_key"])
     return {
         "benchmark": bench["id"],
         "value": value,
@@ -145,8 +163,27 @@ def result_doc(sources: Sources, catalog: Catalog, obs: dict[str, str], value: f
         "as_of": as_of,
         "harness": harness,
         "source_model": obs["source_key"],
+        "effort": effort,
         "note": note,
     }
+
+
+def epoch_source_name(origin: str, url: str) -> str:
+    """`<site> via Epoch AI, AI Benchmarking Hub`, the site being where `url` points."""
+    host = urllib.parse.urlsplit(url).netloc
+    if host in EPOCH_HOSTS:
+        site = origin if origin and not origin.startswith("http") else None
+    else:
+        named = HOST_NAMES.get(host)
+        if origin.startswith("http") or not origin:
+            site = named
+        elif named and named != origin:
+            site = f"{origin} ({named})"
+        else:
+            site = origin
+    if site is None and host not in EPOCH_HOSTS:
+        raise ValueError(f"no site name for {url} (add its host to HOST_NAMES)")
+    return f"{site} via {EPOCH_NAME}" if site else EPOCH_NAME
 
 
 def model_results(
@@ -155,15 +192,87 @@ def model_results(
     model: dict[str, str],
     observations: dict[tuple[str, str], dict[str, str]],
 ) -> list[Doc]:
-    """Every catalogue iq/eq value of a models.csv row, in catalogue order."""
+    """Every catalogue iq/eq value of a models.csv row, in catalogue order, each benchmark
+    family at one effort setting (see `settle_family`)."""
+    chosen = {
+        column: observations[(model["id"], column)]
+        for column in catalog.by_column
+        if model.get(column, "") != ""
+    }
+    mixed: set[str] = set()
+    for columns in family_columns(catalog, chosen).values():
+        mixed |= settle_family(sources, catalog, columns, chosen)
     results = []
-    for column in catalog.by_column:
-        text = model.get(column, "")
-        if text == "":
-            continue
-        obs = observations[(model["id"], column)]
-        results.append(result_doc(sources, catalog, obs, float(text)))
+    for column, obs in chosen.items():
+        doc = result_doc(sources, catalog, obs, source_value(obs["value"]))
+        if column in mixed:
+            doc["mixed_effort"] = NO_COMMON_EFFORT
+        results.append(doc)
     return results
+
+
+def family_columns(catalog: Catalog, chosen: dict[str, dict[str, str]]) -> dict[str, list[str]]:
+    """The model's Epoch-sourced columns of each benchmark family it has two or more of."""
+    families: dict[str, list[str]] = defaultdict(list)
+    for column, obs in chosen.items():
+        family = FAMILIES.get(catalog.by_column[column]["id"])
+        if family and "epoch_benchmark_data" in obs["file"]:
+            families[family].append(column)
+    return {family: columns for family, columns in families.items() if len(columns) > 1}
+
+
+def settle_family(
+    sources: Sources, catalog: Catalog, columns: list[str], chosen: dict[str, dict[str, str]]
+) -> set[str]:
+    """Put one benchmark family of a model on one effort setting, in place.
+
+    The merge took each benchmark's best row, so a family could mix settings (ARC-AGI-1
+    at 'Minimal' beside ARC-AGI-2 at 'High'). Among the settings the source has a row
+    for on every benchmark of the family, the one with the best summed value is used.
+    Returns the columns left mixed because no setting is common to all of them.
+    """
+    efforts = {_effort_of(sources, chosen[column]) for column in columns}
+    if len(efforts - {None}) < 2:
+        return set()
+    signs = {
+        c: 1 if catalog.by_column[c]["direction"] == "higher_is_better" else -1 for c in columns
+    }
+    options = {c: effort_rows(sources, chosen[c], signs[c]) for c in columns}
+    common = set.intersection(*(set(rows) for rows in options.values()))
+    if not common:
+        return set(columns)
+
+    def total(effort: str) -> float:
+        return sum(signs[c] * float(options[c][effort]["value"]) for c in columns)
+
+    best = max(sorted(common), key=total)
+    for column in columns:
+        chosen[column] = options[column][best]
+    return set()
+
+
+def _effort_of(sources: Sources, obs: dict[str, str]) -> str | None:
+    return epoch_effort(obs["source_key"], epoch_row(sources, obs).get("Name", ""))
+
+
+def effort_rows(sources: Sources, obs: dict[str, str], sign: int) -> dict[str, dict[str, str]]:
+    """The observation re-pointed at the best row (`sign` 1: highest, -1: lowest) of each
+    effort setting the source has for the model."""
+    match = EFFORT_SUFFIX.match(obs["source_key"])
+    base = match["base"] if match else obs["source_key"]
+    score = EPOCH_SCORE[obs["column"]]
+    found: dict[str, dict[str, str]] = {}
+    for row in sources.rows(obs["file"]):
+        key = row.get("Model version", "")
+        if key != base and not key.startswith(base + "_"):
+            continue
+        effort = epoch_effort(key, row.get("Name", ""))
+        value = row.get(score, "")
+        if effort is None or parse_float(value) is None:
+            continue
+        if effort not in found or sign * float(value) > sign * float(found[effort]["value"]):
+            found[effort] = {**obs, "source_key": key, "value": value}
+    return found
 
 
 # --- reasoning configurations ------------------------------------------------
@@ -191,7 +300,8 @@ def reasoning_configurations(sources: Sources, catalog: Catalog, bases: set[str]
         for row in sources.rows(_epoch_file(sources, column)):
             key = row.get("Model version", "")
             match = EFFORT_SUFFIX.match(key)
-            score = parse_float(row.get(EPOCH_SCORE[column], ""))
+            text = row.get(EPOCH_SCORE[column], "")
+            score = source_value(text) if parse_float(text) is not None else None
             if not match or match["base"] not in bases or score is None:
                 continue
             if match["effort"] == "unknown":

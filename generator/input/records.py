@@ -34,6 +34,8 @@ URL_PATTERN = r"\Ahttps?://[^\s]+\Z"
 Url = Annotated[str, Meta(pattern=URL_PATTERN, max_length=2000)]
 Price = Annotated[float, Meta(ge=0, le=100_000)]
 Direction = Literal["higher_is_better", "lower_is_better"]
+# A reasoning-effort level or variant as the source names it (`high`, `xhigh`, `16K`, `thinking`).
+Effort = Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$")]
 Category = Literal["iq", "eq"]
 
 
@@ -59,6 +61,8 @@ class BenchmarkResultRecord(Record, kw_only=True, frozen=True):
     as_of: dt.date
     harness: Text | None = None
     source_model: Text | None = None
+    effort: Effort | None = None
+    mixed_effort: Text | None = None  # why this benchmark family mixes efforts (stated by hand)
     note: Text | None = None
 
 
@@ -179,6 +183,9 @@ class BenchmarkRecord(Record, kw_only=True, frozen=True):
     dimension: Slug | None = None
     direction: Direction
     unit: Text | None = None
+    family: Slug | None = None  # benchmarks of one family share a model's effort setting
+    min_value: float | None = None  # bounds of a valid raw value (validation requires min_value)
+    max_value: float | None = None  # left out: no upper bound (a count, a time)
     ladder: list[float]
     noise: Annotated[float, Meta(gt=0)] | None = None
     confidence: Literal["normal", "low-confidence", "judgment"] = "normal"
@@ -195,6 +202,8 @@ class DomainBenchmarkRecord(Record, kw_only=True, frozen=True):
     description: Text = ""
     direction: Direction
     unit: Text | None = None
+    min_value: float | None = None  # bounds of a valid raw value, as on BenchmarkRecord
+    max_value: float | None = None
     ladder: list[float]
     confidence: Literal["normal", "low-confidence", "judgment"] = "normal"
     source_name: Text
@@ -212,6 +221,7 @@ class DomainResultRecord(Record, kw_only=True, frozen=True):
     source_url: Url
     as_of: dt.date
     source_model: Text | None = None
+    effort: Effort | None = None
     note: Text | None = None
 
 

@@ -21,6 +21,7 @@ from generator.input.records import (
     MethodologyRecord,
     ModelRecord,
 )
+from generator.input.values import check_values
 
 R = TypeVar("R")
 
@@ -62,6 +63,7 @@ def check_records(records: Records) -> list[str]:
     problems += _check_lineage(records)
     problems += _check_domains(records)
     problems += _check_charts(records)
+    problems += check_values(records)
     return problems
 
 

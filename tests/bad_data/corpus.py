@@ -159,6 +159,7 @@ HLE = "benchmarks/hle-calibration-error.toml"
 EQB = "benchmarks/eq-bench-3.toml"
 OTIS = "benchmarks/otis-mock-aime.toml"
 CODING = "domains/coding.toml"
+EMOTION = "domains/emotional-reasoning.toml"
 CHART = "charts/benchmark-gpqa-diamond.toml"
 METH = "methodology.toml"
 RESULT = {
@@ -168,6 +169,7 @@ RESULT = {
     "source_url": "https://example.org/gpqa",
     "as_of": tomllib.loads("d = 2026-01-15")["d"],
 }
+FRACTION, PERCENT, ELO = "[0.0, 1.0]", "[0.0, 100.0]", "[0.0, 4000.0]"  # the fixture's bounds
 HUGE_COMMENT = b"# " + b"x" * (6 * 1024 * 1024) + b"\n"  # over the 5 MB limit
 
 
@@ -555,6 +557,110 @@ CASES: tuple[Case, ...] = (
         "negative-infinity-in-ladder",
         setitem(GPQA, "ladder.0", float("-inf")),
         (_m(GPQA, "ladder[0]", "not a finite number (-inf)"),),
+    ),
+    # raw values outside their benchmark's bounds, effort settings mixed in a family
+    Case(
+        "value-fraction-above-one",
+        setitem(A2, "results.2.value", 1.7),
+        (
+            _m(
+                A2,
+                "results[2].value",
+                f"1.7 is outside the bounds {FRACTION} of benchmark 'gpqa-diamond'",
+            ),
+        ),
+    ),
+    Case(
+        "value-percent-above-hundred",
+        setitem(A2, "results.3.value", 140.0),
+        (
+            _m(
+                A2,
+                "results[3].value",
+                f"140.0 is outside the bounds {PERCENT} of benchmark 'hle-calibration-error'",
+            ),
+        ),
+    ),
+    Case(
+        "value-negative-time",
+        both(
+            setitem(OTIS, "unit", "minutes"),
+            delitem(OTIS, "max_value"),
+            setitem(A2, "results.1.value", -5.0),
+        ),
+        (
+            _m(
+                A2,
+                "results[1].value",
+                "-5.0 is outside the bounds [0.0, no upper bound] of benchmark 'otis-mock-aime'",
+            ),
+        ),
+    ),
+    Case(
+        "value-eq-elo-negative",
+        setitem(A2, "results.4.value", -20.0),
+        (
+            _m(
+                A2,
+                "results[4].value",
+                f"-20.0 is outside the bounds {ELO} of benchmark 'eq-bench-3'",
+            ),
+        ),
+    ),
+    Case(
+        "value-domain-score-above-hundred",
+        setitem(CODING, "results.0.score", 120.0),
+        (
+            _m(
+                CODING,
+                "results[0].score",
+                f"120.0 is outside the bounds {PERCENT} of benchmark 'repo-fix'",
+            ),
+        ),
+    ),
+    Case(
+        "value-eq-domain-score-negative",
+        setitem(EMOTION, "results.0.score", -1.0),
+        (
+            _m(
+                EMOTION,
+                "results[0].score",
+                f"-1.0 is outside the bounds {ELO} of benchmark 'eq-bench-3'",
+            ),
+        ),
+    ),
+    Case(
+        "bounds-missing",
+        delitem(GPQA, "min_value"),
+        (
+            _m(
+                GPQA,
+                "min_value",
+                "missing (every benchmark declares the bounds of a valid raw value)",
+            ),
+        ),
+    ),
+    Case(
+        "bounds-reversed",
+        setitem(GPQA, "max_value", -1.0),
+        (_m(GPQA, "max_value", "-1.0 must be above min_value 0.0"),),
+    ),
+    Case(
+        "effort-mix-in-family",
+        both(
+            setitem(GPQA, "family", "quiz"),
+            setitem(OTIS, "family", "quiz"),
+            setitem(A2, "results.1.effort", "high"),
+            setitem(A2, "results.2.effort", "low"),
+        ),
+        (
+            _m(
+                A2,
+                "results[2].effort",
+                "'low' mixes effort settings in benchmark family 'quiz' (results[1] is 'high');"
+                " use one setting, or state why in mixed_effort",
+            ),
+        ),
     ),
     # prices
     Case(

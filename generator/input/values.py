@@ -1,0 +1,133 @@
+"""Checks of raw values: bounds per benchmark and one effort setting per benchmark family.
+
+METHODOLOGY.md section 1: every benchmark (scored, EQ, domain) declares the bounds of a
+valid raw value; a result outside them is a data error, never clamped. A model's results
+within one benchmark family (e.g. ARC-AGI-1 and ARC-AGI-2) come from one effort setting,
+unless a result states why they differ (`mixed_effort`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Protocol
+
+from generator.input.records import BenchmarkRecord, ModelRecord
+
+if TYPE_CHECKING:
+    from generator.input.validate import Loaded, Records
+
+
+class Bounded(Protocol):
+    """A benchmark record with declared value bounds (scored, EQ or domain)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def min_value(self) -> float | None: ...
+    @property
+    def max_value(self) -> float | None: ...
+
+
+def check_values(records: Records) -> list[str]:
+    """Every bounds and effort-mix problem of `records`."""
+    problems: list[str] = []
+    for bench in records.benchmarks:
+        problems += check_declared(bench.label, "", bench.record)
+    for domain in records.domains:
+        for index, domain_bench in enumerate(domain.record.benchmarks):
+            problems += check_declared(domain.label, f"benchmarks[{index}].", domain_bench)
+        by_id = {b.id: b for b in domain.record.benchmarks}
+        for index, row in enumerate(domain.record.results):
+            if row.benchmark in by_id:
+                problems += check_value(
+                    domain.label, f"results[{index}].score", row.score, by_id[row.benchmark]
+                )
+    benchmarks = {b.record.id: b.record for b in records.benchmarks}
+    for model in records.models:
+        problems += _check_model_values(model, benchmarks)
+        problems += _check_effort_mix(model, benchmarks)
+    return problems
+
+
+def check_declared(label: str, prefix: str, bench: Bounded) -> list[str]:
+    """A benchmark declares a lower bound, and its bounds are in order."""
+    low, high = bench.min_value, bench.max_value
+    if low is None:
+        return [
+            f"{label}: {prefix}min_value: missing (every benchmark declares the bounds of a"
+            " valid raw value)"
+        ]
+    if high is not None and not low < high:
+        return [f"{label}: {prefix}max_value: {high!r} must be above min_value {low!r}"]
+    return []
+
+
+def check_value(label: str, where: str, value: float, bench: Bounded) -> list[str]:
+    """`value` lies within the bounds `bench` declares."""
+    low, high = bench.min_value, bench.max_value
+    if low is None or (high is not None and not low < high) or not math.isfinite(value):
+        return []  # reported once, by check_declared or the loader's finite check
+    upper = math.inf if high is None else high
+    if low <= value <= upper:
+        return []
+    return [
+        f"{label}: {where}: {value!r} is outside the bounds {describe_bounds(bench)}"
+        f" of benchmark '{bench.id}'"
+    ]
+
+
+def describe_bounds(bench: Bounded) -> str:
+    """`[0.0, 1.0]`, or `[0.0, no upper bound]` for a count or a time."""
+    high = "no upper bound" if bench.max_value is None else repr(bench.max_value)
+    return f"[{bench.min_value!r}, {high}]"
+
+
+def _check_model_values(
+    item: Loaded[ModelRecord], benchmarks: Mapping[str, BenchmarkRecord]
+) -> list[str]:
+    problems: list[str] = []
+    for index, result in enumerate(item.record.results):
+        bench = benchmarks.get(result.benchmark)
+        if bench is not None:
+            problems += check_value(item.label, f"results[{index}].value", result.value, bench)
+    by_field = {b.field: b for b in benchmarks.values()}
+    for index, config in enumerate(item.record.reasoning_configurations):
+        for key, value in config.values.items():
+            if key in by_field:
+                where = f"reasoning_configurations[{index}].values.{key}"
+                problems += check_value(item.label, where, value, by_field[key])
+    return problems
+
+
+def _check_effort_mix(
+    item: Loaded[ModelRecord], benchmarks: Mapping[str, BenchmarkRecord]
+) -> list[str]:
+    """The first result of a family with a stated effort sets it; a different one is an error."""
+    first: dict[str, tuple[int, str]] = {}
+    stated = {
+        family
+        for result in item.record.results
+        if result.mixed_effort and (family := _family(result.benchmark, benchmarks))
+    }
+    problems = []
+    for index, result in enumerate(item.record.results):
+        family = _family(result.benchmark, benchmarks)
+        if family is None or result.effort is None or family in stated:
+            continue
+        if family not in first:
+            first[family] = (index, result.effort)
+            continue
+        other, effort = first[family]
+        if result.effort != effort:
+            problems.append(
+                f"{item.label}: results[{index}].effort: '{result.effort}' mixes effort settings"
+                f" in benchmark family '{family}' (results[{other}] is '{effort}'); use one"
+                " setting, or state why in mixed_effort"
+            )
+    return problems
+
+
+def _family(bench_id: str, benchmarks: Mapping[str, BenchmarkRecord]) -> str | None:
+    bench = benchmarks.get(bench_id)
+    return None if bench is None else bench.family
