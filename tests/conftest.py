@@ -1,27 +1,22 @@
-"""Shared fixtures: the built fixture site, free ports, and server subprocesses."""
+"""Shared fixtures: the fixture data built once, the shipped data built and scored once.
+
+Helpers live in tests/support/ (see its __init__); fixtures here are session-scoped so each
+build happens once per run. Do not modify what they return.
+"""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
-from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pytest
+from support.paths import FIXTURE_DATA, SHIPPED_BASE_URL, SHIPPED_DATA
 
 from generator.api.urls import SiteConfig
 from generator.build import BuildReport, build_site
-
-TESTS = Path(__file__).parent
-REPO = TESTS.parent
-FIXTURE_DATA = TESTS / "data"
-GOLDEN = TESTS / "golden"
+from generator.input.load import load_dataset
+from generator.input.records import Dataset
+from generator.scoring.engine import compute_scores
+from generator.scoring.types import Scores
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -41,106 +36,27 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
 
 @pytest.fixture(scope="session")
 def built_report(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
-    """One build of tests/data with the default configuration (shared, do not modify)."""
+    """One build of tests/data with the default configuration."""
     out = tmp_path_factory.mktemp("built") / "site_out"
     return build_site(FIXTURE_DATA, out, SiteConfig())
 
 
 @pytest.fixture(scope="session")
 def built_site(built_report: BuildReport) -> Path:
-    """The site_out/ directory built from tests/data (shared, do not modify)."""
+    """The site_out/ directory built from tests/data."""
     return Path(built_report.out_dir)
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that is free right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+@pytest.fixture(scope="session")
+def shipped_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shipped data/ built once, under `SHIPPED_BASE_URL`."""
+    out = tmp_path_factory.mktemp("shipped") / "site_out"
+    build_site(SHIPPED_DATA, out, SiteConfig(base_url=SHIPPED_BASE_URL))
+    return out
 
 
-def wait_for_http(url: str, proc: subprocess.Popen[bytes], timeout: float) -> None:
-    """Poll `url` until it answers any HTTP status; fail early if `proc` exits."""
-    deadline = time.monotonic() + timeout
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited with {proc.returncode} before answering {url}")
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except urllib.error.HTTPError:
-            return  # it answered (with an error status): it is up
-        except (urllib.error.URLError, OSError):
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"nothing answered {url} within {timeout} s") from None
-            time.sleep(0.1)
-
-
-@contextlib.contextmanager
-def running_server(
-    command: Sequence[str],
-    ready_url: str,
-    *,
-    env: Mapping[str, str] | None = None,
-    cwd: Path = REPO,
-    timeout: float = 30,
-    log: Path | None = None,
-) -> Iterator[subprocess.Popen[bytes]]:
-    """Start `command`, wait until `ready_url` answers, stop it (process group) afterwards."""
-    output = open(log, "wb") if log is not None else subprocess.DEVNULL  # noqa: SIM115
-    proc = subprocess.Popen(
-        list(command),
-        cwd=cwd,
-        env=dict(env) if env is not None else None,
-        stdout=output,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    try:
-        try:
-            wait_for_http(ready_url, proc, timeout)
-        except (RuntimeError, TimeoutError) as exc:
-            detail = log.read_text(errors="replace")[-3000:] if log is not None else ""
-            raise RuntimeError(f"{exc}\n{detail}") from None
-        yield proc
-    finally:
-        _stop(proc)
-        if log is not None:
-            output.close()  # type: ignore[union-attr]
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """Terminate the server's process group (it may have children), then kill if needed."""
-    if proc.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, 15)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, 9)
-            proc.wait(timeout=10)
-
-
-def python_env() -> dict[str, str]:
-    """Environment for a child Python: the repo importable, no stray MODELSCORES_ settings."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MODELSCORES_")}
-    env["PYTHONPATH"] = str(REPO)
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    return env
-
-
-def serve_command(site_dir: Path, port: int, *extra: str) -> list[str]:
-    """`modelscores serve --no-build` over an existing site on `port`."""
-    return [
-        sys.executable,
-        "-m",
-        "generator",
-        "serve",
-        "--no-build",
-        "--out-dir",
-        str(site_dir),
-        "--port",
-        str(port),
-        *extra,
-    ]
+@pytest.fixture(scope="session")
+def shipped_scores() -> tuple[Dataset, Scores]:
+    """The shipped data/ loaded and scored once."""
+    dataset = load_dataset(SHIPPED_DATA)
+    return dataset, compute_scores(dataset)

@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pytest
 from bad_data.corpus import CASES, Case
-from bad_data.sitetree import (
-    FIXTURE,
+from click.testing import CliRunner
+from support.paths import FIXTURE_DATA
+from support.sitetree import (
     build_fixture_site,
     permissions_enforced,
     run_build,
     tree_manifest,
     without_dac_override,
 )
-from click.testing import CliRunner
 
 from generator.cli import cli
 
@@ -43,7 +43,7 @@ def previous_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _prepare(case: Case, previous_site: Path, tmp_path: Path) -> tuple[Path, Path]:
     data = tmp_path / "data"
-    shutil.copytree(FIXTURE, data)
+    shutil.copytree(FIXTURE_DATA, data)
     case.mutate(data)
     out = tmp_path / "site_out"
     shutil.copytree(previous_site, out, symlinks=True)

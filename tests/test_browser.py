@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, free_port, python_env, running_server
 from PIL import Image
+from support.paths import REPO
+from support.servers import free_port, python_env, running_server
 
 pytestmark = pytest.mark.slow
 

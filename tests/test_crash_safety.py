@@ -22,10 +22,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from bad_data.sitetree import (
+from support.paths import FIXTURE_DATA
+from support.servers import python_env
+from support.sitetree import (
     Manifest,
     build_command,
-    child_env,
     manifest_diff,
     permissions_enforced,
     run_build,
@@ -33,7 +34,6 @@ from bad_data.sitetree import (
     without_dac_override,
 )
 
-FIXTURE = Path(__file__).parent / "data"
 SEED = 20251122
 TRIALS = int(os.environ.get("MODELSCORES_CRASH_TRIALS", "20"))
 
@@ -56,8 +56,8 @@ class Sites:
 
     def __init__(self, root: Path) -> None:
         self.data = {"old": root / "data-old", "new": root / "data-new"}
-        shutil.copytree(FIXTURE, self.data["old"])
-        _variant(FIXTURE, self.data["new"])
+        shutil.copytree(FIXTURE_DATA, self.data["old"])
+        _variant(FIXTURE_DATA, self.data["new"])
         self.manifest: dict[str, Manifest] = {}
         self.seconds = 0.0
         for name, data_dir in self.data.items():
@@ -81,7 +81,7 @@ class Sites:
         out = scratch / "site_out"
         assert run_build(self.data["old"], out).returncode == 0
         proc = subprocess.Popen(
-            build_command(self.data["new"], out), env=child_env(), stdout=subprocess.DEVNULL
+            build_command(self.data["new"], out), env=python_env(), stdout=subprocess.DEVNULL
         )
         appeared: float | None = None
         gone: float | None = None
@@ -119,7 +119,7 @@ def _kill_after(command: list[str], delay: float, parent: Path, aim: bool) -> tu
     """
     before = set(os.listdir(parent))
     proc = subprocess.Popen(
-        command, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        command, env=python_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
         if aim:

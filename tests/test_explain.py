@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from click.testing import CliRunner
-from scoring_builders import iq_results, make_dataset, make_model
+from support.paths import SHIPPED_DATA
+from support.scoring import iq_results, make_dataset, make_model
 
 from generator.cli import cli
 from generator.errors import GeneratorError
 from generator.explain import explain_model
-from generator.input.load import load_dataset
 from generator.input.records import Dataset
 from generator.scoring import compute_scores
 from generator.scoring.types import Scores
@@ -83,17 +81,9 @@ def test_explain_unknown_id_suggests_close_ids(dataset: Dataset, scores: Scores)
 
 # --- the shipped data ----------------------------------------------------------
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
-
-@pytest.fixture(scope="module")
-def shipped() -> tuple[Dataset, Scores]:
-    dataset = load_dataset(DATA_DIR)
-    return dataset, compute_scores(dataset)
-
-
-def test_shipped_data_gives_most_models_a_composite(shipped: tuple[Dataset, Scores]) -> None:
-    _, scores = shipped
+def test_shipped_data_gives_most_models_a_composite(shipped_scores: tuple[Dataset, Scores]) -> None:
+    _, scores = shipped_scores
     ranked = sorted((s.rank, s.model_id) for s in scores.models.values() if s.rank is not None)
     assert len(ranked) >= 55
     assert [rank for rank, _ in ranked] == list(range(1, len(ranked) + 1))
@@ -105,11 +95,13 @@ def test_shipped_data_gives_most_models_a_composite(shipped: tuple[Dataset, Scor
     # two direct dimensions with a peer-imputed usage multiplier
     ["gpt-5", "claude-opus-4.8", "deepseek-v4-flash"],
 )
-def test_cli_explain_on_shipped_models(shipped: tuple[Dataset, Scores], model_id: str) -> None:
-    _, scores = shipped
+def test_cli_explain_on_shipped_models(
+    shipped_scores: tuple[Dataset, Scores], model_id: str
+) -> None:
+    _, scores = shipped_scores
     model = scores.models[model_id]
     assert model.iq is not None
-    result = CliRunner().invoke(cli, ["explain", "--data-dir", str(DATA_DIR), model_id])
+    result = CliRunner().invoke(cli, ["explain", "--data-dir", str(SHIPPED_DATA), model_id])
     assert result.exit_code == 0, result.output
     assert result.output.startswith(f"{model_id}: ")
     assert f"Composite IQ: {model.iq} " in result.output
@@ -121,6 +113,6 @@ def test_cli_explain_on_shipped_models(shipped: tuple[Dataset, Scores], model_id
 
 
 def test_cli_explain_unknown_model_exits_with_suggestion() -> None:
-    result = CliRunner().invoke(cli, ["explain", "--data-dir", str(DATA_DIR), "gpt5"])
+    result = CliRunner().invoke(cli, ["explain", "--data-dir", str(SHIPPED_DATA), "gpt5"])
     assert result.exit_code == 1
     assert "Unknown model id 'gpt5'. Did you mean: gpt-5" in result.output

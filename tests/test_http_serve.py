@@ -10,9 +10,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from api_http import all_cases, check, expected_headers, found, not_found
-from conftest import free_port, python_env, running_server, serve_command
 from starlette.testclient import TestClient
+from support.http_cases import all_cases, check, expected_headers, found, not_found
+from support.servers import free_port, python_env, running_server, serve_command
 
 from generator.api.urls import SiteConfig
 from generator.build import build_site

@@ -25,7 +25,8 @@ import anyio
 import httpx2
 import pytest
 from bad_data.canary import MARK, Canaries, derive_canary, derive_public
-from bad_data.sitetree import FIXTURE, build_fixture_site, manifest_diff, tree_manifest
+from support.paths import FIXTURE_DATA
+from support.sitetree import build_fixture_site, manifest_diff, tree_manifest
 
 from mcp_server.app import MCP_PATH, create_app
 
@@ -37,8 +38,8 @@ class Leak:
     """The two builds of one canary derivation."""
 
     def __init__(self, root: Path) -> None:
-        self.canaries: Canaries = derive_canary(FIXTURE, root / "canary-data")
-        self.removed = derive_public(FIXTURE, root / "public-data")
+        self.canaries: Canaries = derive_canary(FIXTURE_DATA, root / "canary-data")
+        self.removed = derive_public(FIXTURE_DATA, root / "public-data")
         self.canary_site = build_fixture_site(root / "canary" / "site_out", root / "canary-data")
         self.public_site = build_fixture_site(root / "public" / "site_out", root / "public-data")
 
@@ -109,7 +110,7 @@ def test_canaries_are_planted_in_every_private_field_and_unpublished_model(leak:
     assert len(leak.canaries.unpublished_ids) >= 3
     assert set(leak.removed) < set(leak.canaries.unpublished_ids)
     assert len(leak.canaries.strings) > 40
-    assert not hits(b"".join(p.read_bytes() for p in FIXTURE.rglob("*.toml")), [MARK.encode()])
+    assert not hits(b"".join(p.read_bytes() for p in FIXTURE_DATA.rglob("*.toml")), [MARK.encode()])
 
 
 def test_png_metadata_reader_finds_text_chunks() -> None:
@@ -151,7 +152,9 @@ def test_counts_and_ranks_have_no_gaps(leak: Leak) -> None:
     api = leak.canary_site / "api" / "v1"
     models = json.loads((api / "models.json").read_bytes())["models"]
     published = [
-        p for p in (FIXTURE / "models").glob("*.toml") if "published = false" not in p.read_text()
+        p
+        for p in (FIXTURE_DATA / "models").glob("*.toml")
+        if "published = false" not in p.read_text()
     ]
     assert len(models) == len(published)
     ranked = sorted(m["rank"] for m in models if m["rank"] is not None)

@@ -6,15 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
-from sample_documents import BASE, sample_documents
-from sitecheck import Site, broken_links, external_loads
+from support.documents import BASE, sample_documents
+from support.paths import SHIPPED_BASE_URL
+from support.sitecheck import Site, broken_links, external_loads
 
 from generator.api.hosting import RedirectRule, parse_redirects
 from generator.api.urls import DEFAULT_BASE_URL, SiteConfig
-from generator.build import build_site
 from generator.pages.render import render_pages
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -61,12 +59,9 @@ def test_checker_follows_rewrites_and_json_url_fields(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def shipped_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
-    """The shipped data/ built under a base URL with a path prefix."""
-    base = "https://scores.example.org/sub"
-    root = tmp_path_factory.mktemp("shipped") / "site_out"
-    build_site(REPO / "data", root, SiteConfig(base_url=base))
-    return Site(root, base)
+def shipped(shipped_site: Path) -> Site:
+    """The shipped data/ built under a base URL with a path prefix (see conftest)."""
+    return Site(shipped_site, SHIPPED_BASE_URL)
 
 
 def test_fixture_build_has_no_broken_links(built_site: Path) -> None:
@@ -75,18 +70,18 @@ def test_fixture_build_has_no_broken_links(built_site: Path) -> None:
     assert site.checked > 500
 
 
-def test_shipped_build_has_no_broken_links_under_a_path_prefix(shipped_site: Site) -> None:
-    assert broken_links(shipped_site) == []
-    assert external_loads(shipped_site) == []
-    assert shipped_site.checked > 5000
+def test_shipped_build_has_no_broken_links_under_a_path_prefix(shipped: Site) -> None:
+    assert broken_links(shipped) == []
+    assert external_loads(shipped) == []
+    assert shipped.checked > 5000
 
 
-def test_every_json_url_field_is_a_page_or_file(shipped_site: Site) -> None:
+def test_every_json_url_field_is_a_page_or_file(shipped: Site) -> None:
     # the model list's `url` fields are the profile pages, one per model
-    models = json.loads((shipped_site.root / "api/v1/models.json").read_bytes())["models"]
+    models = json.loads((shipped.root / "api/v1/models.json").read_bytes())["models"]
     for model in models:
-        page = shipped_site.resolve(model["url"])
-        assert page == shipped_site.root / "models" / model["id"] / "index.html"
+        page = shipped.resolve(model["url"])
+        assert page == shipped.root / "models" / model["id"] / "index.html"
 
 
 def test_unknown_pages_fall_back_to_the_html_404(built_site: Path) -> None:

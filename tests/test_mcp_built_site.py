@@ -13,16 +13,15 @@ from typing import Any
 import jsonschema
 import pytest
 from mcp import Client
-from mcp_live import serve
-from mcp_site import build_test_data
+from support.mcp_live import serve
+from support.paths import FIXTURE_DATA
 
+from generator.api.urls import SiteConfig
+from generator.build import build_site
 from mcp_server.app import create_app
 from mcp_server.server import create_server
 from mcp_server.site import SiteStore
 
-pytest.importorskip("generator.build", reason="the static build (generator/build.py) is needed")
-
-TEST_DATA = Path(__file__).parent / "data"
 pytestmark = pytest.mark.anyio
 
 
@@ -31,14 +30,9 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_test_data(TEST_DATA, tmp_path_factory.mktemp("built") / "site_out")
-
-
 @pytest.fixture
-async def client(built: Path) -> AsyncIterator[Client]:
-    async with Client(create_server(SiteStore(built))) as connected:
+async def client(built_site: Path) -> AsyncIterator[Client]:
+    async with Client(create_server(SiteStore(built_site))) as connected:
         yield connected
 
 
@@ -52,7 +46,7 @@ async def structured(client: Client, name: str, arguments: dict[str, Any]) -> An
     return result.structured_content
 
 
-async def test_every_document_is_answered_byte_for_byte(client: Client, built: Path) -> None:
+async def test_every_document_is_answered_byte_for_byte(client: Client, built_site: Path) -> None:
     for tool, rel in [
         ("list_models", "models.json"),
         ("list_rankings", "rankings.json"),
@@ -60,21 +54,21 @@ async def test_every_document_is_answered_byte_for_byte(client: Client, built: P
         ("list_domains", "domains.json"),
         ("get_methodology", "methodology"),
     ]:
-        assert await structured(client, tool, {}) == file_json(built, rel), tool
+        assert await structured(client, tool, {}) == file_json(built_site, rel), tool
     for tool, argument, folder in [
         ("get_model", "id", "models"),
         ("get_ranking", "id", "rankings"),
         ("get_domain", "slug", "domains"),
     ]:
-        names = sorted(path.name for path in (built / "api/v1" / folder).iterdir())
+        names = sorted(path.name for path in (built_site / "api/v1" / folder).iterdir())
         assert names, folder
         for name in names:
             answer = await structured(client, tool, {argument: name})
-            assert answer == file_json(built, f"{folder}/{name}"), (tool, name)
+            assert answer == file_json(built_site, f"{folder}/{name}"), (tool, name)
 
 
-async def test_every_model_by_name_and_all_compared(client: Client, built: Path) -> None:
-    rows = file_json(built, "models.json")["models"]
+async def test_every_model_by_name_and_all_compared(client: Client, built_site: Path) -> None:
+    rows = file_json(built_site, "models.json")["models"]
     for row in rows:
         answer = await structured(client, "get_model", {"id": row["name"].upper()})
         assert answer["id"] == row["id"]
@@ -86,9 +80,11 @@ async def test_every_model_by_name_and_all_compared(client: Client, built: Path)
     assert comparison["best"]["iq"] == [r["id"] for r in ranked if r["iq"] == top]
 
 
-async def test_answers_validate_against_the_output_schemas(client: Client, built: Path) -> None:
+async def test_answers_validate_against_the_output_schemas(
+    client: Client, built_site: Path
+) -> None:
     schemas = {tool.name: tool.output_schema for tool in (await client.list_tools()).tools}
-    model = file_json(built, "models.json")["models"][0]["id"]
+    model = file_json(built_site, "models.json")["models"][0]["id"]
     calls = {
         "list_models": {"sort": "cost", "min_iq": 70},
         "get_model": {"id": model},
@@ -96,7 +92,7 @@ async def test_answers_validate_against_the_output_schemas(client: Client, built
         "get_ranking": {"id": "composite-iq"},
         "list_benchmarks": {},
         "list_domains": {},
-        "get_domain": {"slug": file_json(built, "domains.json")["domains"][0]["id"]},
+        "get_domain": {"slug": file_json(built_site, "domains.json")["domains"][0]["id"]},
         "get_methodology": {},
         "compare_models": {"ids": [model, "no-such-model"]},
     }
@@ -114,19 +110,20 @@ async def test_rebuilds_while_a_client_calls_give_wholly_old_or_new_answers(
     every URL in its content."""
     builds = {}
     for tag in ("a", "b"):
-        data = shutil.copytree(TEST_DATA, tmp_path / f"data-{tag}")
+        data = shutil.copytree(FIXTURE_DATA, tmp_path / f"data-{tag}")
         methodology = data / "methodology.toml"
         text = methodology.read_text()
         methodology.write_text(
             text.replace('version = "2026-02-01"', f'version = "2026-02-01.{tag}"')
         )
         builds[tag] = data
-    site_dir = build_test_data(builds["a"], tmp_path / "site_out", "http://a.example")
+    site_dir = tmp_path / "site_out"
+    build_site(builds["a"], site_dir, SiteConfig(base_url="http://a.example"))
     stop = threading.Event()
 
     def rebuild() -> None:
         for tag in "babab":
-            build_test_data(builds[tag], site_dir, f"http://{tag}.example")
+            build_site(builds[tag], site_dir, SiteConfig(base_url=f"http://{tag}.example"))
         stop.set()
 
     seen: set[str] = set()

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp_site import swap_in, write_site
 from starlette.applications import Starlette
 from starlette.routing import Route
 from starlette.testclient import TestClient
+from support.documents import swap_in, write_site
 
 from mcp_server.app import create_app
 from mcp_server.fastpath import FastPath, ResultCache

@@ -23,9 +23,10 @@ from typing import Any
 import httpx2
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
-from bad_data.sitetree import FIXTURE, REPO, build_fixture_site
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.paths import FIXTURE_DATA, REPO
+from support.sitetree import build_fixture_site
 
 from mcp_server.app import MCP_PATH, create_app
 
@@ -249,8 +250,8 @@ TRAVERSALS = (
     "<script>alert(1)</script>",
 )
 KNOWN_IDS = sorted(
-    [p.stem for p in (FIXTURE / "models").glob("*.toml")]
-    + [p.stem for p in (FIXTURE / "domains").glob("*.toml")]
+    [p.stem for p in (FIXTURE_DATA / "models").glob("*.toml")]
+    + [p.stem for p in (FIXTURE_DATA / "domains").glob("*.toml")]
     + ["composite-iq", "effective-cost", "reliability-iq"]
 )
 AFFIXES = ("", "/", "/..", "../", "%00", "\x00", " ", "\n", ".json", "?x=1", "#", "/../../secret")

@@ -32,8 +32,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bad_data.sitetree import FIXTURE, build_fixture_site, child_env, run_build
-from conftest import free_port, running_server
+from support.paths import FIXTURE_DATA
+from support.servers import free_port, python_env, running_server
+from support.sitetree import build_fixture_site, run_build
 
 CALLS = int(os.environ.get("MODELSCORES_LOAD_CALLS", "20000"))
 CLIENTS = int(os.environ.get("MODELSCORES_LOAD_CLIENTS", "64"))
@@ -49,7 +50,7 @@ pytestmark = pytest.mark.slow
 
 def _variant(dest: Path) -> Path:
     """The fixture with a new methodology version and every model renamed: a second build."""
-    shutil.copytree(FIXTURE, dest)
+    shutil.copytree(FIXTURE_DATA, dest)
     meth = dest / "methodology.toml"
     text, count = re.subn(
         r'^(version\s*=\s*"[^"]*)"', r'\1-load"', meth.read_text("utf-8"), count=1, flags=re.M
@@ -272,14 +273,14 @@ def sidecar(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sidecar]:
     if not Path("/proc/self/status").exists():
         pytest.skip("memory is read from /proc (Linux)")
     root = tmp_path_factory.mktemp("load")
-    data = {"a": FIXTURE, "b": _variant(root / "data-b")}
+    data = {"a": FIXTURE_DATA, "b": _variant(root / "data-b")}
     reference = {name: build_fixture_site(root / f"ref-{name}", d) for name, d in data.items()}
     by_name = {name: Build.read(site) for name, site in reference.items()}
     builds = {b.version: b for b in by_name.values()}
     assert len(builds) == 2
     site = build_fixture_site(root / "site_out", data["a"])
     port = free_port()
-    env = child_env() | {"MODELSCORES_SITE_DIR": str(site)}
+    env = python_env() | {"MODELSCORES_SITE_DIR": str(site)}
     command = [
         sys.executable,
         "-m",

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp_live import Live, serve
-from mcp_site import write_site
+from support.documents import write_site
+from support.mcp_live import Live, serve
 
 from mcp_server.app import create_app
 
@@ -120,7 +120,7 @@ CALLS: dict[str, tuple[dict[str, Any], str]] = {
     "get_ranking": ({"id": "composite-iq"}, "rankings/composite-iq"),
     "list_benchmarks": ({}, "benchmarks"),
     "list_domains": ({}, "domains.json"),
-    "get_domain": ({"slug": "legal"}, "domains/legal"),
+    "get_domain": ({"slug": "cybersecurity"}, "domains/cybersecurity"),
     "get_methodology": ({}, "methodology"),
     "compare_models": ({"ids": ["alpha-1", "beta-2"]}, ""),
 }

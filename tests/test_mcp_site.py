@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_site import swap_in, write_site
+from support.documents import MCP_MODELS, sample_documents, swap_in, write_site
 
 from mcp_server import tools
 from mcp_server.site import Site, SiteError, SiteStore, load_site
@@ -24,17 +24,15 @@ def tag_of(site: Site) -> str:
 def test_load_site_reads_every_document(tmp_path: Path) -> None:
     site = load_site(write_site(tmp_path / "site"))
     assert sorted(site.model_details) == ["alpha-1", "beta-2", "gamma-3"]
-    assert sorted(site.ranking_details) == [
-        "abstract-reasoning-iq",
-        "composite-iq",
-        "effective-cost",
-    ]
-    assert sorted(site.domain_details) == ["finance", "legal"]
+    rankings = [path for path in sample_documents(MCP_MODELS) if path.startswith("/rankings/")]
+    assert sorted(site.ranking_details) == sorted(p.removeprefix("/rankings/") for p in rankings)
+    assert len(rankings) == 13  # composite, cost, seven dimensions, four benchmarks
+    assert sorted(site.domain_details) == ["cybersecurity", "finance"]
     assert site.model_keys["alpha one a"] == "alpha-1"
     assert site.envelope == {
         "apiVersion": "1",
-        "methodologyVersion": "2026-03-01.A",
-        "updatedAt": "2026-03-01T00:00:00Z",
+        "methodologyVersion": "2026-01-15.A",
+        "updatedAt": "2026-01-15T12:00:00Z",
     }
 
 
@@ -58,9 +56,9 @@ def test_a_file_that_breaks_the_contract_is_a_site_error(tmp_path: Path) -> None
 
 def test_a_list_and_its_detail_files_must_agree(tmp_path: Path) -> None:
     site_dir = write_site(tmp_path / "site")
-    (site_dir / "api/v1/domains/legal").unlink()
+    (site_dir / "api/v1/domains/cybersecurity").unlink()
     with pytest.raises(
-        SiteError, match=r"api/v1/domains: list and detail files differ on \['legal'\]"
+        SiteError, match=r"api/v1/domains: list and detail files differ on \['cybersecurity'\]"
     ):
         load_site(site_dir)
 
@@ -118,6 +116,7 @@ def test_store_keeps_the_old_build_while_the_new_one_is_broken(tmp_path: Path) -
     assert tag_of(store.current()) == "C"
 
 
+@pytest.mark.slow
 def test_answers_are_wholly_old_or_wholly_new_while_builds_swap(tmp_path: Path) -> None:
     """Readers in threads; a writer swaps builds A and B; each answer is one build's."""
     site_dir = write_site(tmp_path / "site_out", "A")

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
-from mcp_site import MODELS, write_site
+from support.documents import MCP_MODELS, write_site
 
 from mcp_server.server import create_server
 from mcp_server.site import SiteStore
@@ -79,8 +79,8 @@ async def tool_error(client: Client, name: str, arguments: dict[str, Any]) -> st
 
 def assert_envelope(data: dict[str, Any]) -> None:
     assert data["apiVersion"] == "1"
-    assert data["methodologyVersion"] == "2026-03-01.A"
-    assert data["updatedAt"] == "2026-03-01T00:00:00Z"
+    assert data["methodologyVersion"] == "2026-01-15.A"
+    assert data["updatedAt"] == "2026-01-15T12:00:00Z"
 
 
 # --- listing ----------------------------------------------------------------
@@ -184,7 +184,7 @@ async def test_text_form_is_readable(client: Client) -> None:
     result = await client.call_tool("get_ranking", {"id": "composite-iq"})
     text = result_texts(result)[1]
     assert text.splitlines()[1] == "1. Alpha One A (id alpha-1, Acme): 130"
-    assert "methodology 2026-03-01.A" in text.splitlines()[-1]
+    assert "methodology 2026-01-15.A" in text.splitlines()[-1]
 
 
 # --- list_models filters --------------------------------------------------------
@@ -306,7 +306,7 @@ async def test_invalid_arguments_are_tool_errors(client: Client) -> None:
 
 
 async def test_every_model_is_reachable_by_id_and_name(client: Client) -> None:
-    for model_id, name, *_ in MODELS:
+    for model_id, name, *_ in MCP_MODELS:
         by_id = await call(client, "get_model", {"id": model_id})
         by_name = await call(client, "get_model", {"id": f"{name} A".upper()})
         assert by_id == by_name and by_id["id"] == model_id

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from api_http import all_cases, check
-from conftest import REPO, free_port, running_server
+from support.http_cases import all_cases, check
+from support.paths import REPO
+from support.servers import free_port, running_server
 
 TOOLS = REPO / ".tools"
 NETLIFY = TOOLS / "netlify" / "node_modules" / "netlify-cli" / "bin" / "run.js"

@@ -1,6 +1,6 @@
 """render_pages: which pages exist, what they say, links, charts and determinism.
 
-Runs on hand-made documents (tests/sample_documents.py), so it pins page behaviour
+Runs on hand-made documents (tests/support/documents.py), so it pins page behaviour
 independently of scoring; test_links/test_html also cover the real build.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from msgspec.structs import replace
-from sample_documents import BASE, MODEL_NAMES, sample_documents
+from support.documents import BASE, PAGE_MODELS, sample_documents
 
 from generator.api.contract import ChartList, ModelDetail, ModelList
 from generator.api.mcp_tools import MCP_TOOLS
@@ -53,7 +53,7 @@ def test_every_page_the_api_promises_is_rendered(pages: dict[str, bytes]) -> Non
         "benchmarks/index.html",
         "domains/index.html",
     }
-    expected |= {f"models/{m[0]}/index.html" for m in MODEL_NAMES}
+    expected |= {f"models/{m[0]}/index.html" for m in PAGE_MODELS}
     docs = SiteDocuments(sample_documents())
     expected |= {f"rankings/{r.id}/index.html" for r in docs.rankings.rankings}
     expected |= {f"benchmarks/{b.id}/index.html" for b in docs.benchmarks.benchmarks}
@@ -75,7 +75,7 @@ def test_previews_are_1200_by_630_png(pages: dict[str, bytes]) -> None:
 
 def test_landing_lists_ranked_models_in_rank_order(pages: dict[str, bytes]) -> None:
     html = page(pages, "index.html")
-    ranked = [m for m in MODEL_NAMES if m[3] is not None]
+    ranked = [m for m in PAGE_MODELS if m[3] is not None]
     positions = [html.index(f'href="models/{m[0]}/"') for m in ranked]
     assert positions == sorted(positions)
     # the unranked model is listed separately, after the leaderboard

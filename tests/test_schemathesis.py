@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import REPO, free_port, python_env, running_server, serve_command
+from support.paths import REPO
+from support.servers import free_port, python_env, running_server, serve_command
 
 SCHEMATHESIS = shutil.which("schemathesis", path=str(Path(sys.executable).parent)) or shutil.which(
     "schemathesis"

@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Mapping
 
 import pytest
-from scoring_builders import PARAMETERS, iq_results, make_dataset, make_model
+from support.scoring import PARAMETERS, iq_results, make_dataset, make_model
 
 from generator.input.records import HostedPriceRecord, ModelRecord, PricesRecord
 from generator.scoring import compute_scores

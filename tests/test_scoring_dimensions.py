@@ -7,7 +7,7 @@ import math
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scoring_builders import PARAMETERS
+from support.scoring import PARAMETERS
 
 from generator.scoring.abstract import blend, fit_predictor
 from generator.scoring.dimensions import (

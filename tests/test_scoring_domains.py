@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from scoring_builders import PARAMETERS, iq_results, make_dataset, make_domain, make_model
+from support.scoring import PARAMETERS, iq_results, make_dataset, make_domain, make_model
 
 from generator.scoring import compute_scores
 from generator.scoring.domains import compute_domain, pooled_entry

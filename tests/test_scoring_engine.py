@@ -13,7 +13,7 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scoring_builders import iq_results, make_dataset, make_model, standard_benchmarks
+from support.scoring import iq_results, make_dataset, make_model, standard_benchmarks
 
 from generator.input.records import Dataset, ModelRecord
 from generator.scoring import compute_scores

@@ -6,7 +6,7 @@ import datetime as dt
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scoring_builders import make_model
+from support.scoring import make_model
 
 from generator.input.records import ModelRecord
 from generator.scoring.cost import PeerIndex, closest_peers

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from support.paths import FIXTURE_DATA
+
 from bad_data.toml_out import dumps
 from generator.errors import problem_order
 
@@ -173,7 +175,6 @@ FRACTION, PERCENT, ELO = "[0.0, 1.0]", "[0.0, 100.0]", "[0.0, 4000.0]"  # the fi
 HUGE_COMMENT = b"# " + b"x" * (6 * 1024 * 1024) + b"\n"  # over the 5 MB limit
 
 
-FIXTURE = Path(__file__).resolve().parents[1] / "data"
 SLUG_PROBLEM = (
     "must be a slug: 1 to 64 of a-z, 0-9, '.', '_', '-', starting and ending with a letter or digit"
 )
@@ -189,21 +190,21 @@ def _m(rel: str, field: str, problem: str) -> str:
 
 def _line(rel: str, needle: str, below: int = 0) -> str:
     """`line N`: the fixture line holding `needle`, plus `below` (1-based, as TOML errors)."""
-    lines = (FIXTURE / rel).read_text(encoding="utf-8").splitlines()
+    lines = (FIXTURE_DATA / rel).read_text(encoding="utf-8").splitlines()
     return f"line {next(i for i, text in enumerate(lines, 1) if needle in text) + below}"
 
 
 def _offset(rel: str, needle: bytes, plus: int) -> int:
-    return (FIXTURE / rel).read_bytes().index(needle) + plus
+    return (FIXTURE_DATA / rel).read_bytes().index(needle) + plus
 
 
 def _size(rel: str) -> int:
-    return (FIXTURE / rel).stat().st_size
+    return (FIXTURE_DATA / rel).stat().st_size
 
 
 def _reversed_ladder_problem(rel: str) -> str:
     """The first violation once a lower-is-better ladder is reversed: its last two points."""
-    ladder = tomllib.loads((FIXTURE / rel).read_text(encoding="utf-8"))["ladder"]
+    ladder = tomllib.loads((FIXTURE_DATA / rel).read_text(encoding="utf-8"))["ladder"]
     return f"must be strictly decreasing for lower_is_better ({ladder[-1]!r} then {ladder[-2]!r})"
 
 
@@ -216,7 +217,7 @@ def _non_utf8(data: Path) -> None:
 
 
 def _after_last_line(rel: str) -> str:
-    return f"line {len((FIXTURE / rel).read_text(encoding='utf-8').splitlines()) + 1}"
+    return f"line {len((FIXTURE_DATA / rel).read_text(encoding='utf-8').splitlines()) + 1}"
 
 
 CASES: tuple[Case, ...] = (

@@ -1,13 +1,22 @@
-"""Hand-made contract documents for page tests: small, complete and cross-referenced.
+"""The one builder of sample contract documents: small, complete and cross-referenced.
 
-Independent of the scoring and render modules, so page tests pin what pages do with
-any valid set of documents (the `built_site` tests cover the real pipeline).
+Independent of the scoring modules, so page and MCP tests pin what they do with any valid
+set of documents (the `built_site` tests cover the real pipeline). `sample_documents()`
+gives the Structs keyed by API path; `write_site()` writes them through the real
+`render_api` (both prefixes, OpenAPI, error bodies), as a build would.
+
+Two model tables: `PAGE_MODELS` (eight, with awkward names and gaps, for pages) and
+`MCP_MODELS` (three, simple numbers the MCP filter and sort tests check by hand). A `tag`
+goes into `methodologyVersion` and every model's name, so a test can tell two writes apart.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -49,15 +58,13 @@ from generator.api.contract import (
     ReasoningEffort,
     SourceRef,
 )
+from generator.api.documents import render_api
+from generator.api.urls import SiteConfig
 from generator.input.records import DIMENSION_SLUGS
 
 BASE = "https://scores.example.org"
 UPDATED = dt.datetime(2026, 1, 15, 12, 0, tzinfo=dt.UTC)
-ENVELOPE: dict[str, Any] = {
-    "api_version": "1",
-    "methodology_version": "2026-01-15",
-    "updated_at": UPDATED,
-}
+METHODOLOGY_VERSION = "2026-01-15"
 BENCHMARKS = (
     ("arc-agi-1", "arcAgi1", "ARC-AGI-1", "abstract-reasoning", "higher_is_better", "fraction 0-1"),
     ("gpqa-diamond", "gpqaDiamond", "GPQA Diamond", "academic-reasoning", "higher_is_better", None),
@@ -71,30 +78,84 @@ BENCHMARKS = (
         "Elo",
     ),
 )
-MODEL_NAMES = (
-    ("alpha-1", "Alpha One", "Acme", 150, 12.0, dt.date(2025, 9, 1)),
-    ("beta-2", "Beta Two <b>", "Bolt & Co", 141, 3.5, dt.date(2025, 3, 10)),
-    ("gamma-3", "Gamma Three", "Acme", 133, 0.9, dt.date(2024, 11, 20)),
-    ("delta-4", "Delta Four", "Delta Labs", 128, 0.25, dt.date(2024, 6, 1)),
-    ("epsilon-5", "Epsilon Five", "Delta Labs", 117, 0.04, dt.date(2024, 2, 14)),
-    ("zeta-6", "Zeta Six", "Zed", 104, None, dt.date(2023, 12, 1)),
-    ("eta-7", "Eta Seven", "Zed", 97, 0.5, None),
-    ("theta-8", "Theta Eight (unranked)", "Zed", None, None, None),
+
+
+class SampleModel(NamedTuple):
+    """One published model of a sample build; the other fields follow from these."""
+
+    id: str
+    name: str
+    provider: str
+    iq: int | None
+    effective_cost: float | None  # USD per 1M tokens, after the usage multiplier
+    release_date: dt.date | None
+    open_source: bool
+    emotional_reasoning: int | None
+    context_window: int = 200_000
+    tokens_per_second: float = 80.0
+    usage_multiplier: float = 1.25
+
+
+PAGE_MODELS = (
+    SampleModel("alpha-1", "Alpha One", "Acme", 150, 12.0, dt.date(2025, 9, 1), False, 145),
+    SampleModel("beta-2", "Beta Two <b>", "Bolt & Co", 141, 3.5, dt.date(2025, 3, 10), True, 136),
+    SampleModel("gamma-3", "Gamma Three", "Acme", 133, 0.9, dt.date(2024, 11, 20), False, 128),
+    SampleModel("delta-4", "Delta Four", "Delta Labs", 128, 0.25, dt.date(2024, 6, 1), True, 123),
+    SampleModel(
+        "epsilon-5", "Epsilon Five", "Delta Labs", 117, 0.04, dt.date(2024, 2, 14), False, 112
+    ),
+    SampleModel("zeta-6", "Zeta Six", "Zed", 104, None, dt.date(2023, 12, 1), True, 99),
+    SampleModel("eta-7", "Eta Seven", "Zed", 97, 0.5, None, False, 92),
+    SampleModel("theta-8", "Theta Eight (unranked)", "Zed", None, None, None, True, None),
 )
+MCP_MODELS = (
+    SampleModel(
+        "alpha-1", "Alpha One", "Acme", 130, 5.0, dt.date(2025, 6, 1), False, 100,
+        context_window=128_000, tokens_per_second=80.0, usage_multiplier=1.0,
+    ),
+    SampleModel(
+        "beta-2", "Beta Two", "Bolt", 115, 1.6, dt.date(2025, 9, 15), True, 101,
+        context_window=256_000, tokens_per_second=81.0, usage_multiplier=1.0,
+    ),
+    SampleModel(
+        "gamma-3", "Gamma Three", "Acme", None, None, None, True, None,
+        context_window=384_000, tokens_per_second=82.0, usage_multiplier=1.0,
+    ),
+)  # fmt: skip
+DOMAINS = (("cybersecurity", "Cybersecurity"), ("finance", "Finance"))
+
+
+class _Sample:
+    """What every builder below needs: the model table and the tag."""
+
+    def __init__(self, models: Sequence[SampleModel], tag: str) -> None:
+        self.models = models
+        self.tag = tag
+        suffix = f".{tag}" if tag else ""
+        self.envelope: dict[str, Any] = {
+            "api_version": "1",
+            "methodology_version": METHODOLOGY_VERSION + suffix,
+            "updated_at": UPDATED,
+        }
+
+    def name(self, index: int) -> str:
+        name = self.models[index].name
+        return f"{name} {self.tag}" if self.tag else name
 
 
 def _url(path: str) -> str:
     return f"{BASE}/{path}"
 
 
-def _cost(effective: float | None) -> ModelCost:
-    io = None if effective is None else round(effective / 1.25, 4)
+def _cost(model: SampleModel) -> ModelCost:
+    effective, multiplier = model.effective_cost, model.usage_multiplier
+    io = None if effective is None else round(effective / multiplier, 4)
     return ModelCost(
         input_per_1m=None if io is None else round(io * 0.2, 4),
         output_per_1m=None if io is None else round(io * 0.8, 4),
         cache_read_per_1m=None if io is None else 0.1,
         io_per_1m=io,
-        usage_multiplier=None if io is None else 1.25,
+        usage_multiplier=None if io is None else multiplier,
         usage_multiplier_source=None if io is None else "measured",
         effective_per_1m=effective,
         unit=COST_UNIT,
@@ -107,30 +168,32 @@ def _dims(iq: int | None, index: int) -> list[tuple[int | None, bool]]:
     return [(min(160, max(70, iq + (k - 3) * 2)), (k + index) % 3 == 0) for k in range(7)]
 
 
-def _summary_fields(index: int) -> dict[str, Any]:
-    model_id, name, provider, iq, cost, release = MODEL_NAMES[index]
-    ranked = [m for m in MODEL_NAMES if m[3] is not None]
+def _summary_fields(s: _Sample, index: int) -> dict[str, Any]:
+    model = s.models[index]
+    ranked = [m for m in s.models if m.iq is not None]
     return {
-        "id": model_id,
-        "name": name,
-        "provider": provider,
+        "id": model.id,
+        "name": s.name(index),
+        "provider": model.provider,
         "country": "United States",
-        "rank": ranked.index(MODEL_NAMES[index]) + 1 if iq is not None else None,
-        "iq": iq,
-        "emotional_reasoning": None if iq is None else iq - 5,
-        "cost": _cost(cost),
-        "speed": ModelSpeed(response_time_sec=1.5, median_tokens_per_second=80.0),
+        "rank": ranked.index(model) + 1 if model.iq is not None else None,
+        "iq": model.iq,
+        "emotional_reasoning": model.emotional_reasoning,
+        "cost": _cost(model),
+        "speed": ModelSpeed(
+            response_time_sec=1.5, median_tokens_per_second=model.tokens_per_second
+        ),
         "parameters_b": None,
-        "context_window": 200000,
-        "release_date": release,
-        "open_source": index % 2 == 1,
+        "context_window": model.context_window,
+        "release_date": model.release_date,
+        "open_source": model.open_source,
         "updated_at": UPDATED,
-        "url": _url(f"models/{model_id}/"),
+        "url": _url(f"models/{model.id}/"),
     }
 
 
-def _detail(index: int) -> ModelDetail:
-    fields = _summary_fields(index)
+def _detail(s: _Sample, index: int) -> ModelDetail:
+    fields = _summary_fields(s, index)
     dims = _dims(fields["iq"], index)
     details = {
         slug.replace("-", "_"): DimensionScoreDetailed(
@@ -159,7 +222,7 @@ def _detail(index: int) -> ModelDetail:
         for b in BENCHMARKS
     }
     return ModelDetail(
-        **{**ENVELOPE, **fields},
+        **{**s.envelope, **fields},
         latest_revision="2025-12-01",
         latest_revision_date=dt.date(2025, 12, 1),
         dimensions=DimensionDetails(**details),
@@ -190,17 +253,22 @@ def _detail(index: int) -> ModelDetail:
     )
 
 
-def _summary(index: int) -> ModelSummary:
-    fields = _summary_fields(index)
+def _summary(s: _Sample, index: int) -> ModelSummary:
+    fields = _summary_fields(s, index)
     dims = [iq for iq, _ in _dims(fields["iq"], index)]
     scores = DimensionScores(
-        **{s.replace("-", "_"): v for s, v in zip(DIMENSION_SLUGS, dims, strict=True)}
+        **{slug.replace("-", "_"): v for slug, v in zip(DIMENSION_SLUGS, dims, strict=True)}
     )
     return ModelSummary(**fields, dimensions=scores)
 
 
 def _ranking(
-    ranking_id: str, name: str, kind: str, rows: list[tuple[int, float | None]], **extra: Any
+    s: _Sample,
+    ranking_id: str,
+    name: str,
+    kind: str,
+    rows: list[tuple[int, float | None]],
+    **extra: Any,
 ) -> tuple[RankingCatalogEntry, RankingDetail]:
     direction = extra.pop("direction", "higher_is_better")
     dimension = extra.pop("dimension", None)
@@ -216,28 +284,40 @@ def _ranking(
     }
     models = [
         RankedModel(
-            id=MODEL_NAMES[i][0],
-            name=MODEL_NAMES[i][1],
-            provider=MODEL_NAMES[i][2],
+            id=s.models[i].id,
+            name=s.name(i),
+            provider=s.models[i].provider,
             rank=r,
             score=score,
-            **({"url": _url(f"models/{MODEL_NAMES[i][0]}/")} if kind == "benchmark" else {}),
+            **({"url": _url(f"models/{s.models[i].id}/")} if kind == "benchmark" else {}),
             **({"imputed": i % 2 == 0} if kind == "dimension" else {}),
         )
         for r, (i, score) in enumerate(rows, 1)
     ]
-    return RankingCatalogEntry(**common), RankingDetail(**{**ENVELOPE, **common}, models=models)
+    return RankingCatalogEntry(**common), RankingDetail(**{**s.envelope, **common}, models=models)
 
 
-def _rankings() -> list[tuple[RankingCatalogEntry, RankingDetail]]:
-    ranked = [(i, float(m[3])) for i, m in enumerate(MODEL_NAMES) if m[3] is not None]
+def _rankings(s: _Sample) -> list[tuple[RankingCatalogEntry, RankingDetail]]:
+    ranked = [(i, float(m.iq)) for i, m in enumerate(s.models) if m.iq is not None]
     costs = sorted(
-        ((i, float(m[4])) for i, m in enumerate(MODEL_NAMES) if m[4] is not None),
+        (
+            (i, float(m.effective_cost))
+            for i, m in enumerate(s.models)
+            if m.effective_cost is not None
+        ),
         key=lambda r: r[1],
     )
     out = [
-        _ranking("composite-iq", "Composite IQ", "derived", ranked, methodology_version="x"),
         _ranking(
+            s,
+            "composite-iq",
+            "Composite IQ",
+            "derived",
+            ranked,
+            methodology_version=s.envelope["methodology_version"],
+        ),
+        _ranking(
+            s,
             "effective-cost",
             "Effective cost",
             "derived",
@@ -247,23 +327,23 @@ def _rankings() -> list[tuple[RankingCatalogEntry, RankingDetail]]:
         ),
     ]
     for slug in DIMENSION_SLUGS:
-        out.append(
-            _ranking(
-                f"{slug}-iq", slug.replace("-", " ").title(), "dimension", ranked, dimension=slug
-            )
-        )
+        name = slug.replace("-", " ").title()
+        out.append(_ranking(s, f"{slug}-iq", name, "dimension", ranked, dimension=slug))
     for bid, field, name, dim, direction, unit in BENCHMARKS:
-        rows = [(i, round(0.9 - i / 20, 3) if unit != "Elo" else 1400.0 - i * 7) for i in range(6)]
+        rows = [
+            (i, round(0.9 - i / 20, 3) if unit != "Elo" else 1400.0 - i * 7)
+            for i in range(min(6, len(s.models)))
+        ]
         if direction == "lower_is_better":
             rows = rows[::-1]
         extra: dict[str, Any] = {"field": field, "category": "iq", "direction": direction}
         if unit:
             extra["unit"] = unit
-        out.append(_ranking(bid, name, "benchmark", rows, dimension=dim, **extra))
+        out.append(_ranking(s, bid, name, "benchmark", rows, dimension=dim, **extra))
     return out
 
 
-def _charts() -> ChartList:
+def _charts(s: _Sample) -> ChartList:
     specs = [
         ("iq-distribution", "Composite IQ distribution", [], ["composite", "iq-distribution"]),
         ("iq-vs-cost", "IQ versus effective cost", [], ["cost", "iq-vs-cost"]),
@@ -274,7 +354,7 @@ def _charts() -> ChartList:
         (f"{b[0]}-scores", f"{b[2]} scores", [b[0]], ["benchmark-scores"]) for b in BENCHMARKS
     ]
     return ChartList(
-        **ENVELOPE,
+        **s.envelope,
         charts=[
             Chart(
                 id=cid,
@@ -290,7 +370,7 @@ def _charts() -> ChartList:
     )
 
 
-def _methodology() -> Methodology:
+def _methodology(s: _Sample) -> Methodology:
     dims = [
         MethodologyDimension(
             id=f"D{i}",
@@ -302,8 +382,8 @@ def _methodology() -> Methodology:
         for i, slug in enumerate(DIMENSION_SLUGS, 1)
     ]
     return Methodology(
-        **ENVELOPE,
-        version="2026-01-15",
+        **s.envelope,
+        version=s.envelope["methodology_version"],
         summary="Composite IQ averages seven equally weighted dimensions.",
         derived_rankings=[
             DerivedRanking(
@@ -359,16 +439,16 @@ def _methodology() -> Methodology:
     )
 
 
-def _domain(slug: str, name: str) -> DomainDetail:
+def _domain(s: _Sample, slug: str, name: str) -> DomainDetail:
     entries = [
         DomainCompositeEntry(
-            model=MODEL_NAMES[i][0],
-            model_name=MODEL_NAMES[i][1],
+            model=s.models[i].id,
+            model_name=s.name(i),
             composite_iq=140 - i * 6,
             rank_status="full" if i < 2 else "partial",
             benchmarks_covered=2 if i < 2 else 1,
             benchmarks_total=2,
-            model_url=_url(f"models/{MODEL_NAMES[i][0]}/"),
+            model_url=_url(f"models/{s.models[i].id}/"),
             observed_composite_iq=141.5 - i * 6,
             coverage_adjustment=-1.5,
             coverage_confidence=0.8,
@@ -376,12 +456,12 @@ def _domain(slug: str, name: str) -> DomainDetail:
             estimate_low95=133.73 - i * 6,
             estimate_high95=146.27 - i * 6,
         )
-        for i in range(4)
+        for i in range(min(4, len(s.models)))
     ]
     entries.append(
         DomainCompositeEntry(
             model="external-x",
-            model_name="External X",
+            model_name=f"External X {s.tag}".rstrip(),
             composite_iq=100,
             rank_status="partial",
             benchmarks_covered=1,
@@ -399,18 +479,18 @@ def _domain(slug: str, name: str) -> DomainDetail:
             source=SourceRef(name="Domain source", url="https://domain.example.org/"),
             results=[
                 DomainResultRow(
-                    model=MODEL_NAMES[i][0],
+                    model=s.models[i].id,
                     harness="agent-x" if i == 0 else None,
                     score=70.0 - i,
-                    model_url=_url(f"models/{MODEL_NAMES[i][0]}/"),
+                    model_url=_url(f"models/{s.models[i].id}/"),
                 )
-                for i in range(3)
+                for i in range(min(3, len(s.models)))
             ],
         )
         for k in (1, 2)
     ]
     return DomainDetail(
-        **ENVELOPE,
+        **s.envelope,
         id=slug,
         name=name,
         url=_url(f"domains/{slug}/"),
@@ -419,43 +499,50 @@ def _domain(slug: str, name: str) -> DomainDetail:
     )
 
 
-def sample_documents() -> dict[str, msgspec.Struct]:
-    """Every document the pages need, keyed by API path relative to /api/v1."""
+def _benchmarks(s: _Sample) -> BenchmarkList:
+    return BenchmarkList(
+        **s.envelope,
+        benchmarks=[
+            BenchmarkMetadata(
+                id=bid,
+                field=field,
+                name=name,
+                description=f"{name} measures things.",
+                category="iq",
+                dimension=dim,
+                direction=direction,  # type: ignore[arg-type]
+                unit=unit,
+                confidence="normal",
+                source_name="Example Hub",
+                source_url="https://hub.example.org/",
+                updated_at=UPDATED,
+                url=_url(f"benchmarks/{bid}/"),
+            )
+            for bid, field, name, dim, direction, unit in BENCHMARKS
+        ],
+    )
+
+
+def sample_documents(
+    models: Sequence[SampleModel] = PAGE_MODELS, tag: str = ""
+) -> dict[str, msgspec.Struct]:
+    """Every published document, keyed by API path relative to /api/v1."""
+    s = _Sample(models, tag)
     docs: dict[str, msgspec.Struct] = {
-        "/models": ModelList(**ENVELOPE, models=[_summary(i) for i in range(len(MODEL_NAMES))]),
-        "/benchmarks": BenchmarkList(
-            **ENVELOPE,
-            benchmarks=[
-                BenchmarkMetadata(
-                    id=bid,
-                    field=field,
-                    name=name,
-                    description=f"{name} measures things.",
-                    category="iq",
-                    dimension=dim,
-                    direction=direction,  # type: ignore[arg-type]
-                    unit=unit,
-                    confidence="normal",
-                    source_name="Example Hub",
-                    source_url="https://hub.example.org/",
-                    updated_at=UPDATED,
-                    url=_url(f"benchmarks/{bid}/"),
-                )
-                for bid, field, name, dim, direction, unit in BENCHMARKS
-            ],
-        ),
-        "/charts": _charts(),
-        "/methodology": _methodology(),
+        "/models": ModelList(**s.envelope, models=[_summary(s, i) for i in range(len(models))]),
+        "/benchmarks": _benchmarks(s),
+        "/charts": _charts(s),
+        "/methodology": _methodology(s),
     }
-    for i in range(len(MODEL_NAMES)):
-        docs[f"/models/{MODEL_NAMES[i][0]}"] = _detail(i)
-    rankings = _rankings()
-    docs["/rankings"] = RankingList(**ENVELOPE, rankings=[entry for entry, _ in rankings])
+    for i, model in enumerate(models):
+        docs[f"/models/{model.id}"] = _detail(s, i)
+    rankings = _rankings(s)
+    docs["/rankings"] = RankingList(**s.envelope, rankings=[entry for entry, _ in rankings])
     for entry, detail in rankings:
         docs[f"/rankings/{entry.id}"] = detail
-    domains = [_domain("cybersecurity", "Cybersecurity"), _domain("finance", "Finance")]
+    domains = [_domain(s, slug, name) for slug, name in DOMAINS]
     docs["/domains"] = DomainList(
-        **ENVELOPE,
+        **s.envelope,
         domains=[
             DomainSummary(id=d.id, name=d.name, benchmark_count=2, updated_at=UPDATED, url=d.url)
             for d in domains
@@ -464,3 +551,21 @@ def sample_documents() -> dict[str, msgspec.Struct]:
     for d in domains:
         docs[f"/domains/{d.id}"] = d
     return docs
+
+
+def write_site(root: Path, tag: str = "A", models: Sequence[SampleModel] = MCP_MODELS) -> Path:
+    """Write a sample build's API files to `root` (created) through `render_api`; return it."""
+    files = render_api(sample_documents(models, tag), SiteConfig(base_url=BASE))
+    for rel, data in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return root
+
+
+def swap_in(site_dir: Path, new_build: Path) -> None:
+    """Replace `site_dir` by `new_build` the way a build does: two renames."""
+    old = site_dir.with_name(site_dir.name + ".old")
+    os.rename(site_dir, old)
+    os.rename(new_build, site_dir)
+    os.rename(old, new_build)

@@ -10,7 +10,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from support.paths import FIXTURE_DATA, REPO
+from support.servers import python_env
 
 Manifest = dict[str, str]
 
@@ -67,14 +68,6 @@ def build_command(data_dir: Path, out_dir: Path, *extra: str) -> list[str]:
     ]
 
 
-def child_env() -> dict[str, str]:
-    """Environment for a child build: the repo importable, no stray configuration."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MODELSCORES_")}
-    env["PYTHONPATH"] = str(REPO)
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    return env
-
-
 def without_dac_override() -> list[str]:
     """A command prefix that makes a root child obey file permissions (empty if not root).
 
@@ -108,7 +101,7 @@ def run_build(
         [*prefix, *build_command(data_dir, out_dir, *extra)],
         capture_output=True,
         text=True,
-        env=child_env(),
+        env=python_env(),
         cwd=REPO,
         preexec_fn=preexec_fn,
         timeout=timeout,
@@ -116,10 +109,7 @@ def run_build(
     )
 
 
-FIXTURE = REPO / "tests" / "data"
-
-
-def build_fixture_site(out_dir: Path, data_dir: Path = FIXTURE, *extra: str) -> Path:
+def build_fixture_site(out_dir: Path, data_dir: Path = FIXTURE_DATA, *extra: str) -> Path:
     """Build `data_dir` (default: the valid fixture) into `out_dir` with the real CLI."""
     result = run_build(data_dir, out_dir, *extra)
     assert result.returncode == 0, result.stderr

@@ -1,0 +1,11 @@
+"""Helpers the tests share (tests/README.md maps the whole test suite).
+
+- `paths`: repository, fixture data, shipped data, golden files.
+- `documents`: the one builder of sample contract documents, written through `render_api`.
+- `scoring`: records for scoring tests (datasets, models, results).
+- `servers`: free ports, starting and stopping servers, child-process environments.
+- `http_cases`: what every API URL must answer, for any server in front of a build.
+- `mcp_live`: an in-process MCP server on a real socket.
+- `sitecheck`: HTML and link checks over a built site.
+- `sitetree`: byte-exact manifests of an output tree; the build run as a child process.
+"""
