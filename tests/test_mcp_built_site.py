@@ -73,7 +73,7 @@ async def test_every_model_by_name_and_all_compared(client: Client, built_site: 
         answer = await structured(client, "get_model", {"id": row["name"].upper()})
         assert answer["id"] == row["id"]
     comparison = await structured(client, "compare_models", {"ids": [r["id"] for r in rows]})
-    details = [file_json(built, f"models/{r['id']}") for r in rows]
+    details = [file_json(built_site, f"models/{r['id']}") for r in rows]
     assert comparison["compared"] == details and comparison["missing"] == []
     ranked = [r for r in rows if r["iq"] is not None]
     top = max(r["iq"] for r in ranked)
