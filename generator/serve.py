@@ -106,22 +106,46 @@ def _stat_key(path: Path) -> tuple[int, int, int]:
 
 def _read_text(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8") if _inside(path.parent, path) else ""
     except OSError:
         return ""
 
 
+MAX_PATH_BYTES = 4096
+MAX_NAME_BYTES = 255
+
+
 def _site_file(root: Path, path: str) -> Path | None:
-    """The file a request path names (a directory's index.html), or None."""
+    """The file a request path names (a directory's index.html), or None.
+
+    None also for anything the file system cannot answer for (a name over 255 bytes, a
+    path over 4 KB, any other OSError) and for anything that resolves outside `root`
+    (a symlink planted in the site): the caller answers those with the site's 404.
+    """
     parts = [p for p in path.split("/") if p]
     if any(p in (".", "..") or "\\" in p or "\0" in p for p in parts):
         return None
     if len(parts) == 1 and parts[0] in HOSTING_FILES:
         return None  # hosting rules are configuration, never served
-    candidate = root.joinpath(*parts)
-    if candidate.is_dir():
-        candidate = candidate / "index.html"
-    return candidate if candidate.is_file() else None
+    try:
+        if len(os.fsencode(path)) > MAX_PATH_BYTES or any(
+            len(os.fsencode(p)) > MAX_NAME_BYTES for p in parts
+        ):
+            return None
+        candidate = root.joinpath(*parts)
+        if candidate.is_dir():
+            candidate = candidate / "index.html"
+        return candidate if candidate.is_file() and _inside(root, candidate) else None
+    except (OSError, ValueError):  # ValueError: a name the file system cannot encode
+        return None
+
+
+def _inside(root: Path, candidate: Path) -> bool:
+    """Whether `candidate`, every symlink resolved, is still under `root` (resolved too)."""
+    try:
+        return candidate.resolve(strict=True).is_relative_to(root.resolve(strict=True))
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop
+        return False
 
 
 def _body(file: Path | None) -> bytes | None:

@@ -8,9 +8,11 @@ snapshot and swaps in a new one, fully loaded first, when the build swaps `site_
 
 from __future__ import annotations
 
+import errno
 import gc
 import logging
 import os
+import stat
 import threading
 import time
 from collections.abc import Iterator, Mapping
@@ -125,8 +127,10 @@ def probe_fingerprint(site_dir: Path) -> tuple[int, ...] | None:
 
 def _read(fd: int, rel: str) -> bytes:
     try:
-        handle = os.open(rel, os.O_RDONLY, dir_fd=fd)
+        handle = os.open(rel, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=fd)
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise SiteError(f"{rel}: a symbolic link (the site holds only regular files)") from exc
         raise SiteError(f"{rel}: {exc.strerror}") from exc
     with os.fdopen(handle, "rb") as file:
         return file.read()
@@ -158,6 +162,8 @@ def _details(fd: int, kind: DocumentKind[T]) -> dict[str, Document[T]]:
         os.close(folder_fd)
     found: dict[str, Document[T]] = {}
     for name in names:
+        if not _regular(fd, f"{rel_dir}/{name}"):
+            continue
         document = _document(fd, kind, name)
         if getattr(document.struct, "id", name) != name:
             raise SiteError(
@@ -165,6 +171,20 @@ def _details(fd: int, kind: DocumentKind[T]) -> dict[str, Document[T]]:
             )
         found[name] = document
     return found
+
+
+def _regular(fd: int, rel: str) -> bool:
+    """Whether `rel` is a regular file itself; anything else (a symlink planted in the
+    site, a folder, a FIFO) is skipped with one warning line and never served."""
+    try:
+        mode = os.stat(rel, dir_fd=fd, follow_symlinks=False).st_mode
+    except OSError as exc:
+        raise SiteError(f"{rel}: {exc.strerror}") from exc
+    if stat.S_ISREG(mode):
+        return True
+    what = "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file"
+    logger.warning("skipping %s: %s (not served)", rel, what)
+    return False
 
 
 def load_site(site_dir: Path) -> Site:

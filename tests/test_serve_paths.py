@@ -1,0 +1,125 @@
+"""Hostile request paths and planted symlinks: `serve` answers the site's 404, never a 5xx,
+and neither `serve` nor the MCP sidecar reads a file outside the site."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from mcp import Client
+from starlette.testclient import TestClient
+
+from generator.serve import create_static_app
+from mcp_server.server import create_server
+from mcp_server.site import SiteStore, load_site
+
+SECRET = "SECRET-OUTSIDE-THE-SITE-7f3e21"
+
+
+@pytest.fixture
+def site_copy(built_site: Path, tmp_path: Path) -> Path:
+    """A copy of the built fixture site, with a secret file and folder beside it."""
+    copy = tmp_path / "site_out"
+    shutil.copytree(built_site, copy)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.json").write_text(f'{{"id": "planted", "token": "{SECRET}"}}')
+    model = (copy / "api/v1/models/alpha-1").read_text(encoding="utf-8")
+    (outside / "planted").write_text(model.replace("Alpha 1", SECRET), encoding="utf-8")
+    return copy
+
+
+def _plant(site: Path, rel: str, target: Path) -> None:
+    (site / rel).symlink_to(target)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/models/" + "a" * 256,  # one component over 255 bytes: ENAMETOOLONG
+        "/api/v1/" + "/".join(["b" * 200] * 25),  # a path over 4 KB
+        "/api/v1/models/" + "é" * 128,  # 256 bytes in UTF-8
+    ],
+    ids=["long-component", "long-path", "long-utf8-component"],
+)
+def test_long_api_paths_get_the_json_404(site_copy: Path, path: str) -> None:
+    response = TestClient(create_static_app(site_copy)).get(path)
+    assert response.status_code == 404
+    assert response.headers["content-type"].startswith("application/")
+    assert response.json()["code"].endswith("not_found")
+
+
+@pytest.mark.parametrize(
+    "path", ["/models/" + "a" * 300, "/" + "/".join(["c" * 250] * 20)], ids=["component", "path"]
+)
+def test_long_page_paths_get_the_html_404(site_copy: Path, path: str) -> None:
+    response = TestClient(create_static_app(site_copy)).get(path)
+    assert response.status_code == 404
+    assert response.headers["content-type"].startswith("text/html")
+    assert response.content == (site_copy / "404.html").read_bytes()
+
+
+def test_a_planted_symlink_to_a_file_outside_is_a_404(site_copy: Path, tmp_path: Path) -> None:
+    _plant(site_copy, "api/v1/models/planted", tmp_path / "outside" / "planted")
+    _plant(site_copy, "leak.html", tmp_path / "outside" / "secret.json")
+    http = TestClient(create_static_app(site_copy))
+    api = http.get("/api/v1/models/planted")
+    assert api.status_code == 404 and api.json()["code"] == "model_not_found"
+    page = http.get("/leak.html")
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert SECRET not in api.text + page.text
+
+
+def test_a_planted_symlink_to_a_folder_outside_is_a_404(site_copy: Path, tmp_path: Path) -> None:
+    _plant(site_copy, "api/v1/leak", tmp_path / "outside")
+    response = TestClient(create_static_app(site_copy)).get("/api/v1/leak/secret.json")
+    assert response.status_code == 404
+    assert SECRET not in response.text
+
+
+def test_a_symlink_inside_the_site_still_serves(site_copy: Path) -> None:
+    """Only what leaves the site is refused; a link to a file of the site is that file."""
+    _plant(site_copy, "api/v1/models/alias-1", site_copy / "api/v1/models/alpha-1")
+    response = TestClient(create_static_app(site_copy)).get("/api/v1/models/alias-1")
+    assert response.status_code == 200
+    assert response.content == (site_copy / "api/v1/models/alpha-1").read_bytes()
+
+
+def test_sidecar_loads_a_site_with_a_planted_symlink_and_skips_it(
+    site_copy: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    _plant(site_copy, "api/v1/models/planted", tmp_path / "outside" / "planted")
+    with caplog.at_level(logging.WARNING, logger="mcp_server.site"):
+        site = load_site(site_copy)
+    assert "planted" not in site.model_details
+    assert "alpha-1" in site.model_details
+    assert [r.getMessage() for r in caplog.records] == [
+        "skipping api/v1/models/planted: a symbolic link (not served)"
+    ]
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+async def planted_client(site_copy: Path, tmp_path: Path) -> AsyncIterator[Client]:
+    _plant(site_copy, "api/v1/models/planted", tmp_path / "outside" / "planted")
+    async with Client(create_server(SiteStore(site_copy))) as connected:
+        yield connected
+
+
+@pytest.mark.anyio
+async def test_sidecar_answers_and_does_not_serve_the_planted_file(
+    planted_client: Client,
+) -> None:
+    found = await planted_client.call_tool("get_model", {"id": "alpha-1"})
+    assert not found.is_error
+    planted = await planted_client.call_tool("get_model", {"id": "planted"})
+    assert SECRET not in str(planted.content) + str(planted.structured_content)
+    listed = await planted_client.call_tool("list_models", {})
+    assert SECRET not in str(listed.structured_content)
