@@ -22,8 +22,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
-from conftest import REPO, free_port, running_server
 from dockerfile_parse import DockerfileParser
+from support.paths import REPO
+from support.servers import free_port, running_server
 
 DOCKERFILE = REPO / "Dockerfile"
 IMAGE_VENV_BIN = "/opt/venv/bin"

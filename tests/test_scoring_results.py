@@ -6,7 +6,7 @@ Ladders are linear (raw x -> IQ 100x); see tests/scoring_builders.py.
 from __future__ import annotations
 
 import pytest
-from scoring_builders import iq_results, make_dataset, make_model, result
+from support.scoring import iq_results, make_dataset, make_model, result
 
 from generator.scoring import compute_scores
 
