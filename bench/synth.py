@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.toml_writer import dumps
-from generator.input.records import DIMENSION_SLUGS, LADDER_IQS
+from generator.api.contract import DIMENSION_SLUGS
+from generator.input.records import LADDER_IQS
 
 DIMENSION_NAMES = {
     "abstract-reasoning": "Abstract reasoning",

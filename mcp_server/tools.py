@@ -17,9 +17,8 @@ from typing import Any
 import msgspec
 from mcp.server.mcpserver.exceptions import ToolError
 
-from generator.api.contract import ModelSummary
+from generator.api.contract import DIMENSION_SLUGS, ModelSummary
 from generator.api.mcp_tools import MCP_TOOLS, SortKey
-from generator.input.records import DIMENSION_SLUGS
 from mcp_server import text
 from mcp_server.site import Document, Site
 

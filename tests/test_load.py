@@ -11,11 +11,11 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
+from generator.api.contract import DIMENSION_SLUGS
 from generator.cli import cli
 from generator.errors import DataError
 from generator.input.decode import validation_problem
 from generator.input.load import load_dataset, summarize
-from generator.input.records import DIMENSION_SLUGS
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "data"

@@ -11,6 +11,7 @@ import msgspec
 import pytest
 
 from generator.api.contract import (
+    DIMENSION_SLUGS,
     ERROR_CODES,
     ApiIndex,
     BenchmarkList,
@@ -27,7 +28,7 @@ from generator.api.documents import build_documents, encode, render_api
 from generator.api.urls import SiteConfig
 from generator.errors import BuildError
 from generator.input.load import load_dataset
-from generator.input.records import DIMENSION_SLUGS, BenchmarkResultRecord, Dataset
+from generator.input.records import BenchmarkResultRecord, Dataset
 from generator.scoring import compute_scores
 from generator.scoring.types import Scores
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal, TypedDict
 
+from generator.api.contract import DIMENSION_SLUGS
 from generator.api.urls import SiteConfig, model_page_url
-from generator.input.records import DIMENSION_SLUGS, BenchmarkRecord, Dataset
+from generator.input.records import BenchmarkRecord, Dataset
 from generator.scoring import round_half_up, round_to
 
 COST_DECIMALS = 4

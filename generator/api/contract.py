@@ -69,15 +69,26 @@ class ModelSpeed(Contract, kw_only=True, frozen=True):
     median_tokens_per_second: float | None
 
 
-_DIMENSION_NAMES = {
-    "abstract_reasoning": "abstract-reasoning",
-    "mathematical_reasoning": "mathematical-reasoning",
-    "academic_reasoning": "academic-reasoning",
-    "programmatic_reasoning": "programmatic-reasoning",
-    "computer_use": "computer-use",
-    "reliability": "reliability",
-    "knowledge_work": "knowledge-work",
-}
+DIMENSION_SLUGS: tuple[str, ...] = (
+    "abstract-reasoning",
+    "mathematical-reasoning",
+    "academic-reasoning",
+    "programmatic-reasoning",
+    "computer-use",
+    "reliability",
+    "knowledge-work",
+)
+"""The seven scored dimensions, in dimension order (the composite's and every map's)."""
+ChartKind = Literal[
+    "iq-distribution",
+    "iq-vs-cost",
+    "frontier",
+    "dimension-profile",
+    "benchmark-scores",
+]
+"""What a promoted chart draws (a chart's `tags` include its kind)."""
+
+_DIMENSION_NAMES = {slug.replace("-", "_"): slug for slug in DIMENSION_SLUGS}
 
 
 class DimensionScores(msgspec.Struct, rename=_DIMENSION_NAMES, kw_only=True, frozen=True):

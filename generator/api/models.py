@@ -14,6 +14,7 @@ from generator.api.common import (
     iq_or_none,
 )
 from generator.api.contract import (
+    DIMENSION_SLUGS,
     MODEL,
     MODELS,
     DimensionDetails,
@@ -32,7 +33,6 @@ from generator.api.contract import (
 )
 from generator.api.urls import SiteConfig, model_page_url
 from generator.input.records import (
-    DIMENSION_SLUGS,
     BenchmarkRecord,
     Dataset,
     ModelRecord,

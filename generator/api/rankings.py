@@ -14,6 +14,7 @@ import msgspec
 
 from generator.api.common import Envelope, cost_or_none, iq_or_none, scored_benchmarks
 from generator.api.contract import (
+    DIMENSION_SLUGS,
     RANKING,
     RANKINGS,
     Direction,
@@ -25,7 +26,7 @@ from generator.api.contract import (
 )
 from generator.api.urls import SiteConfig, model_page_url, ranking_page_url
 from generator.errors import BuildError
-from generator.input.records import DIMENSION_SLUGS, Dataset, ModelRecord
+from generator.input.records import Dataset, ModelRecord
 from generator.scoring import rank_entries
 from generator.scoring.types import ModelScores, Scores
 

@@ -16,16 +16,9 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
+from generator.api.contract import ChartKind
+
 SLUG_PATTERN = r"\A[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?\Z"
-DIMENSION_SLUGS: tuple[str, ...] = (
-    "abstract-reasoning",
-    "mathematical-reasoning",
-    "academic-reasoning",
-    "programmatic-reasoning",
-    "computer-use",
-    "reliability",
-    "knowledge-work",
-)
 LADDER_IQS: tuple[int, ...] = (70, 85, 100, 115, 130, 145, 160)
 
 Slug = Annotated[str, Meta(pattern=SLUG_PATTERN, max_length=64)]
@@ -293,15 +286,6 @@ class MethodologyRecord(Record, kw_only=True, frozen=True):
     cost_breakdown: list[CostBreakdownRecord] = []
     rules: list[Text] = []
     changelog: list[ChangelogRecord] = []
-
-
-ChartKind = Literal[
-    "iq-distribution",
-    "iq-vs-cost",
-    "frontier",
-    "dimension-profile",
-    "benchmark-scores",
-]
 
 
 class ChartRecord(Record, kw_only=True, frozen=True):

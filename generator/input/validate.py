@@ -11,9 +11,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from generator.api.contract import DIMENSION_SLUGS
 from generator.input.decode import suggest
 from generator.input.records import (
-    DIMENSION_SLUGS,
     LADDER_IQS,
     BenchmarkRecord,
     ChartRecord,

@@ -9,9 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import get_args
 
-from generator.api.contract import COST_UNIT, Chart, ModelSummary, RankingDetail
+from generator.api.contract import COST_UNIT, Chart, ChartKind, ModelSummary, RankingDetail
 from generator.errors import BuildError
-from generator.input.records import ChartKind
 from generator.pages import svg
 from generator.pages.axes import Point
 from generator.pages.plots import (

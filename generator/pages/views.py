@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.api.contract import (
+    DIMENSION_SLUGS,
     DOMAIN,
     MODEL,
     RANKING,
@@ -25,7 +26,6 @@ from generator.api.contract import (
     RankingCatalogEntry,
     RankingDetail,
 )
-from generator.input.records import DIMENSION_SLUGS
 from generator.pages.axes import format_value
 from generator.pages.sitedocs import SiteDocuments
 

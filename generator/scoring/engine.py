@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from generator.input.records import DIMENSION_SLUGS, BenchmarkRecord, Dataset, ModelRecord
+from generator.api.contract import DIMENSION_SLUGS
+from generator.input.records import BenchmarkRecord, Dataset, ModelRecord
 from generator.scoring.abstract import AbstractPredictor, fit_predictor
 from generator.scoring.composite import (
     composite_score,

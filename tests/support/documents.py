@@ -22,6 +22,7 @@ import msgspec
 
 from generator.api.contract import (
     COST_UNIT,
+    DIMENSION_SLUGS,
     BenchmarkList,
     BenchmarkMetadata,
     BenchmarkRef,
@@ -60,7 +61,6 @@ from generator.api.contract import (
 )
 from generator.api.documents import render_api
 from generator.api.urls import SiteConfig
-from generator.input.records import DIMENSION_SLUGS
 
 BASE = "https://scores.example.org"
 UPDATED = dt.datetime(2026, 1, 15, 12, 0, tzinfo=dt.UTC)

@@ -8,8 +8,8 @@ from typing import Any
 
 import msgspec
 
+from generator.api.contract import DIMENSION_SLUGS
 from generator.input.records import (
-    DIMENSION_SLUGS,
     BenchmarkRecord,
     BenchmarkResultRecord,
     Dataset,
