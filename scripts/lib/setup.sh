@@ -26,7 +26,7 @@ setup_python() {
   py=${PYTHON:-python3}
   command -v "$py" >/dev/null 2>&1 || fail "needs Python >= $want, but '$py' is not on PATH"
   # One start of the interpreter (pyenv shims are slow); this code runs on any Python 3.
-  info=$("$py" -c 'import sys; print("%d.%d.%d" % sys.version_info[:3], sys.executable)' 2>/dev/null) ||
+  info=$("$py" -c 'import sys; print("%d.%d.%d" % sys.version_info[:3], getattr(sys, "_base_executable", sys.executable))' 2>/dev/null) ||
     fail "needs Python >= $want, but '$py' does not run"
   PYTHON_VERSION=${info%% *}
   PYTHON_EXE=${info#* }

@@ -1,0 +1,139 @@
+"""scripts/serve, scripts/test and ./modelscores: the Python check and the .venv they rebuild.
+
+Each runs in a scratch copy of the repository so the checkout's own .venv is never touched.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+ENTRY_POINTS = (["./modelscores", "--version"], ["./scripts/serve"], ["./scripts/test"])
+SETUP_FILES = ("modelscores", "scripts/serve", "scripts/test", "scripts/lib/setup.sh")
+PROJECT = ("pyproject.toml", "uv.lock", "README.md", "generator", "mcp_server")
+
+
+def _copy(dst: Path, names: tuple[str, ...]) -> None:
+    for name in names:
+        src, target = REPO / name, dst / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_dir():
+            shutil.copytree(src, target, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(src, target)
+
+
+def _fake_python(bin_dir: Path, version: str) -> None:
+    """A `python3` that reports `version`, as an old interpreter would."""
+    bin_dir.mkdir()
+    script = bin_dir / "python3"
+    script.write_text(f'#!/bin/sh\necho "{version} /usr/bin/python{version[:4]}"\n')
+    script.chmod(0o755)
+
+
+def _env(path_first: Path | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHON" and not k.startswith("UV_")}
+    if path_first is not None:
+        env["PATH"] = f"{path_first}{os.pathsep}{env['PATH']}"
+    return env
+
+
+@pytest.mark.parametrize("command", ENTRY_POINTS, ids=lambda c: c[0])
+def test_too_old_python_is_one_clear_line(tmp_path: Path, command: list[str]) -> None:
+    repo = tmp_path / "repo"
+    _copy(repo, (*SETUP_FILES, "pyproject.toml"))
+    _fake_python(tmp_path / "bin", "3.10.13")
+    result = subprocess.run(
+        command, cwd=repo, env=_env(tmp_path / "bin"), capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 1
+    assert result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert "needs Python >= 3.11" in line and "3.10.13" in line, line
+    assert not (repo / ".venv").exists() and not (repo / ".tools").exists()
+
+
+def test_required_version_is_read_from_pyproject(tmp_path: Path) -> None:
+    """The scripts take the minimum from requires-python, so the two cannot disagree."""
+    repo = tmp_path / "repo"
+    _copy(repo, (*SETUP_FILES, "pyproject.toml"))
+    pyproject = repo / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace('">=3.11"', '">=3.99"'))
+    result = subprocess.run(
+        ["./modelscores", "--version"], cwd=repo, env=_env(), capture_output=True, text=True
+    )
+    assert result.returncode == 1
+    assert "needs Python >= 3.99" in result.stderr
+
+
+def _scratch_project(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    _copy(repo, (*SETUP_FILES, *PROJECT))
+    (repo / ".tools").mkdir()
+    uv = REPO / ".tools" / "uv"
+    if not (uv / "bin" / "uv").exists():
+        pytest.skip("uv is not installed in .tools/uv (scripts/test installs it)")
+    (repo / ".tools" / "uv").symlink_to(uv)
+    return repo
+
+
+def _other_python() -> str | None:
+    """A Python other than the one running the tests (3.10 was the issue's), if there is one."""
+    for minor in range(8, 16):
+        found = shutil.which(f"python3.{minor}")
+        if found and sys.version_info[:2] != (3, minor):
+            check = subprocess.run([found, "-c", ""], capture_output=True)
+            if check.returncode == 0:
+                return found
+    return None
+
+
+def _broken_venv(repo: Path) -> None:
+    """What an interrupted first run or a removed interpreter leaves: no working python."""
+    (repo / ".venv" / "bin").mkdir(parents=True)
+    (repo / ".venv" / "bin" / "python").symlink_to("/nonexistent/python3.10")
+    (repo / ".venv" / "pyvenv.cfg").write_text("home = /nonexistent\nversion = 3.10.13\n")
+
+
+def _venv_of_another_python(repo: Path) -> None:
+    other = _other_python()
+    if other is None:
+        pytest.skip("no second Python >= 3.11 on this machine")
+    subprocess.run([other, "-m", "venv", "--without-pip", str(repo / ".venv")], check=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("make_venv", [_broken_venv, _venv_of_another_python])
+def test_wrong_venv_is_rebuilt_with_the_right_python(tmp_path: Path, make_venv: object) -> None:
+    repo = _scratch_project(tmp_path)
+    make_venv(repo)  # type: ignore[operator]
+    env = _env()
+    env["PYTHON"] = sys.executable
+    result = subprocess.run(
+        ["./modelscores", "--version"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("modelscores, version")
+    assert "new .venv" in result.stderr
+    venv_python = subprocess.run(
+        [str(repo / ".venv" / "bin" / "python"), "-c", "import sys; print(sys.version_info[:2])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert venv_python.stdout.strip() == str(sys.version_info[:2])
+    again = subprocess.run(
+        ["./modelscores", "--version"], cwd=repo, env=env, capture_output=True, text=True
+    )
+    assert again.returncode == 0 and again.stderr == ""  # nothing to do, nothing said
