@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 import click
 
@@ -111,6 +112,39 @@ def explain(data_dir: Path, model: str) -> None:
 
     dataset = load_dataset(data_dir)
     click.echo(explain_model(dataset, compute_scores(dataset), model))
+
+
+@cli.command()
+@click.argument("base")
+@click.argument("new")
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+    help="markdown: for a pull request comment or a CI job summary.",
+)
+@click.option("--fail-on-change", is_flag=True, help="Exit 1 when anything changed.")
+def diff(
+    base: str, new: str, output: Literal["text", "markdown", "json"], fail_on_change: bool
+) -> None:
+    """Print what changed from BASE to NEW: models, scores, ranks, costs, domains, benchmarks,
+    methodology. Each is a built site, a data directory (built first) or git:REV (data/ at
+    that revision of this repository, built first). Exits 0 unless --fail-on-change."""
+    import tempfile
+
+    from generator.diff.changes import compare
+    from generator.diff.report import render
+    from generator.diff.snapshot import read_snapshot
+    from generator.diff.sources import built_site
+
+    with tempfile.TemporaryDirectory(prefix="modelscores-diff-") as scratch:
+        sides = [read_snapshot(built_site(side, Path(scratch))) for side in (base, new)]
+    result = compare(*sides)
+    click.echo(render(result, output), nl=False)
+    if fail_on_change and result.changed:
+        raise SystemExit(1)
 
 
 @cli.command()

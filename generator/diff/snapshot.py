@@ -1,0 +1,150 @@
+"""One build, read for comparison: the published numbers a reviewer of a data change needs.
+
+Documents are read as plain JSON (not the contract Structs) so that a build of an older or a
+newer contract can still be compared: a field either build lacks is simply not compared.
+The uncertainty band of a score is used when the build publishes one (`iqLow95`/`iqHigh95`,
+`rankLow`/`rankHigh`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from generator.api.urls import api_file
+from generator.errors import GeneratorError
+
+COST_FIELDS = ("inputPer1M", "outputPer1M", "effectivePer1M", "usageMultiplier")
+IGNORED_BENCHMARK_FIELDS = ("url", "updatedAt")
+
+
+class DiffError(GeneratorError):
+    """A side of the comparison is not a readable build."""
+
+
+class Band(msgspec.Struct, frozen=True):
+    """A published 95% range."""
+
+    low: float
+    high: float
+
+    def holds(self, value: float) -> bool:
+        return self.low <= value <= self.high
+
+
+class ModelSnapshot(msgspec.Struct, frozen=True, kw_only=True):
+    """What a reviewer compares of one model."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    rank: int | None
+    rank_band: Band | None = None
+    iq: int | None
+    iq_band: Band | None = None
+    eq: int | None
+    dimensions: dict[str, int | None]
+    dimension_bands: dict[str, Band] = {}
+    cost: dict[str, float | None]
+    results: dict[str, float]
+
+
+class DomainEntry(msgspec.Struct, frozen=True):
+    """A model on one domain leaderboard: its place (1 = first) and composite IQ."""
+
+    rank: int
+    composite: float
+
+
+class DomainSnapshot(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+    entries: dict[str, DomainEntry]
+
+
+class Snapshot(msgspec.Struct, frozen=True):
+    """A whole build, keyed by id."""
+
+    models: dict[str, ModelSnapshot]
+    benchmarks: dict[str, dict[str, Any]]
+    methodology: dict[str, Any]
+    domains: dict[str, DomainSnapshot]
+
+
+def read_snapshot(site_dir: Path) -> Snapshot:
+    """Read the build in `site_dir` (raises `DiffError` naming the missing or bad file)."""
+    if not (site_dir / api_file("/models")).is_file():
+        raise DiffError(f"{site_dir}: not a built site (no {api_file('/models')})")
+    models = {}
+    for summary in _read(site_dir, "/models")["models"]:
+        detail = _read(site_dir, f"/models/{summary['id']}")
+        models[summary["id"]] = _model(summary, detail)
+    benchmarks = {
+        b["id"]: {k: v for k, v in b.items() if k not in IGNORED_BENCHMARK_FIELDS}
+        for b in _read(site_dir, "/benchmarks")["benchmarks"]
+    }
+    domains = {}
+    for listed in _read(site_dir, "/domains")["domains"]:
+        detail = _read(site_dir, f"/domains/{listed['id']}")
+        entries = {
+            entry["model"]: DomainEntry(place, float(entry["compositeIQ"]))
+            for place, entry in enumerate(detail["models"], start=1)
+        }
+        domains[listed["id"]] = DomainSnapshot(listed["id"], listed["name"], entries)
+    methodology = _read(site_dir, "/methodology")
+    return Snapshot(
+        models=models,
+        benchmarks=benchmarks,
+        methodology={
+            k: methodology.get(k) for k in ("version", "parameters", "rules", "changelog")
+        },
+        domains=domains,
+    )
+
+
+def _read(site_dir: Path, api_path: str) -> dict[str, Any]:
+    path = site_dir / api_file(api_path)
+    try:
+        document = msgspec.json.decode(path.read_bytes())
+    except OSError as exc:
+        raise DiffError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except msgspec.DecodeError as exc:
+        raise DiffError(f"{path}: not JSON ({exc})") from None
+    if not isinstance(document, dict):
+        raise DiffError(f"{path}: not a JSON object")
+    return document
+
+
+def _band(document: dict[str, Any], low: str, high: str) -> Band | None:
+    low_value, high_value = document.get(low), document.get(high)
+    if isinstance(low_value, int | float) and isinstance(high_value, int | float):
+        return Band(float(low_value), float(high_value))
+    return None
+
+
+def _model(summary: dict[str, Any], detail: dict[str, Any]) -> ModelSnapshot:
+    dimension_details = detail.get("dimensions", {})
+    bands = {
+        slug: band
+        for slug, scores in dimension_details.items()
+        if (band := _band(scores, "iqLow95", "iqHigh95")) is not None
+    }
+    cost = summary.get("cost", {})
+    return ModelSnapshot(
+        id=summary["id"],
+        name=summary["name"],
+        aliases=tuple(detail.get("aliases") or ()),
+        rank=summary.get("rank"),
+        rank_band=_band(summary, "rankLow", "rankHigh"),
+        iq=summary.get("iq"),
+        iq_band=_band(summary, "iqLow95", "iqHigh95"),
+        eq=summary.get("emotionalReasoning"),
+        dimensions=dict(summary.get("dimensions", {})),
+        dimension_bands=bands,
+        cost={name: cost.get(name) for name in COST_FIELDS},
+        results={
+            bench: result["value"] for bench, result in detail.get("benchmarkResults", {}).items()
+        },
+    )

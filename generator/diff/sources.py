@@ -1,0 +1,56 @@
+"""What `modelscores diff` compares: a built site, a data directory, or `data/` at a git
+revision (`git:REV`). The last two are built first, into a temporary directory."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import tarfile
+from pathlib import Path
+
+from generator.api.urls import api_file, site_config
+from generator.build import build_site
+from generator.diff.snapshot import DiffError
+from generator.input.load import METHODOLOGY_FILE
+
+GIT_PREFIX = "git:"
+DATA_FOLDER = "data"
+
+
+def built_site(source: str, scratch: Path) -> Path:
+    """A built site for `source`, building into a folder of `scratch` if needed."""
+    if source.startswith(GIT_PREFIX):
+        return _build(_data_at_revision(source.removeprefix(GIT_PREFIX), scratch), scratch)
+    path = Path(source)
+    if (path / api_file("/models")).is_file():
+        return path
+    if (path / METHODOLOGY_FILE).is_file():
+        return _build(path, scratch)
+    raise DiffError(
+        f"{source}: neither a built site (no {api_file('/models')}) nor a data directory"
+        f" (no {METHODOLOGY_FILE}); for a git revision write {GIT_PREFIX}REV"
+    )
+
+
+def _build(data_dir: Path, scratch: Path) -> Path:
+    out = scratch / f"site-{len(list(scratch.iterdir()))}"
+    build_site(data_dir, out, site_config("http://127.0.0.1:8000"))
+    return out
+
+
+def _data_at_revision(revision: str, scratch: Path) -> Path:
+    """`data/` as committed at `revision` of the repository in the working directory."""
+    if not revision or revision.startswith("-"):
+        raise DiffError(f"{GIT_PREFIX}{revision}: not a git revision")
+    command = ["git", "archive", "--format=tar", revision, "--", DATA_FOLDER]
+    try:
+        archive = subprocess.run(command, capture_output=True, check=True).stdout
+    except FileNotFoundError:
+        raise DiffError(f"{GIT_PREFIX}{revision}: git is not installed") from None
+    except subprocess.CalledProcessError as exc:
+        detail = " ".join(exc.stderr.decode(errors="replace").split())
+        raise DiffError(f"{GIT_PREFIX}{revision}: {detail or 'git archive failed'}") from None
+    target = scratch / f"data-{len(list(scratch.iterdir()))}"
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(target, filter="data")
+    return target / DATA_FOLDER

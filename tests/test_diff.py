@@ -1,0 +1,278 @@
+"""`modelscores diff`: every kind of change, named once, in text, Markdown and JSON."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import msgspec
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import cli
+from generator.diff.changes import NO_CHANGES, compare
+from generator.diff.report import escape, render
+from generator.diff.snapshot import (
+    Band,
+    DomainEntry,
+    DomainSnapshot,
+    ModelSnapshot,
+    Snapshot,
+    read_snapshot,
+)
+
+FIXTURE = Path(__file__).parent / "data"
+
+
+def _model(model_id: str = "m-1", **changes: object) -> ModelSnapshot:
+    fields: dict[str, object] = {
+        "id": model_id,
+        "name": model_id.upper(),
+        "rank": 1,
+        "iq": 120,
+        "eq": 110,
+        "dimensions": {"reliability": 118, "computer-use": None},
+        "cost": {"inputPer1M": 1.0, "outputPer1M": 4.0, "effectivePer1M": 3.0},
+        "results": {"gpqa-diamond": 0.5},
+    }
+    fields.update(changes)
+    return msgspec.convert(fields, ModelSnapshot, from_attributes=True)
+
+
+def _snapshot(*models: ModelSnapshot, **changes: object) -> Snapshot:
+    fields: dict[str, object] = {
+        "models": {m.id: m for m in models},
+        "benchmarks": {"gpqa-diamond": {"id": "gpqa-diamond", "name": "GPQA", "direction": "up"}},
+        "methodology": {
+            "version": "2026-01-01",
+            "parameters": {"peerCount": 3},
+            "rules": ["a"],
+            "changelog": [{"date": "2026-01-01", "text": "first"}],
+        },
+        "domains": {
+            "coding": DomainSnapshot(
+                "coding", "Coding", {"m-1": DomainEntry(1, 130.0), "m-2": DomainEntry(2, 120.0)}
+            )
+        },
+    }
+    fields.update(changes)
+    return Snapshot(**fields)  # type: ignore[arg-type]
+
+
+def test_identical_builds_have_no_changes() -> None:
+    same = _snapshot(_model(), _model("m-2"))
+    diff = compare(same, same)
+    assert diff.summary == NO_CHANGES
+    assert not diff.changed
+    assert render(diff, "text") == "no changes\n"
+    assert json.loads(render(diff, "json")) == {"summary": "no changes"}
+
+
+def test_added_removed_and_renamed_models() -> None:
+    base = _snapshot(_model("m-1"), _model("m-2"), _model("m-3", name="Three"))
+    renamed = _model("m-3b", name="three")  # same display name, new id
+    aliased = _model("m-9", name="Nine", aliases=("m-2",))  # lists the old id as an alias
+    new = _snapshot(_model("m-1"), renamed, aliased, _model("m-4"))
+    diff = compare(base, new)
+    assert [m.id for m in diff.models_added] == ["m-4"]
+    assert diff.models_removed == []
+    assert [(c.id, c.renamed_from and c.renamed_from.id) for c in diff.models_changed] == [
+        ("m-3b", "m-3"),
+        ("m-9", "m-2"),
+    ]
+    assert diff.summary == "1 model added, 2 models renamed"
+    text = render(diff, "text")
+    assert "renamed: Three (m-3) -> three (m-3b)" in text
+
+
+def test_score_rank_and_dimension_moves_read_as_noise_inside_the_band() -> None:
+    banded = _model(
+        iq_band=Band(117.0, 123.0),
+        rank_band=Band(1.0, 2.0),
+        dimension_bands={"reliability": Band(116.0, 119.0)},
+    )
+    moved = _model(iq=122, rank=3, eq=111, dimensions={"reliability": 121, "computer-use": 100})
+    diff = compare(_snapshot(banded), _snapshot(moved))
+    (change,) = diff.models_changed
+    # 122 is inside 117..123: noise; rank 3 is outside 1..2; 121 is outside 116..119
+    assert change.composite is not None and change.composite.within_band is True
+    assert change.rank is not None and change.rank.within_band is False
+    assert change.dimensions["reliability"].within_band is False
+    assert change.dimensions["computer-use"].within_band is None  # no band published
+    assert change.emotional_reasoning is not None and change.emotional_reasoning.after == 111
+    assert diff.summary == "1 model with score changes"
+    text = render(diff, "text")
+    assert "composite IQ: 120 -> 122 (+2, inside the 95% range (noise))" in text
+    assert "rank: 1 -> 3 (+2, outside the 95% range)" in text
+    assert "computer-use IQ: none -> 100" in text
+
+
+def test_cost_and_result_changes() -> None:
+    cheaper = _model(
+        cost={"inputPer1M": 0.5, "outputPer1M": 4.0, "effectivePer1M": 2.25},
+        results={"gpqa-diamond": 0.55, "hle": 0.1},
+    )
+    diff = compare(_snapshot(_model()), _snapshot(cheaper))
+    (change,) = diff.models_changed
+    assert list(change.cost) == ["effectivePer1M", "inputPer1M"]
+    assert list(change.results) == ["gpqa-diamond", "hle"]
+    assert diff.summary == "1 model with cost changes, 1 model with result changes"
+    # 2.25 - 3.0 = -0.75
+    assert "effective cost (USD/1M): 3 -> 2.25 (-0.75)" in render(diff, "text")
+
+
+def test_domain_leaderboard_changes() -> None:
+    domains = {
+        "coding": DomainSnapshot(
+            "coding", "Coding", {"m-2": DomainEntry(1, 131.0), "m-3": DomainEntry(2, 125.0)}
+        )
+    }
+    diff = compare(_snapshot(), _snapshot(domains=domains))
+    (change,) = diff.domains
+    assert (change.added, change.removed) == (["m-3"], ["m-1"])
+    assert change.composite["m-2"].after == 131.0
+    assert (change.rank["m-2"].before, change.rank["m-2"].after) == (2, 1)
+    assert diff.summary == "1 domain leaderboard changed"
+
+
+def test_benchmark_catalogue_and_methodology_changes() -> None:
+    benchmarks = {
+        "gpqa-diamond": {"id": "gpqa-diamond", "name": "GPQA Diamond", "direction": "up"},
+        "hle": {"id": "hle", "name": "HLE"},
+    }
+    methodology = {
+        "version": "2026-02-01",
+        "parameters": {"peerCount": 4},
+        "rules": ["a"],
+        "changelog": [
+            {"date": "2026-01-01", "text": "first"},
+            {"date": "2026-02-01", "text": "second"},
+        ],
+    }
+    diff = compare(_snapshot(), _snapshot(benchmarks=benchmarks, methodology=methodology))
+    assert diff.benchmarks is not None and diff.methodology is not None
+    assert diff.benchmarks.added == ["hle"]
+    assert list(diff.benchmarks.changed["gpqa-diamond"]) == ["name"]
+    assert diff.methodology.parameters["peerCount"].after == 4
+    assert diff.methodology.changelog_added == ["2026-02-01: second"]
+    assert diff.summary == (
+        "1 benchmark added, 1 benchmark changed, methodology 2026-01-01 -> 2026-02-01"
+    )
+    markdown = render(diff, "markdown")
+    assert "|  | version | 2026\\-01\\-01 | 2026\\-02\\-01 |  |" in markdown
+    assert "|  | parameter peerCount | 3 | 4 | \\+1 |" in markdown
+
+
+def test_markdown_escapes_names_from_data() -> None:
+    hostile = _model(name="![x](https://tracker.example/p.png) | cell")
+    markdown = render(compare(_snapshot(_model()), _snapshot(hostile)), "markdown")
+    assert "![x]" not in markdown
+    assert escape("a|b [c](d)") == "a\\|b \\[c\\]\\(d\\)"
+
+
+def test_json_has_the_summary_first_and_camel_case_fields() -> None:
+    diff = compare(_snapshot(_model()), _snapshot(_model(iq=121)))
+    document = json.loads(render(diff, "json"))
+    assert list(document)[0] == "summary"
+    assert document["modelsChanged"][0]["composite"] == {"before": 120, "after": 121}
+
+
+# --- end to end, on the fixture data ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("base") / "site"
+    result = CliRunner().invoke(cli, ["build", "--data-dir", str(FIXTURE), "--out-dir", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _diff(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["diff", *args])
+    return result.exit_code, result.output
+
+
+def test_one_price_change_names_that_model_and_its_cost_only(
+    fixture_site: Path, tmp_path: Path
+) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURE, data)
+    model = data / "models" / "alpha-1.toml"
+    text = model.read_text(encoding="utf-8")
+    model.write_text(text.replace("input = 1.0", "input = 2.0"), encoding="utf-8")
+    code, output = _diff(str(fixture_site), str(data), "--format", "json")
+    assert code == 0
+    diff = json.loads(output)
+    assert diff["summary"] == "1 model with cost changes"
+    (change,) = diff["modelsChanged"]
+    assert change["id"] == "alpha-1"
+    assert change["cost"]["inputPer1M"] == {"before": 1.0, "after": 2.0}
+    assert set(change) == {"id", "name", "cost"}
+    assert set(diff) == {"summary", "modelsChanged"}
+
+
+def test_two_identical_builds_say_no_changes(fixture_site: Path) -> None:
+    assert _diff(str(fixture_site), str(fixture_site)) == (0, "no changes\n")
+    assert _diff(str(fixture_site), str(FIXTURE), "--fail-on-change") == (0, "no changes\n")
+
+
+def test_fail_on_change_exits_1(fixture_site: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURE, data)
+    _add_gamma_2(data)
+    code, output = _diff(str(fixture_site), str(data), "--fail-on-change", "--format", "markdown")
+    assert code == 1
+    assert output.startswith("## modelscores diff\n\n**1 model added")
+    assert "- Gamma 2 \\(gamma\\-2\\)" in output
+
+
+def _add_gamma_2(data: Path) -> None:
+    text = (data / "models" / "gamma-1.toml").read_text(encoding="utf-8")
+    text = text.replace('id = "gamma-1"', 'id = "gamma-2"').replace("Gamma 1", "Gamma 2")
+    (data / "models" / "gamma-2.toml").write_text(text, encoding="utf-8")
+
+
+def test_published_bands_are_read_from_the_build(fixture_site: Path, tmp_path: Path) -> None:
+    base = tmp_path / "base"
+    shutil.copytree(fixture_site, base)
+    models_file = base / "api" / "v1" / "models.json"
+    document = json.loads(models_file.read_text(encoding="utf-8"))
+    first = document["models"][0]
+    first.update(iqLow95=first["iq"] - 3, iqHigh95=first["iq"] + 3, rankLow=1, rankHigh=2)
+    models_file.write_text(json.dumps(document), encoding="utf-8")
+    snapshot = read_snapshot(base)
+    model = snapshot.models[first["id"]]
+    assert model.iq_band == Band(first["iq"] - 3.0, first["iq"] + 3.0)
+    assert model.rank_band == Band(1.0, 2.0)
+
+
+def test_a_git_revision_of_data_is_built_and_compared(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURE, repo / "data")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "data"], check=True)
+    subprocess.run([*git, "commit", "-qm", "data"], check=True)
+    _add_gamma_2(repo / "data")
+    monkeypatch.chdir(repo)
+    code, output = _diff("git:HEAD", "data")
+    assert code == 0, output
+    assert output.splitlines()[0] == "1 model added"
+
+
+def test_a_side_that_is_no_build_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    code, output = _diff(str(tmp_path), str(tmp_path))
+    assert code == 1
+    assert output.strip().endswith(
+        f"{tmp_path}: neither a built site (no api/v1/models.json) nor a data directory"
+        " (no methodology.toml); for a git revision write git:REV"
+    )
+    assert "Traceback" not in output
+    code, output = _diff("git:no-such-revision", str(tmp_path))
+    assert code == 1
+    assert "git:no-such-revision:" in output
