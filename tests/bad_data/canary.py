@@ -88,7 +88,8 @@ def _tempting_model(base: dict[str, Any], model_id: str, canaries: Canaries) -> 
         family = base["lineage"]["family"]
         doc["lineage"] = {"family": family, "generation": 99, "predecessor": base["id"]}
     for result in doc.get("results", []):
-        result["value"] = result["value"] * 1.5 + 1  # far from every published value
+        # far from every published value, inside every benchmark's bounds (fraction, percent, Elo)
+        result["value"] = round(result["value"] * 0.5 + 0.0123, 6)
     doc["usage"] = {
         "multiplier": 9.875,
         "method": "m",
