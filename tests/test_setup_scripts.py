@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from support.paths import REPO
 
 ENTRY_POINTS = (["./modelscores", "--version"], ["./scripts/serve"], ["./scripts/test"])
 SETUP_FILES = ("modelscores", "scripts/serve", "scripts/test", "scripts/lib/setup.sh")
