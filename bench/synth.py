@@ -175,6 +175,15 @@ def make_ladder(rng: random.Random, unit: str, direction: str) -> tuple[float, .
     return _strict(points, increasing)
 
 
+# Bounds of a valid raw value per unit, as the shipped data declares them.
+UNIT_BOUNDS: dict[str, dict[str, float]] = {
+    "fraction 0-1": {"min_value": 0.0, "max_value": 1.0},
+    "percent 0-100": {"min_value": 0.0, "max_value": 100.0},
+    "elo": {"min_value": 0.0, "max_value": 4000.0},
+    "minutes": {"min_value": 0.0},
+}
+
+
 def raw_at(ladder: Sequence[float], iq: float) -> float:
     """The raw score a ladder expects at an IQ (inverse of the projection)."""
     iq = min(max(iq, LADDER_IQS[0]), LADDER_IQS[-1])
@@ -248,6 +257,7 @@ def benchmark_table(bench: Benchmark, index: int) -> dict[str, Any]:
         "dimension": bench.dimension,
         "direction": bench.direction,
         "unit": bench.unit,
+        **UNIT_BOUNDS[bench.unit],
         "ladder": list(bench.ladder),
         "confidence": "normal" if index % 5 else "low-confidence",
         "source_name": "Synthetic source",
@@ -503,6 +513,7 @@ def domain_table(
                 "description": "Synthetic domain benchmark.",
                 "direction": "higher_is_better",
                 "unit": unit,
+                **UNIT_BOUNDS[unit],
                 "ladder": list(make_ladder(rng, unit, "higher_is_better")),
                 "confidence": "normal",
                 "source_name": "Synthetic domain source",
