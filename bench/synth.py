@@ -570,6 +570,7 @@ def methodology_table() -> dict[str, Any]:
             "sigma_predecessor": 8.0,
             "sigma_cross": 10.0,
             "sigma_population": 15.0,
+            "kappa_noise": 4.0,
             "min_direct_dimensions": 2,
             "sigma_domain_prior": 8.0,
             "sigma_domain_benchmark": 6.0,

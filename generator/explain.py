@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 
 from generator.errors import GeneratorError
 from generator.input.records import BenchmarkRecord, Dataset, ModelRecord, ParametersRecord
-from generator.scoring.posterior import interval
 from generator.scoring.rounding import round_half_up
-from generator.scoring.types import CostEstimate, DimensionEstimate, ModelScores, Scores
+from generator.scoring.types import (
+    BenchmarkNoise,
+    CostEstimate,
+    DimensionEstimate,
+    ModelScores,
+    RankBand,
+    Scores,
+)
 
 _STEPS = {
     "a": "(a) measured multiplier of the model itself",
@@ -23,7 +30,8 @@ _NO_ESTIMATE = (
     "call for an imputed value"
 )
 _PRIORS = {
-    "predecessor": "the predecessor's posterior mean",
+    "predecessor-cross": "mu_P and C combined by precision",
+    "predecessor": "mu_P: the predecessor's estimate plus the drift",
     "cross-dimension": "the mean of the model's direct estimates in other dimensions",
     "population": "the population mean of the dimension",
 }
@@ -39,8 +47,8 @@ def explain_model(dataset: Dataset, scores: Scores, model_id: str) -> str:
     params = dataset.methodology.parameters
     ranked = sum(1 for other in scores.models.values() if other.rank is not None)
     lines = _header(model, result, ranked, params)
-    for estimate in result.dimensions:
-        lines += ["", *_dimension(estimate, benchmarks, params)]
+    for estimate, band in zip(result.dimensions, result.dimension_bands, strict=True):
+        lines += ["", *_dimension(estimate, band, benchmarks, scores.noise)]
     lines += ["", *_eq(result, benchmarks), "", *_cost(result.cost, models, scores)]
     return "\n".join(lines)
 
@@ -69,6 +77,14 @@ def _header(
             f"Composite IQ: {result.iq} (mean of seven = {_num(result.composite, 4)}, "
             f"rounded half up), rank {result.rank} of {count} ranked models"
         )
+    if result.composite_sd is not None:
+        lines.append(
+            f"  composite sd {result.composite_sd:.2f} (sqrt(sum of the seven sd^2) / 7), "
+            f"95% range {_num(result.composite_low95)} to {_num(result.composite_high95)} "
+            f"(interval_z {params.interval_z:g}; not calibrated)"
+        )
+    if result.rank_band is not None:
+        lines.append(f"  rank band {_band(result.rank_band)}")
     lines.append(
         f"iqCoverage: {result.direct_dimensions} direct, {result.evidence_dimensions} with "
         f"evidence, of {len(result.dimensions)} dimensions"
@@ -83,8 +99,27 @@ def _header(
     return lines
 
 
+def _band(band: RankBand) -> str:
+    return (
+        f"{band.low}-{band.high} (ranks this model could hold: 1 + models clearly above, "
+        "1 + models not clearly below)"
+    )
+
+
+_COMPONENTS = {
+    "mu-P": "mu_P (predecessor's estimate + drift)",
+    "drift": "drift (mean lead over the predecessor in shared direct dimensions)",
+    "C": "C (mean of the model's other direct dimensions)",
+    "weight-P": "weight of mu_P (sd0^2 / sigma_predecessor^2)",
+    "weight-C": "weight of C (sd0^2 / sigma_cross^2)",
+}
+
+
 def _dimension(
-    estimate: DimensionEstimate, benchmarks: dict[str, BenchmarkRecord], params: ParametersRecord
+    estimate: DimensionEstimate,
+    band: RankBand | None,
+    benchmarks: dict[str, BenchmarkRecord],
+    noise: Mapping[str, BenchmarkNoise],
 ) -> list[str]:
     shown = "null"
     if estimate.value is not None:
@@ -103,14 +138,13 @@ def _dimension(
         )
         if projection.benchmark in offsets:
             offset = offsets[projection.benchmark]
-            noise = benchmark.noise or params.sigma_benchmark
-            line += (
-                f", offset {offset:+.2f}, observation {projection.iq - offset:.2f}, noise {noise:g}"
-            )
+            line += f", offset {offset:+.2f}, observation {projection.iq - offset:.2f}"
+        line += f", {_noise(noise[projection.benchmark])}"
         lines.append(line)
     for name, value in estimate.inputs:
+        label = _COMPONENTS.get(name, name)
         lines.append(
-            f"  {name}: {value:.4g}" if name == "fit-samples" else f"  {name}: {value:.2f}"
+            f"  {label}: {value:.4g}" if name == "fit-samples" else f"  {label}: {value:.2f}"
         )
     if estimate.prior_source is not None:
         meaning = _PRIORS.get(estimate.prior_source, estimate.prior_source)
@@ -119,12 +153,22 @@ def _dimension(
             f"sd {_num(estimate.prior_sd)}"
         )
     if estimate.value is not None and estimate.sd is not None:
-        low, high = interval(estimate.value, estimate.sd, params.interval_z)
         lines.append(
             f"  posterior: mean {estimate.value:.2f}, sd {estimate.sd:.2f}, "
-            f"95% range {low:.2f} to {high:.2f} (not calibrated)"
+            f"95% range {_num(estimate.low95)} to {_num(estimate.high95)} (not calibrated)"
         )
+    if band is not None:
+        lines.append(f"  rank band in this dimension {band.low}-{band.high}")
     return lines
+
+
+def _noise(noise: BenchmarkNoise) -> str:
+    """`sigma_b` and where it came from."""
+    if noise.source == "estimated":
+        return f"sigma_b {noise.sd:.2f} (estimated from {noise.models} models)"
+    if noise.source == "fixed":
+        return f"sigma_b {noise.sd:g} (fixed in the benchmark file)"
+    return f"sigma_b {noise.sd:g} (sigma_benchmark: no model to estimate it from)"
 
 
 def _eq(result: ModelScores, benchmarks: dict[str, BenchmarkRecord]) -> list[str]:

@@ -21,6 +21,7 @@ from convert_common import (
 )
 
 Doc = dict[str, Any]
+VERSION_2 = dt.date(2026, 11, 25)  # methodology version 2: the label and its changelog date
 LADDER_COLUMNS = ("iq_70", "iq_85", "iq_100", "iq_115", "iq_130", "iq_145", "iq_160")
 
 # --- methodology -------------------------------------------------------------
@@ -60,6 +61,12 @@ PARAMETERS: list[tuple[str, float | int, str]] = [
         "sigma_population",
         15,
         "Prior sd around the population mean of a dimension: one full ladder step.",
+    ),
+    (
+        "kappa_noise",
+        4,
+        "kappa: sigma_b^2 = (n_b * s_b^2 + kappa * sigma_benchmark^2) / (n_b + kappa); a\n"
+        "benchmark's estimated noise counts as much as 4 models' worth of sigma_benchmark.",
     ),
     (
         "min_direct_dimensions",
@@ -137,9 +144,23 @@ RULES = [
     "Abstract reasoning equally averages the available direct ARC-family and puzzle"
     " projections; models without them use a blend of a legacy estimate and a predicted"
     " estimate, and predicted ARC coverage stays zero.",
-    "Dimensions 2 to 7 use Bayesian posterior means from direct projected scores, benchmark"
-    " offsets and one uncertain compatible predecessor relationship; inherited estimates keep"
-    " zero direct coverage. Stated 95% ranges are not empirically calibrated.",
+    "Dimensions 2 to 7 use Bayesian posterior means from direct projected scores and benchmark"
+    " offsets. The prior combines, by precision, the compatible predecessor's estimate moved by"
+    " the model's own average lead over that predecessor in its other dimensions"
+    " (sigma_predecessor) with the mean of the model's other direct dimensions (sigma_cross);"
+    " with only one of the two it is that one, with neither the population mean. Inherited"
+    " estimates keep zero direct coverage.",
+    "Benchmark noise sigma_b is estimated per benchmark from the data: how far a model's result"
+    " lies from its other results in the same dimension, less the noise of those results,"
+    " shrunk toward sigma_benchmark with weight kappa_noise; fixed points are iterated to"
+    " 1e-9. Benchmarks with a noise value in their data file keep it.",
+    "Uncertainty: each dimension has a posterior sd and a 95% range (estimate +/- interval_z"
+    " sd); the composite's sd is sqrt(sum of the seven dimension variances) / 7. A model's rank"
+    " band runs from 1 + the number of models clearly above it to 1 + the number not clearly"
+    " below it, where clearly means a gap of at least interval_z combined sds; models whose"
+    " bands overlap are not distinguishable at this confidence. Stated ranges and bands are"
+    " not empirically calibrated: they reflect this method's own noise, not differences"
+    " between methods.",
     "Effective cost base = input price plus output price (1M input tokens and 1M output"
     " tokens). Free, zero-dollar or rate-limited rows stay null unless a specific nonzero"
     " hosted-provider price is recorded.",
@@ -165,6 +186,16 @@ WATERFALL = [
 # Contract "Versioning" item 7, newest first. The contract gives no dates: every entry is
 # dated with the day it was recorded here (the methodology version); order is kept.
 CHANGELOG: list[tuple[bool, str]] = [
+    (
+        False,
+        "Methodology 2026-11-25 (version 2): the prior of dimensions 2-7 now combines a"
+        " drift-adjusted predecessor with the model's other dimensions (successors scored about"
+        " 7.5 points above their predecessor's estimate, so the version-1 prior biased every"
+        " imputed dimension low and stacked guesses down a lineage); benchmark noise is"
+        " estimated per benchmark from the data (new parameter kappa_noise); composites and"
+        " dimensions publish an sd and a 95% range, ranks a band (iqSd, iqLow95, iqHigh95,"
+        " rankLow, rankHigh; noiseSd on benchmarks). Scores move; no field was removed.",
+    ),
     (
         False,
         "Methodology 2026-11-22: first release of this dataset (20 scored benchmarks over"
@@ -209,7 +240,7 @@ CHANGELOG: list[tuple[bool, str]] = [
 def methodology_doc() -> tuple[Doc, dict[str, str]]:
     """data/methodology.toml and the comments on its parameters."""
     doc: Doc = {
-        "version": COLLECTED.isoformat(),
+        "version": VERSION_2.isoformat(),
         "summary": (
             "Composite IQ is the mean of seven equally weighted capability dimensions, each"
             " projected onto an IQ 70-160 scale through per-benchmark expected-score ladders."
@@ -217,7 +248,7 @@ def methodology_doc() -> tuple[Doc, dict[str, str]]:
             " enter the composite. Effective cost is the input plus output price per 1M tokens"
             " times a usage multiplier."
         ),
-        "updated": midnight(COLLECTED),
+        "updated": midnight(VERSION_2),
         "cost_unit": "USD per 1M input/output tokens",
         "rules": RULES,
         "parameters": {name: value for name, value, _ in PARAMETERS},
@@ -246,7 +277,8 @@ def methodology_doc() -> tuple[Doc, dict[str, str]]:
             },
         ],
         "changelog": [
-            {"date": COLLECTED, "breaking": breaking, "text": text} for breaking, text in CHANGELOG
+            {"date": VERSION_2 if index == 0 else COLLECTED, "breaking": breaking, "text": text}
+            for index, (breaking, text) in enumerate(CHANGELOG)
         ],
     }
     comments = {f"parameters.{name}": comment for name, _, comment in PARAMETERS}

@@ -45,7 +45,8 @@ def test_explain_full_model(dataset: Dataset, scores: Scores) -> None:
     assert "abstract-reasoning: 120 (120.00) [direct-mean] covered 1/2" in text
     # a posterior dimension lists raw -> projection, offset, observation, prior and range
     assert "math-a: raw 1.1 -> IQ 110.00 (higher_is_better), offset" in text
-    assert "observation" in text and "noise 10" in text
+    assert "observation" in text and "sigma_b 10 (sigma_benchmark" in text
+    assert "composite sd " in text and "rank band 1-" in text
     assert "prior: cross-dimension" in text
     assert "95% range" in text
     assert "Emotional reasoning (EQ): 126" in text  # (120 + 131) / 2 = 125.5 -> 126
@@ -56,8 +57,16 @@ def test_explain_inherited_model(dataset: Dataset, scores: Scores) -> None:
     text = explain_model(dataset, scores, "alpha-2")
     assert "Composite IQ: none (1 direct dimensions, 2 needed)" in text
     assert "Lineage: family alpha, generation 1, predecessor alpha" in text
-    assert "[predecessor-prior] covered 0/2, imputed yes, evidence yes" in text
-    assert "prior: predecessor" in text
+    assert "[predecessor-cross-prior] covered 0/2, imputed yes, evidence yes" in text
+    assert "prior: predecessor-cross" in text
+    # version 2: the prior's components and each result's estimated noise
+    assert "mu_P (predecessor's estimate + drift): " in text
+    # offsets from alpha alone (k = 2): math-a (110 - 104) / (1 + 2) = +2, so alpha-2's
+    # direct math is 120 - 2 = 118: C for its academic dimension
+    assert "C (mean of the model's other direct dimensions): 118.00" in text
+    assert "weight of mu_P (sd0^2 / sigma_predecessor^2): 0.39" in text  # 144 / 369
+    # math-a on alpha alone: e = 6, s^2 = max(0, 36 - 100) = 0, sigma^2 = 4 * 100 / 5 = 80
+    assert "sigma_b 8.94 (estimated from 1 models)" in text
     assert "abstract-reasoning: null [no-estimate]" in text
     # cost comes from the measured predecessor one generation back
     assert "(b) measured multiplier one generation back" in text

@@ -241,13 +241,16 @@ def test_ranking_catalog_order_and_fields(documents: Documents) -> None:
 def test_composite_ranking_is_by_iq(documents: Documents) -> None:
     rows = _get(documents, "/rankings/composite-iq", RankingDetail).models
     assert [(r.id, r.rank, r.score) for r in rows] == [
-        ("alpha-3", 1, 112),
-        ("alpha-2", 2, 106),
+        ("alpha-3", 1, 130),  # every result of the fixture's models sits at one level
+        ("alpha-2", 2, 115),
         ("alpha-1", 3, 100),
         ("beta-1", 4, 85),
     ]
+    # 15 points apart with composite sds near 3: every band is the rank itself
+    assert [(r.rank_low, r.rank_high) for r in rows] == [(1, 1), (2, 2), (3, 3), (4, 4)]
     body = _json(documents["/rankings/composite-iq"])
-    assert all(set(row) == {"id", "name", "provider", "rank", "score"} for row in body["models"])  # type: ignore[union-attr]
+    keys = {"id", "name", "provider", "rank", "score", "rankLow", "rankHigh"}
+    assert all(set(row) == keys for row in body["models"])  # type: ignore[union-attr]
 
 
 def test_effective_cost_ranking_lists_only_priced_models_cheapest_first(
@@ -265,8 +268,8 @@ def test_effective_cost_ranking_lists_only_priced_models_cheapest_first(
 def test_dimension_rankings_rows_carry_imputed(documents: Documents) -> None:
     detail = _get(documents, "/rankings/academic-reasoning-iq", RankingDetail)
     assert [(r.id, r.score) for r in detail.models] == [
-        ("alpha-3", 122),
-        ("alpha-2", 109),
+        ("alpha-3", 130),
+        ("alpha-2", 115),
         ("gamma-1", 108),  # no composite, but a dimension value: ranked here
         ("alpha-1", 100),
         ("beta-1", 85),
@@ -336,7 +339,8 @@ def test_domains(documents: Documents) -> None:
     assert coding.url == f"{BASE}/domains/coding/"
     assert [e.model for e in coding.models] == ["alpha-3", "alpha-2", "alpha-1", "beta-1"]
     top = coding.models[0]
-    assert (top.composite_iq, top.rank_status, top.observed_composite_iq) == (127, "full", 137.5)
+    # one result, 137.5; prior the composite 130: (137.5/64 + 130/100) / (1/64 + 1/100) = 134.57
+    assert (top.composite_iq, top.rank_status, top.observed_composite_iq) == (135, "full", 137.5)
     assert top.model_url == f"{BASE}/models/alpha-3/"
     (bench,) = coding.benchmarks
     scores = [row.score for row in bench.results]

@@ -11,6 +11,7 @@ from support.scoring import PARAMETERS
 
 from generator.scoring.abstract import blend, fit_predictor
 from generator.scoring.dimensions import (
+    AbstractSpread,
     Prior,
     Slot,
     abstract_estimate,
@@ -115,9 +116,9 @@ def test_posterior_mean_lies_between_prior_and_data(
 # --- prior waterfall ---------------------------------------------------------
 
 
-def _estimate(value: float | None, evidence: bool) -> DimensionEstimate:
+def _estimate(value: float | None, evidence: bool, slug: str = "math") -> DimensionEstimate:
     return DimensionEstimate(
-        slug="math",
+        slug=slug,
         value=value,
         sd=None,
         covered=1 if evidence else 0,
@@ -128,19 +129,51 @@ def _estimate(value: float | None, evidence: bool) -> DimensionEstimate:
     )
 
 
-def test_prior_from_predecessor_first() -> None:
+def test_prior_from_predecessor_alone_without_other_evidence() -> None:
+    # no direct estimate elsewhere: no C, drift 0, mu_P = the predecessor's 112, sd 15
     prior = choose_prior(
-        "math", {"math": None, "acad": 120.0}, _estimate(112.0, True), 100.0, PARAMETERS
+        "math", {"math": None, "acad": None}, [_estimate(112.0, True)], 100.0, PARAMETERS
     )
-    assert prior == Prior(mean=112.0, sd=15.0, source="predecessor", evidence=True)
+    assert prior == Prior(
+        mean=112.0,
+        sd=15.0,
+        source="predecessor",
+        evidence=True,
+        components=(("mu-P", 112.0), ("drift", 0.0)),
+    )
+
+
+def test_combined_prior_worked_example() -> None:
+    # The predecessor: math 112, acad 100, code 104. The model: direct acad 110, code 112.
+    #   drift = mean((110 - 100), (112 - 104)) = (10 + 8) / 2 = 9; mu_P = 112 + 9 = 121
+    #   C = mean(110, 112) = 111
+    #   sigma_predecessor 15, sigma_cross 12: 1/sd0^2 = 1/225 + 1/144 = 369/32400
+    #   sd0^2 = 87.8049; weight_P = sd0^2/225 = 144/369 = 0.3902, weight_C = 225/369 = 0.6098
+    #   mean0 = (144 * 121 + 225 * 111) / 369 = (17424 + 24975) / 369 = 42399 / 369 = 114.9024
+    predecessor = [
+        _estimate(112.0, True),
+        _estimate(100.0, True, "acad"),
+        _estimate(104.0, False, "code"),
+    ]
+    direct = {"math": None, "acad": 110.0, "code": 112.0, "use": None}
+    prior = choose_prior("math", direct, predecessor, 95.0, PARAMETERS)
+    assert prior is not None
+    assert (prior.source, prior.evidence) == ("predecessor-cross", True)
+    assert prior.mean == pytest.approx(42399 / 369)
+    assert prior.sd == pytest.approx(math.sqrt(32400 / 369))
+    assert dict(prior.components) == pytest.approx(
+        {"mu-P": 121.0, "drift": 9.0, "C": 111.0, "weight-P": 144 / 369, "weight-C": 225 / 369}
+    )
 
 
 def test_prior_skips_a_predecessor_without_estimate() -> None:
     # cross-dimension: mean of the other direct estimates (120 + 100) / 2 = 110, sd_cross 12;
     # the model's own direct estimate in the dimension (130) is not part of its prior
     direct = {"math": 130.0, "acad": 120.0, "code": 100.0, "use": None}
-    prior = choose_prior("math", direct, _estimate(None, False), 95.0, PARAMETERS)
-    assert prior == Prior(mean=110.0, sd=12.0, source="cross-dimension", evidence=False)
+    prior = choose_prior("math", direct, [_estimate(None, False)], 95.0, PARAMETERS)
+    assert prior == Prior(
+        mean=110.0, sd=12.0, source="cross-dimension", evidence=False, components=(("C", 110.0),)
+    )
 
 
 def test_prior_falls_back_to_population() -> None:
@@ -157,7 +190,7 @@ SLOT = Slot(slug="mathematical-reasoning", total=4, min_benchmarks=2)
 def test_posterior_estimate_uses_offsets_and_noise() -> None:
     prior = Prior(mean=100.0, sd=20.0, source="cross-dimension", evidence=False)
     # y = 125 - 5 = 120 with sigma 10: the 116 / 8.944 case above
-    estimate = posterior_estimate(SLOT, [p("x", 125)], {"x": 5.0}, {"x": 10.0}, prior, True)
+    estimate = posterior_estimate(SLOT, [p("x", 125)], {"x": 5.0}, {"x": 10.0}, prior, True, 1.96)
     assert estimate.value == pytest.approx(116.0)
     assert estimate.sd == pytest.approx(8.94427191)
     assert (estimate.method, estimate.covered, estimate.total) == ("posterior", 1, 4)
@@ -170,21 +203,21 @@ def test_posterior_estimate_uses_offsets_and_noise() -> None:
 def test_posterior_estimate_clamps_the_mean() -> None:
     prior = Prior(mean=160.0, sd=10.0, source="cross-dimension", evidence=False)
     # y = 160 - (-30) = 190; (160 + 190) / 2 = 175 -> clamped to 160
-    estimate = posterior_estimate(SLOT, [p("x", 160)], {"x": -30.0}, {"x": 10.0}, prior, True)
+    estimate = posterior_estimate(SLOT, [p("x", 160)], {"x": -30.0}, {"x": 10.0}, prior, True, 1.96)
     assert estimate.value == 160.0
 
 
 def test_inherited_estimate_keeps_zero_coverage() -> None:
     prior = Prior(mean=118.0, sd=15.0, source="predecessor", evidence=True)
-    estimate = posterior_estimate(SLOT, [], {}, {}, prior, False)
+    estimate = posterior_estimate(SLOT, [], {}, {}, prior, False, 1.96)
     assert (estimate.value, estimate.sd, estimate.method) == (118.0, 15.0, "predecessor-prior")
     assert (estimate.covered, estimate.imputed, estimate.evidence) == (0, True, True)
 
 
 def test_prior_only_estimate_without_evidence_shows_only_with_a_composite() -> None:
     prior = Prior(mean=108.0, sd=12.0, source="cross-dimension", evidence=False)
-    shown = posterior_estimate(SLOT, [], {}, {}, prior, True)
-    hidden = posterior_estimate(SLOT, [], {}, {}, prior, False)
+    shown = posterior_estimate(SLOT, [], {}, {}, prior, True, 1.96)
+    hidden = posterior_estimate(SLOT, [], {}, {}, prior, False, 1.96)
     assert (shown.value, shown.method, shown.evidence) == (108.0, "cross-dimension-prior", False)
     assert (hidden.value, hidden.method, hidden.prior_mean) == (None, "no-estimate", 108.0)
 
@@ -192,6 +225,7 @@ def test_prior_only_estimate_without_evidence_shows_only_with_a_composite() -> N
 # --- abstract reasoning ------------------------------------------------------
 
 ARC = Slot(slug="abstract-reasoning", total=3, min_benchmarks=1)
+SPREAD = AbstractSpread(weight=0.5, sigmas={"a": 6.0, "b": 8.0}, population_sd=20.0, z=1.96)
 
 
 def test_abstract_direct_mean_of_available_projections() -> None:
@@ -203,7 +237,7 @@ def test_abstract_direct_mean_of_available_projections() -> None:
         100.0,
         fit_predictor([(100.0, 100.0)]),
         99.0,
-        0.5,
+        SPREAD,
         False,
     )
     assert (estimate.value, estimate.method, estimate.covered, estimate.imputed) == (
@@ -212,6 +246,9 @@ def test_abstract_direct_mean_of_available_projections() -> None:
         2,
         False,
     )
+    # sd = sqrt(sigma_a^2 + sigma_b^2) / k = sqrt(36 + 64) / 2 = 5; range 112.5 -/+ 9.8
+    assert estimate.sd == pytest.approx(5.0)
+    assert (estimate.low95, estimate.high95) == pytest.approx((102.7, 122.3))
 
 
 def test_fit_predictor_least_squares() -> None:
@@ -254,17 +291,29 @@ def test_blend(
 def test_abstract_blend_reports_zero_coverage_and_inputs() -> None:
     predictor = fit_predictor([(100.0, 120.0)])  # flat at 120
     # 0.5 * 104 + 0.5 * 120 = 112
-    estimate = abstract_estimate(ARC, [], 104.0, 99.0, predictor, 101.0, 0.5, True)
+    estimate = abstract_estimate(ARC, [], 104.0, 99.0, predictor, 101.0, SPREAD, True)
     assert (estimate.value, estimate.method) == (112.0, "legacy-predicted-blend")
     assert (estimate.covered, estimate.imputed, estimate.evidence) == (0, True, False)
     assert dict(estimate.inputs)["predicted"] == 120.0
+    # one fit sample has no residual sd: sigma_population 20 stands in
+    assert estimate.sd == 20.0
+
+
+def test_abstract_predicted_sd_is_the_residual_sd_of_the_fit() -> None:
+    # fit of the least-squares example below: residuals 95 - 96.6667 = -1.6667,
+    #   115 - 111.6667 = 3.3333, 125 - 126.6667 = -1.6667; SSE = 2.7778 + 11.1111 + 2.7778
+    #   = 16.6667; sd = sqrt(16.6667 / (3 - 2)) = 4.0825
+    predictor = fit_predictor([(100.0, 95.0), (110.0, 115.0), (120.0, 125.0)])
+    estimate = abstract_estimate(ARC, [], None, 104.0, predictor, 101.0, SPREAD, True)
+    assert estimate.method == "predicted"
+    assert estimate.sd == pytest.approx(math.sqrt(50 / 3))
 
 
 def test_abstract_neither_uses_the_population_mean() -> None:
-    estimate = abstract_estimate(ARC, [], None, None, None, 101.0, 0.5, True)
+    estimate = abstract_estimate(ARC, [], None, None, None, 101.0, SPREAD, True)
     assert (estimate.value, estimate.method) == (101.0, "population-mean")
 
 
 def test_abstract_without_direct_results_hidden_without_composite() -> None:
-    estimate = abstract_estimate(ARC, [], 104.0, None, None, 101.0, 0.5, False)
+    estimate = abstract_estimate(ARC, [], 104.0, None, None, 101.0, SPREAD, False)
     assert (estimate.value, estimate.method) == (None, "no-estimate")

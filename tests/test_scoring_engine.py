@@ -90,10 +90,17 @@ def test_predecessor_prior_and_inherited_estimates(scores: Scores) -> None:
     #   (108.7705 * 100 + 120 * 225) / 325 = 116.5448
     assert math_dim.value == pytest.approx((26540 / 244 * 100 + 120 * 225) / 325)
     assert (math_dim.prior_source, math_dim.prior_sd) == ("predecessor", 15.0)
-    # academic: inherited from alpha unchanged, zero coverage, imputed, predecessor evidence
-    assert academic.value == pytest.approx(25036 / 244)
+    # academic (version 2): alpha-2 has no academic result; its own other evidence is math 120.
+    #   C = 120 (mean of its other direct dimensions), sigma_cross 12
+    #   drift = mean over S = {math} of (own 120 - alpha's 26540/244) = 2740/244 = 11.2295
+    #   mu_P = alpha's academic 25036/244 + drift = 27776/244 = 113.8361, sigma_pred 15
+    #   1/sd0^2 = 1/225 + 1/144 = 369/32400; mean0 = (144 mu_P + 225 C) / 369 = 117.5946
+    mu_p = 25036 / 244 + (120 - 26540 / 244)
+    assert academic.value == pytest.approx((144 * mu_p + 225 * 120) / 369)
+    assert academic.sd == pytest.approx(math.sqrt(32400 / 369))
+    assert dict(academic.inputs)["drift"] == pytest.approx(2740 / 244)
     assert (academic.method, academic.covered, academic.imputed, academic.evidence) == (
-        "predecessor-prior",
+        "predecessor-cross-prior",
         0,
         True,
         True,
@@ -164,9 +171,12 @@ def test_offsets_enter_the_observations() -> None:
     )
     math_dim = compute_scores(dataset).models["m1"].dimensions[1]
     assert dict(math_dim.offsets) == pytest.approx({"math-a": 5.0, "math-b": -5.0})
-    # y = 105, 105; prior 100 (academic), sd 12: (100/144 + 210/100) / (1/144 + 2/100)
-    assert dict(math_dim.inputs) == pytest.approx({"data-mean": 105.0})
-    assert math_dim.value == pytest.approx((100 / 144 + 2.1) / (1 / 144 + 0.02))
+    # y = 105, 105 (m2: 115, 115): each result lies exactly on the model's other one,
+    #   e = 0, so s^2 = max(0, 0 - sigma_other^2) = 0 and sigma^2 = (2 * 0 + 4 * 10^2) / (2 + 4)
+    #   = 200/3 for both benchmarks (1/sigma^2 = 0.015)
+    # prior 100 (academic), sd 12: (100/144 + 210 * 0.015) / (1/144 + 2 * 0.015) = 104.0602
+    assert dict(math_dim.inputs) == pytest.approx({"C": 100.0, "data-mean": 105.0})
+    assert math_dim.value == pytest.approx((100 / 144 + 3.15) / (1 / 144 + 0.03))
 
 
 def test_predecessor_order_puts_ancestors_first() -> None:

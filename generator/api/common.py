@@ -12,6 +12,7 @@ from generator.scoring import round_half_up, round_to
 
 COST_DECIMALS = 4
 PROJECTED_IQ_DECIMALS = 2
+SPREAD_DECIMALS = 2  # sds and the ends of stated 95% ranges
 
 
 class Envelope(TypedDict):
@@ -45,6 +46,11 @@ def model_urls(dataset: Dataset, config: SiteConfig) -> dict[str, str]:
 def iq_or_none(value: float | None) -> int | None:
     """A dimension estimate as published: rounded half up, or null."""
     return None if value is None else round_half_up(value)
+
+
+def spread_or_none(value: float | None) -> float | None:
+    """An sd or a range end as published: 2 decimals, or null."""
+    return None if value is None else round_to(value, SPREAD_DECIMALS)
 
 
 def cost_or_none(value: float | None) -> float | None:

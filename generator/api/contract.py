@@ -107,6 +107,9 @@ class DimensionScoreDetailed(Contract, kw_only=True, frozen=True):
     """One dimension of a model in full: score, coverage and how it was estimated."""
 
     iq: DimensionIq | None
+    iq_sd: Annotated[float, Meta(ge=0)] | None
+    iq_low95: float | None
+    iq_high95: float | None
     benchmarks_covered: Annotated[int, Meta(ge=0)]
     benchmarks_total: Annotated[int, Meta(ge=0)]
     imputed: bool
@@ -190,6 +193,11 @@ class ModelSummary(Contract, kw_only=True, frozen=True):
     country: str
     rank: Annotated[int, Meta(ge=1)] | None
     iq: DimensionIq | None
+    iq_sd: Annotated[float, Meta(ge=0)] | None
+    iq_low95: float | None
+    iq_high95: float | None
+    rank_low: Annotated[int, Meta(ge=1)] | None
+    rank_high: Annotated[int, Meta(ge=1)] | None
     emotional_reasoning: DimensionIq | None
     cost: ModelCost
     speed: ModelSpeed
@@ -219,6 +227,11 @@ class ModelDetail(Envelope, kw_only=True, frozen=True):
     country: str
     rank: Annotated[int, Meta(ge=1)] | None
     iq: DimensionIq | None
+    iq_sd: Annotated[float, Meta(ge=0)] | None
+    iq_low95: float | None
+    iq_high95: float | None
+    rank_low: Annotated[int, Meta(ge=1)] | None
+    rank_high: Annotated[int, Meta(ge=1)] | None
     emotional_reasoning: DimensionIq | None
     cost: ModelCost
     speed: ModelSpeed
@@ -240,6 +253,9 @@ class ModelDetail(Envelope, kw_only=True, frozen=True):
 # --- benchmarks and rankings ------------------------------------------------
 
 
+NoiseSource = Literal["estimated", "fixed", "default"]
+
+
 class BenchmarkMetadata(Contract, kw_only=True, frozen=True):
     """One benchmark of the seven scored dimensions (metadata only, no results)."""
 
@@ -256,6 +272,9 @@ class BenchmarkMetadata(Contract, kw_only=True, frozen=True):
     source_url: Uri
     updated_at: dt.datetime
     url: Uri
+    noise_sd: Annotated[float, Meta(gt=0)]
+    noise_source: NoiseSource
+    noise_models: Annotated[int, Meta(ge=0)]
 
 
 class BenchmarkList(Envelope, kw_only=True, frozen=True):
@@ -298,6 +317,8 @@ class RankedModel(Contract, kw_only=True, frozen=True):
     rank: Annotated[int, Meta(ge=1)]
     score: float | None
     imputed: bool | UnsetType = UNSET
+    rank_low: Annotated[int, Meta(ge=1)] | UnsetType = UNSET
+    rank_high: Annotated[int, Meta(ge=1)] | UnsetType = UNSET
     url: Uri | UnsetType = UNSET
 
 
@@ -386,12 +407,22 @@ class MethodologyParameters(Contract, kw_only=True, frozen=True):
     sigma_predecessor: float
     sigma_cross: float
     sigma_population: float
+    kappa_noise: float
     min_direct_dimensions: int
     sigma_domain_prior: float
     sigma_domain_benchmark: float
     peer_count: int
     default_usage_multiplier: float
     interval_z: float
+
+
+class BenchmarkNoise(Contract, kw_only=True, frozen=True):
+    """One benchmark's noise `sigma_b` (IQ points) as the methodology uses it."""
+
+    id: str
+    noise_sd: Annotated[float, Meta(gt=0)]
+    noise_source: NoiseSource
+    noise_models: Annotated[int, Meta(ge=0)]
 
 
 class ChangelogEntry(Contract, kw_only=True, frozen=True):
@@ -411,6 +442,7 @@ class Methodology(Envelope, kw_only=True, frozen=True):
     url: Uri
     rules: list[str]
     parameters: MethodologyParameters
+    benchmark_noise: list[BenchmarkNoise]
     changelog: list[ChangelogEntry]
 
 

@@ -13,6 +13,9 @@ from typing import Any
 
 import msgspec
 
+from generator.api.common import (
+    SPREAD_DECIMALS as NOISE_DECIMALS,
+)
 from generator.api.common import Envelope, envelope, model_urls, scored_benchmarks
 from generator.api.contract import (
     API_VERSION,
@@ -27,6 +30,7 @@ from generator.api.contract import (
     ApiIndex,
     BenchmarkList,
     BenchmarkMetadata,
+    BenchmarkNoise,
     BenchmarkRef,
     ChangelogEntry,
     Chart,
@@ -74,6 +78,7 @@ from generator.api.urls import (
 from generator.errors import BuildError
 from generator.input.records import BenchmarkRecord, Dataset, DomainRecord
 from generator.scoring import round_to
+from generator.scoring.types import BenchmarkNoise as ScoredNoise
 from generator.scoring.types import DomainEntry, Scores
 
 API_NAME = "modelscores API"
@@ -103,16 +108,18 @@ def build_documents(
     env = envelope(dataset)
     documents: dict[str, msgspec.Struct] = {}
     documents.update(model_documents(dataset, scores, config, env))
-    documents[BENCHMARKS.path] = _benchmarks(dataset, config, env)
+    documents[BENCHMARKS.path] = _benchmarks(dataset, scores.noise, config, env)
     documents.update(ranking_documents(dataset, scores, config, env))
     documents[CHARTS.path] = _charts(dataset, config, env)
-    documents[METHODOLOGY.path] = _methodology(dataset, config, env)
+    documents[METHODOLOGY.path] = _methodology(dataset, scores.noise, config, env)
     documents.update(_domains(dataset, scores, config, env))
     documents[INDEX.path] = _index(config, env)
     return documents
 
 
-def _benchmarks(dataset: Dataset, config: SiteConfig, env: Envelope) -> BenchmarkList:
+def _benchmarks(
+    dataset: Dataset, noise: Mapping[str, ScoredNoise], config: SiteConfig, env: Envelope
+) -> BenchmarkList:
     return BenchmarkList(
         **env,
         benchmarks=[
@@ -130,6 +137,9 @@ def _benchmarks(dataset: Dataset, config: SiteConfig, env: Envelope) -> Benchmar
                 source_url=b.source_url,
                 updated_at=b.updated,
                 url=benchmark_page_url(config, b.id),
+                noise_sd=round_to(noise[b.id].sd, NOISE_DECIMALS),
+                noise_source=noise[b.id].source,
+                noise_models=noise[b.id].models,
             )
             for b in scored_benchmarks(dataset)
         ],
@@ -159,7 +169,9 @@ def _benchmark_refs(benchmarks: list[BenchmarkRecord]) -> list[BenchmarkRef]:
     return [BenchmarkRef(field=b.field, name=b.name) for b in benchmarks]
 
 
-def _methodology(dataset: Dataset, config: SiteConfig, env: Envelope) -> Methodology:
+def _methodology(
+    dataset: Dataset, noise: Mapping[str, ScoredNoise], config: SiteConfig, env: Envelope
+) -> Methodology:
     method = dataset.methodology
     scored = scored_benchmarks(dataset)
     dimensions = [
@@ -206,6 +218,15 @@ def _methodology(dataset: Dataset, config: SiteConfig, env: Envelope) -> Methodo
         url=methodology_page_url(config),
         rules=list(method.rules),
         parameters=_parameters(dataset),
+        benchmark_noise=[
+            BenchmarkNoise(
+                id=b.id,
+                noise_sd=round_to(noise[b.id].sd, NOISE_DECIMALS),
+                noise_source=noise[b.id].source,
+                noise_models=noise[b.id].models,
+            )
+            for b in scored
+        ],
         changelog=[
             ChangelogEntry(date=c.date, breaking=c.breaking, text=c.text) for c in method.changelog
         ],

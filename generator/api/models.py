@@ -12,6 +12,7 @@ from generator.api.common import (
     Envelope,
     cost_or_none,
     iq_or_none,
+    spread_or_none,
 )
 from generator.api.contract import (
     DIMENSION_SLUGS,
@@ -111,6 +112,11 @@ def _common_fields(
         "country": model.country,
         "rank": score.rank,
         "iq": score.iq,
+        "iq_sd": spread_or_none(score.composite_sd),
+        "iq_low95": spread_or_none(score.composite_low95),
+        "iq_high95": spread_or_none(score.composite_high95),
+        "rank_low": score.rank_band.low if score.rank_band is not None else None,
+        "rank_high": score.rank_band.high if score.rank_band is not None else None,
         "emotional_reasoning": score.eq,
         "cost": _cost(model, score, cost_unit),
         "speed": ModelSpeed(
@@ -160,6 +166,9 @@ def _detailed_dimensions(score: ModelScores) -> DimensionDetails:
         d = by_slug[slug]
         details[_field_name(slug)] = DimensionScoreDetailed(
             iq=iq_or_none(d.value),
+            iq_sd=spread_or_none(d.sd if d.value is not None else None),
+            iq_low95=spread_or_none(d.low95 if d.value is not None else None),
+            iq_high95=spread_or_none(d.high95 if d.value is not None else None),
             benchmarks_covered=d.covered,
             benchmarks_total=d.total,
             imputed=d.imputed,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import msgspec
 
@@ -28,7 +29,7 @@ from generator.api.urls import SiteConfig, model_page_url, ranking_page_url
 from generator.errors import BuildError
 from generator.input.records import Dataset, ModelRecord
 from generator.scoring import rank_entries
-from generator.scoring.types import ModelScores, Scores
+from generator.scoring.types import ModelScores, RankBand, Scores
 
 COMPOSITE_ID = "composite-iq"
 COMPOSITE_NAME = "Composite IQ"
@@ -51,6 +52,7 @@ class _Ranking:
     category: str | None = None
     unit: str | None = None
     imputed: Mapping[str, bool] | None = None  # dimension rankings: row flag by model id
+    bands: Mapping[str, RankBand] | None = None  # composite and dimension rankings, by model id
     row_urls: bool = False  # benchmark rankings: rows carry the model profile URL
 
 
@@ -85,6 +87,7 @@ def _rankings(dataset: Dataset, scores: Scores) -> list[_Ranking]:
             dimension=None,
             direction="higher_is_better",
             items=_items(models, lambda s: s.iq),
+            bands={m: s.rank_band for m, s in models.items() if s.rank_band is not None},
         ),
         _Ranking(
             id=COST_ID,
@@ -107,6 +110,11 @@ def _rankings(dataset: Dataset, scores: Scores) -> list[_Ranking]:
                 direction="higher_is_better",
                 items=_items(models, _dimension_score(index)),
                 imputed={m: s.dimensions[index].imputed for m, s in models.items()},
+                bands={
+                    m: band
+                    for m, s in models.items()
+                    if (band := s.dimension_bands[index]) is not None
+                },
             )
         )
     rankings.extend(_benchmark_rankings(dataset, scores))
@@ -180,6 +188,8 @@ def _detail(
             score=entry.score,
             imputed=ranking.imputed[entry.model_id] if ranking.imputed is not None else UNSET,
             url=model_page_url(config, entry.model_id) if ranking.row_urls else UNSET,
+            rank_low=_band(ranking, entry.model_id).low,
+            rank_high=_band(ranking, entry.model_id).high,
         )
         for entry in rank_entries(ranking.items, ranking.direction)
     ]
@@ -197,6 +207,17 @@ def _detail(
         unit=_opt(ranking.unit),
         models=rows,
     )
+
+
+class _Band(NamedTuple):
+    low: int | msgspec.UnsetType
+    high: int | msgspec.UnsetType
+
+
+def _band(ranking: _Ranking, model_id: str) -> _Band:
+    """The row's rank band, or UNSET for rankings without bands (cost, benchmarks)."""
+    band = ranking.bands.get(model_id) if ranking.bands is not None else None
+    return _Band(UNSET, UNSET) if band is None else _Band(band.low, band.high)
 
 
 def _opt(value: str | None) -> str | msgspec.UnsetType:

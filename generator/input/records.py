@@ -248,6 +248,7 @@ class ParametersRecord(Record, kw_only=True, frozen=True):
     sigma_predecessor: Annotated[float, Meta(gt=0)]
     sigma_cross: Annotated[float, Meta(gt=0)]
     sigma_population: Annotated[float, Meta(gt=0)]
+    kappa_noise: Annotated[float, Meta(gt=0)]
     min_direct_dimensions: Annotated[int, Meta(ge=1, le=7)]
     sigma_domain_prior: Annotated[float, Meta(gt=0)]
     sigma_domain_benchmark: Annotated[float, Meta(gt=0)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import msgspec
@@ -17,6 +18,7 @@ class AbstractPredictor(msgspec.Struct, frozen=True, kw_only=True):
     intercept: float
     slope: float
     samples: int
+    residual_sd: float | None = None  # sqrt(SSE / (n - 2)); None below 3 samples or a perfect fit
 
     def predict(self, x: float) -> float:
         """Predicted abstract-reasoning IQ for a model whose other dimensions average x."""
@@ -38,10 +40,26 @@ def fit_predictor(samples: Sequence[tuple[float, float]]) -> AbstractPredictor |
     mean_y = sum(y for _, y in samples) / n
     sxx = sum((x - mean_x) ** 2 for x, _ in samples)
     if sxx <= _FLAT:
-        return AbstractPredictor(intercept=mean_y, slope=0.0, samples=n)
-    sxy = sum((x - mean_x) * (y - mean_y) for x, y in samples)
-    slope = sxy / sxx
-    return AbstractPredictor(intercept=mean_y - slope * mean_x, slope=slope, samples=n)
+        slope = 0.0
+    else:
+        slope = sum((x - mean_x) * (y - mean_y) for x, y in samples) / sxx
+    intercept = mean_y - slope * mean_x
+    return AbstractPredictor(
+        intercept=intercept,
+        slope=slope,
+        samples=n,
+        residual_sd=_residual_sd(samples, intercept, slope),
+    )
+
+
+def _residual_sd(
+    samples: Sequence[tuple[float, float]], intercept: float, slope: float
+) -> float | None:
+    """`sqrt(SSE / (n - 2))` of the unclamped line; None below three samples or at SSE 0."""
+    if len(samples) < 3:
+        return None
+    sse = sum((y - intercept - slope * x) ** 2 for x, y in samples)
+    return math.sqrt(sse / (len(samples) - 2)) if sse > 0 else None
 
 
 def blend(legacy: float | None, predicted: float | None, weight: float) -> tuple[float, str] | None:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import msgspec
 
 from generator.api.contract import DIMENSION_SLUGS
-from generator.input.records import BenchmarkRecord, Dataset, ModelRecord
+from generator.input.records import BenchmarkRecord, Dataset, ModelRecord, ParametersRecord
 from generator.scoring.abstract import AbstractPredictor, fit_predictor
 from generator.scoring.composite import (
     composite_score,
@@ -16,9 +16,16 @@ from generator.scoring.composite import (
     rank_entries,
 )
 from generator.scoring.cost import PeerIndex, estimate_cost
-from generator.scoring.dimensions import Slot, abstract_estimate, choose_prior, posterior_estimate
+from generator.scoring.dimensions import (
+    AbstractSpread,
+    Slot,
+    abstract_estimate,
+    choose_prior,
+    posterior_estimate,
+)
 from generator.scoring.domains import compute_domain
 from generator.scoring.eq import eq_score
+from generator.scoring.noise import estimate_noise
 from generator.scoring.observations import (
     best_results,
     eq_projections,
@@ -32,8 +39,17 @@ from generator.scoring.offsets import (
     observations,
     population_mean,
 )
+from generator.scoring.posterior import interval
 from generator.scoring.rounding import round_half_up
-from generator.scoring.types import DimensionEstimate, ModelScores, Projection, Scores
+from generator.scoring.types import (
+    BenchmarkNoise,
+    DimensionEstimate,
+    ModelScores,
+    Projection,
+    RankBand,
+    Scores,
+)
+from generator.scoring.uncertainty import composite_sd, rank_bands, within_rank
 
 ABSTRACT = DIMENSION_SLUGS[0]
 Grouped = Mapping[str, Mapping[str, tuple[Projection, ...]]]  # model -> slug -> projections
@@ -44,7 +60,7 @@ class Population(msgspec.Struct, frozen=True, kw_only=True):
 
     slots: tuple[Slot, ...]
     offsets: dict[str, dict[str, float]]  # slug -> benchmark -> offset (dimensions 2-7)
-    sigmas: dict[str, float]  # benchmark -> noise
+    noise: dict[str, BenchmarkNoise]  # benchmark -> sigma_b and where it came from
     direct: dict[str, dict[str, float | None]]  # model -> slug -> direct estimate
     means: dict[str, float | None]  # slug -> population mean of direct estimates
     predictor: AbstractPredictor | None
@@ -108,6 +124,31 @@ def _other_mean(direct: Mapping[str, float | None]) -> float | None:
     return sum(present) / len(present) if present else None
 
 
+def _noise(
+    dataset: Dataset, grouped: Grouped, offsets: Mapping[str, Mapping[str, float]]
+) -> dict[str, BenchmarkNoise]:
+    """`sigma_b` of every benchmark: estimated per dimension (abstract: without offsets)."""
+    params = dataset.methodology.parameters
+    fixed = {b.id: b.noise for b in dataset.benchmarks if b.noise is not None}
+    noise = {
+        b.id: BenchmarkNoise(sd=fixed[b.id], source="fixed", models=0)
+        if b.id in fixed
+        else BenchmarkNoise(sd=params.sigma_benchmark, source="default", models=0)
+        for b in dataset.benchmarks
+    }
+    for slug in DIMENSION_SLUGS:
+        members = [b.id for b in dataset.benchmarks if b.category == "iq" and b.dimension == slug]
+        shift = offsets.get(slug, {})
+        groups = [
+            [(p.benchmark, p.iq - shift.get(p.benchmark, 0.0)) for p in grouped[m][slug]]
+            for m in sorted(grouped)
+        ]
+        noise.update(
+            estimate_noise(groups, members, fixed, params.sigma_benchmark, params.kappa_noise)
+        )
+    return noise
+
+
 def build_population(dataset: Dataset, grouped: Grouped) -> Population:
     """Offsets, noise, direct estimates, population means and the abstract predictor."""
     params = dataset.methodology.parameters
@@ -120,7 +161,7 @@ def build_population(dataset: Dataset, grouped: Grouped) -> Population:
     return Population(
         slots=_slots(dataset),
         offsets=offsets,
-        sigmas={b.id: b.noise or params.sigma_benchmark for b in dataset.benchmarks},
+        noise=_noise(dataset, grouped, offsets),
         direct=direct,
         means={slug: population_mean(direct[m][slug] for m in ids) for slug in DIMENSION_SLUGS},
         predictor=_predictor(direct),
@@ -146,15 +187,20 @@ def estimate_dimensions(
             _other_mean(direct),
             population.predictor,
             population.means[ABSTRACT],
-            params.legacy_weight,
+            AbstractSpread(
+                weight=params.legacy_weight,
+                sigmas={b: n.sd for b, n in population.noise.items()},
+                population_sd=params.sigma_population,
+                z=params.interval_z,
+            ),
             shown,
         )
     ]
-    for index, slot in enumerate(population.slots[1:], start=1):
+    for slot in population.slots[1:]:
         prior = choose_prior(
             slot.slug,
             direct,
-            predecessor[index] if predecessor is not None else None,
+            predecessor,
             population.means[slot.slug],
             params,
         )
@@ -163,9 +209,10 @@ def estimate_dimensions(
                 slot,
                 grouped[slot.slug],
                 population.offsets[slot.slug],
-                population.sigmas,
+                {b: n.sd for b, n in population.noise.items()},
                 prior,
                 shown,
+                params.interval_z,
             )
         )
     return tuple(estimates)
@@ -194,6 +241,20 @@ def compute_scores(dataset: Dataset) -> Scores:
     ranks = {
         e.model_id: e.rank for e in rank_entries(sorted(published_iq.items()), "higher_is_better")
     }
+    spreads = {
+        m: composite_sd([d.sd for d in dimensions[m] if d.sd is not None])
+        for m in published_iq
+        if all(d.sd is not None for d in dimensions[m])
+    }
+    bands = _bands({m: (composites[m], spreads.get(m)) for m in published_iq}, ranks, params)
+    dimension_bands = [
+        _bands(
+            {m: (dimensions[m][index].value, dimensions[m][index].sd) for m in models},
+            _dimension_ranks(dimensions, index),
+            params,
+        )
+        for index in range(len(DIMENSION_SLUGS))
+    ]
 
     peer_index = PeerIndex(models, composites)
     scores: dict[str, ModelScores] = {}
@@ -205,6 +266,11 @@ def compute_scores(dataset: Dataset) -> Scores:
             composite=composites[model_id],
             iq=published_iq.get(model_id),
             rank=ranks.get(model_id),
+            composite_sd=spreads.get(model_id),
+            composite_low95=_ends(composites[model_id], spreads.get(model_id), params)[0],
+            composite_high95=_ends(composites[model_id], spreads.get(model_id), params)[1],
+            rank_band=bands.get(model_id),
+            dimension_bands=tuple(band.get(model_id) for band in dimension_bands),
             direct_dimensions=direct_dimension_count(dimensions[model_id]),
             evidence_dimensions=evidence_dimension_count(dimensions[model_id]),
             eq=eq_score(eq),
@@ -216,4 +282,36 @@ def compute_scores(dataset: Dataset) -> Scores:
         d.id: compute_domain(d, composites, params)
         for d in sorted(dataset.domains, key=lambda d: d.id)
     }
-    return Scores(models=scores, domains=domains)
+    return Scores(models=scores, domains=domains, noise=population.noise)
+
+
+def _ends(
+    value: float | None, sd: float | None, params: ParametersRecord
+) -> tuple[float | None, float | None]:
+    if value is None or sd is None:
+        return None, None
+    return interval(value, sd, params.interval_z)
+
+
+def _bands(
+    estimates: Mapping[str, tuple[float | None, float | None]],
+    ranks: Mapping[str, int],
+    params: ParametersRecord,
+) -> dict[str, RankBand]:
+    """Rank bands of the ranked models that have a value and an sd, containing their rank."""
+    usable = {
+        m: (value, sd)
+        for m, (value, sd) in sorted(estimates.items())
+        if value is not None and sd is not None and m in ranks
+    }
+    bands = rank_bands(usable, params.interval_z)
+    return {m: within_rank(band, ranks[m]) for m, band in bands.items()}
+
+
+def _dimension_ranks(
+    dimensions: Mapping[str, tuple[DimensionEstimate, ...]], index: int
+) -> dict[str, int]:
+    """The published rank of every model in one dimension ranking (rounded score, then id)."""
+    values = {m: estimates[index].value for m, estimates in sorted(dimensions.items())}
+    items = [(m, float(round_half_up(v))) for m, v in values.items() if v is not None]
+    return {e.model_id: e.rank for e in rank_entries(items, "higher_is_better")}

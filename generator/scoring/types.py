@@ -46,6 +46,8 @@ class DimensionEstimate(msgspec.Struct, frozen=True, kw_only=True):
     prior_sd: float | None = None
     prior_source: str | None = None  # predecessor / cross-dimension / population
     inputs: tuple[tuple[str, float], ...] = ()  # named intermediate numbers, for explain
+    low95: float | None = None  # value -/+ interval_z * sd, clamped; None without an sd
+    high95: float | None = None
 
 
 class CostEstimate(msgspec.Struct, frozen=True, kw_only=True):
@@ -59,6 +61,21 @@ class CostEstimate(msgspec.Struct, frozen=True, kw_only=True):
     multiplier_from: tuple[str, ...] = ()  # model ids the multiplier was taken from
 
 
+class RankBand(msgspec.Struct, frozen=True, kw_only=True):
+    """The ranks a model could hold at the stated confidence (METHODOLOGY 3.1)."""
+
+    low: int  # best plausible rank
+    high: int  # worst plausible rank
+
+
+class BenchmarkNoise(msgspec.Struct, frozen=True, kw_only=True):
+    """`sigma_b`: the sd of one projected result of a benchmark around the true score."""
+
+    sd: float
+    source: Literal["estimated", "fixed", "default"]  # from the data / the file / sigma_benchmark
+    models: int  # models the estimate rests on (0 unless estimated)
+
+
 class ModelScores(msgspec.Struct, frozen=True, kw_only=True):
     """Every score of one published model."""
 
@@ -67,6 +84,11 @@ class ModelScores(msgspec.Struct, frozen=True, kw_only=True):
     composite: float | None  # unrounded mean of the seven, None without enough direct dimensions
     iq: int | None  # composite rounded half up
     rank: int | None
+    composite_sd: float | None  # sqrt(sum sd_d^2) / 7
+    composite_low95: float | None  # composite -/+ interval_z * sd, clamped to the scale
+    composite_high95: float | None
+    rank_band: RankBand | None
+    dimension_bands: tuple[RankBand | None, ...]  # per dimension, in dimension order
     direct_dimensions: int
     evidence_dimensions: int
     eq: int | None  # rounded mean of EQ projections
@@ -111,3 +133,4 @@ class Scores(msgspec.Struct, frozen=True, kw_only=True):
 
     models: dict[str, ModelScores]  # by model id
     domains: dict[str, DomainScores]  # by domain id
+    noise: dict[str, BenchmarkNoise]  # by benchmark id, every benchmark

@@ -25,6 +25,7 @@ from generator.api.contract import (
     DIMENSION_SLUGS,
     BenchmarkList,
     BenchmarkMetadata,
+    BenchmarkNoise,
     BenchmarkRef,
     ChangelogEntry,
     Chart,
@@ -178,6 +179,11 @@ def _summary_fields(s: _Sample, index: int) -> dict[str, Any]:
         "country": "United States",
         "rank": ranked.index(model) + 1 if model.iq is not None else None,
         "iq": model.iq,
+        "iq_sd": None if model.iq is None else 2.5,
+        "iq_low95": None if model.iq is None else model.iq - 4.9,
+        "iq_high95": None if model.iq is None else model.iq + 4.9,
+        "rank_low": None if model.iq is None else max(1, ranked.index(model)),
+        "rank_high": None if model.iq is None else ranked.index(model) + 2,
         "emotional_reasoning": model.emotional_reasoning,
         "cost": _cost(model),
         "speed": ModelSpeed(
@@ -198,6 +204,9 @@ def _detail(s: _Sample, index: int) -> ModelDetail:
     details = {
         slug.replace("-", "_"): DimensionScoreDetailed(
             iq=iq,
+            iq_sd=None if iq is None else 6.0,
+            iq_low95=None if iq is None else max(70.0, iq - 11.76),
+            iq_high95=None if iq is None else min(160.0, iq + 11.76),
             benchmarks_covered=0 if imputed else 1,
             benchmarks_total=2,
             imputed=imputed,
@@ -291,6 +300,7 @@ def _ranking(
             score=score,
             **({"url": _url(f"models/{s.models[i].id}/")} if kind == "benchmark" else {}),
             **({"imputed": i % 2 == 0} if kind == "dimension" else {}),
+            **({"rank_low": max(1, r - 1), "rank_high": r + 1} if kind != "benchmark" else {}),
         )
         for r, (i, score) in enumerate(rows, 1)
     ]
@@ -426,6 +436,7 @@ def _methodology(s: _Sample) -> Methodology:
             sigma_predecessor=10.0,
             sigma_cross=12.0,
             sigma_population=15.0,
+            kappa_noise=4.0,
             min_direct_dimensions=2,
             sigma_domain_prior=10.0,
             sigma_domain_benchmark=8.0,
@@ -433,6 +444,10 @@ def _methodology(s: _Sample) -> Methodology:
             default_usage_multiplier=1.0,
             interval_z=1.96,
         ),
+        benchmark_noise=[
+            BenchmarkNoise(id=b[0], noise_sd=6.5, noise_source="estimated", noise_models=12)
+            for b in BENCHMARKS
+        ],
         changelog=[
             ChangelogEntry(date=dt.date(2026, 1, 15), breaking=False, text="Knowledge work added.")
         ],
@@ -517,6 +532,9 @@ def _benchmarks(s: _Sample) -> BenchmarkList:
                 source_url="https://hub.example.org/",
                 updated_at=UPDATED,
                 url=_url(f"benchmarks/{bid}/"),
+                noise_sd=6.5,
+                noise_source="estimated",
+                noise_models=12,
             )
             for bid, field, name, dim, direction, unit in BENCHMARKS
         ],

@@ -38,6 +38,7 @@ PARAMETERS = ParametersRecord(
     sigma_predecessor=15.0,
     sigma_cross=12.0,
     sigma_population=20.0,
+    kappa_noise=4.0,
     min_direct_dimensions=2,
     sigma_domain_prior=10.0,
     sigma_domain_benchmark=10.0,

@@ -1,0 +1,105 @@
+"""`sigma_b` per benchmark, estimated from the data (METHODOLOGY section 2.2, version 2).
+
+Per dimension, over the models with at least two results there: `e_mb` is a
+result's observation minus the mean of the model's other observations;
+`s_b^2 = max(0, mean_m [e_mb^2 - sum_{j != b} sigma_j^2 / (k_m - 1)^2])` and
+`sigma_b^2 = (n_b s_b^2 + kappa sigma_benchmark^2) / (n_b + kappa)`, iterated
+from `sigma_j = sigma_benchmark` to a fixed point. The system is linear in the
+variances apart from the `max(0, .)`, so each iteration works on two
+precomputed summaries per benchmark and costs nothing per model.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import msgspec
+
+from generator.scoring.types import BenchmarkNoise
+
+TOLERANCE = 1e-9  # stop when no sigma_b moves by more than this
+MAX_ITERATIONS = 100_000  # a fixed cap: the result stays deterministic either way
+
+Observed = Sequence[tuple[str, float]]  # one model's (benchmark id, y) in one dimension
+
+
+class _Summary(msgspec.Struct, kw_only=True):
+    """What the fixed point needs of one benchmark: `n_b`, `mean e^2` and the couplings."""
+
+    models: int = 0
+    mean_square: float = 0.0  # mean over m of e_mb^2
+    coupling: dict[str, float] = {}  # j -> mean over m of [j in m] / (k_m - 1)^2
+
+
+def _summaries(groups: Sequence[Observed]) -> dict[str, _Summary]:
+    sums: dict[str, _Summary] = {}
+    for group in groups:
+        k = len(group)
+        if k < 2:
+            continue
+        total = sum(y for _, y in group)
+        for benchmark, y in group:
+            summary = sums.setdefault(benchmark, _Summary(coupling={}))
+            summary.models += 1
+            summary.mean_square += (y - (total - y) / (k - 1)) ** 2
+            for other, _ in group:
+                if other != benchmark:
+                    summary.coupling[other] = summary.coupling.get(other, 0.0) + 1 / (k - 1) ** 2
+    for summary in sums.values():
+        summary.mean_square /= summary.models
+        summary.coupling = {j: c / summary.models for j, c in sorted(summary.coupling.items())}
+    return sums
+
+
+def _step(
+    summary: _Summary, variances: Mapping[str, float], prior_variance: float, kappa: float
+) -> float:
+    """One update of `sigma_b^2` from the current variances of the other benchmarks."""
+    noise_of_others = sum(c * variances[j] for j, c in summary.coupling.items())
+    spread = max(0.0, summary.mean_square - noise_of_others)
+    return (summary.models * spread + kappa * prior_variance) / (summary.models + kappa)
+
+
+def estimate_noise(
+    groups: Sequence[Observed],
+    benchmarks: Sequence[str],
+    fixed: Mapping[str, float],
+    sigma_benchmark: float,
+    kappa: float,
+) -> dict[str, BenchmarkNoise]:
+    """`sigma_b` of every benchmark in `benchmarks` (one dimension's), by id.
+
+    `groups` holds each model's observations in the dimension; only models with
+    two or more count. A benchmark in `fixed` keeps its value (and feeds the
+    others); one with no such models keeps `sigma_benchmark`.
+    """
+    summaries = _summaries(groups)
+    prior_variance = sigma_benchmark**2
+    variances = {b: fixed.get(b, sigma_benchmark) ** 2 for b in benchmarks}
+    for summary in summaries.values():  # a benchmark seen in the data but not listed
+        for other in summary.coupling:
+            variances.setdefault(other, fixed.get(other, sigma_benchmark) ** 2)
+    free = sorted(b for b in variances if b not in fixed and b in summaries)
+    for _ in range(MAX_ITERATIONS):
+        updated = {b: _step(summaries[b], variances, prior_variance, kappa) for b in free}
+        moved = max(
+            (abs(math.sqrt(v) - math.sqrt(variances[b])) for b, v in updated.items()),
+            default=0.0,
+        )
+        variances.update(updated)
+        if moved <= TOLERANCE:
+            break
+    return {b: _noise(b, variances[b], fixed, summaries) for b in benchmarks}
+
+
+def _noise(
+    benchmark: str, variance: float, fixed: Mapping[str, float], summaries: Mapping[str, _Summary]
+) -> BenchmarkNoise:
+    if benchmark in fixed:
+        return BenchmarkNoise(sd=fixed[benchmark], source="fixed", models=0)
+    if benchmark in summaries:
+        return BenchmarkNoise(
+            sd=math.sqrt(variance), source="estimated", models=summaries[benchmark].models
+        )
+    return BenchmarkNoise(sd=math.sqrt(variance), source="default", models=0)
