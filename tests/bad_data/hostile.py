@@ -1,0 +1,235 @@
+"""The hostile-data corpus: what a stranger's pull request could put in data/ to hang,
+exhaust, crash or exfiltrate through the build (issue 12), each as a minimal change to the
+valid fixture and the exact outcome: the problem lines (exit 1) or a clean build (exit 0).
+
+A mutation gets the data copy; `outside(data)` is a folder beside it standing for the rest
+of the machine (a CI runner's home, /etc): it holds a model-shaped file and a
+credentials-style file, both carrying `SECRET`, which must never appear in any output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from support.paths import FIXTURE_DATA as FIXTURE
+
+Mutation = Callable[[Path], None]
+SECRET = "SECRET-FROM-OUTSIDE-DATA-91c2e7"
+SECRET_KEY = "ci_deploy_token"
+SYMLINK = "a symbolic link (data/ holds only regular files and folders)"
+NOT_REGULAR = "not a regular file (data/ holds only regular files and folders)"
+TOO_DEEP = "nested too deeply (more than 16 levels)"
+OUT_OF_RANGE = "every number is 0 or 1e-12..1e12 in size"
+SLUG = (
+    "must be a slug: 1 to 64 of a-z, 0-9, '.', '_', '-', starting and ending with a letter or digit"
+)
+
+
+@dataclass(frozen=True)
+class HostileCase:
+    """One hostile change and its outcome: problem lines, or None for a clean build."""
+
+    name: str
+    mutate: Mutation
+    expected: tuple[str, ...] | None
+    check_site: Callable[[Path], None] | None = None  # after a clean build: the output
+
+    def lines(self, data_dir: Path) -> list[str]:
+        """The exact stderr lines of a failed build (problems sorted, then the summary)."""
+        assert self.expected is not None
+        count = len(self.expected)
+        noun = "data error" if count == 1 else "data errors"
+        problems = sorted(line.format(data=data_dir) for line in self.expected)
+        return [*problems, f"Aborted: {count} {noun}"]
+
+
+def outside(data: Path) -> Path:
+    """The folder beside `data` standing for the rest of the machine (made on first use)."""
+    folder = data.parent / "outside"
+    if not folder.is_dir():
+        folder.mkdir()
+        model = (FIXTURE / "models" / "alpha-1.toml").read_text(encoding="utf-8")
+        (folder / "alpha-9.toml").write_text(
+            model.replace('"alpha-1"', '"alpha-9"').replace("Alpha 1", SECRET), encoding="utf-8"
+        )
+        (folder / "credentials.toml").write_text(f'{SECRET_KEY} = "{SECRET}"\n', encoding="utf-8")
+        for name in ("passwd", "shadow", "hosts.toml"):
+            (folder / name).write_text(f"{SECRET}\n", encoding="utf-8")
+    return folder
+
+
+# --- mutations ------------------------------------------------------------------------
+
+
+def replace(rel: str, old: str, new: str) -> Mutation:
+    def mutate(data: Path) -> None:
+        path = data / rel
+        text = path.read_text(encoding="utf-8")
+        assert text.count(old) == 1, f"{rel}: {old!r} occurs {text.count(old)} times"
+        path.write_text(text.replace(old, new), encoding="utf-8")
+
+    return mutate
+
+
+def nth_value(rel: str, benchmark: str, value: str) -> Mutation:
+    """Set the `value` of the result of `benchmark` in a model file."""
+
+    def mutate(data: Path) -> None:
+        path = data / rel
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        start = lines.index(f'benchmark = "{benchmark}"\n')
+        at = next(i for i in range(start, len(lines)) if lines[i].startswith("value = "))
+        lines[at] = f"value = {value}\n"
+        path.write_text("".join(lines), encoding="utf-8")
+
+    return mutate
+
+
+def new_file(rel: str, text: str) -> Mutation:
+    return lambda data: (data / rel).write_text(text, encoding="utf-8")
+
+
+def link(rel: str, target: str) -> Mutation:
+    """Replace `rel` (file or folder) with a symlink to `target` in the outside folder."""
+
+    def mutate(data: Path) -> None:
+        path = data / rel
+        if path.is_dir():
+            for child in path.iterdir():
+                child.unlink()
+            path.rmdir()
+        else:
+            path.unlink(missing_ok=True)
+        path.symlink_to(outside(data) / target)
+
+    return mutate
+
+
+def fifo(rel: str) -> Mutation:
+    return lambda data: os.mkfifo(data / rel)
+
+
+def both(*mutations: Mutation) -> Mutation:
+    def mutate(data: Path) -> None:
+        for mutation in mutations:
+            mutation(data)
+
+    return mutate
+
+
+# --- what a clean build must show ----------------------------------------------------
+
+
+def updated_in_utc(site: Path) -> None:
+    # 2026-01-15T00:00:00-05:00 is 2026-01-15T05:00:00Z
+    document = json.loads((site / "api/v1/models/alpha-2").read_bytes())
+    assert document["updatedAt"] == "2026-01-15T05:00:00Z"
+
+
+def gpqa_chart_drawn(site: Path) -> None:
+    svg_pages = [p for p in site.rglob("*.html") if "gpqa" in p.as_posix()]
+    assert svg_pages and all(p.stat().st_size > 0 for p in svg_pages)
+
+
+# --- the cases -----------------------------------------------------------------------
+
+A2 = "models/alpha-2.toml"
+GPQA = "benchmarks/gpqa-diamond.toml"
+CHART = "charts/benchmark-gpqa-diamond.toml"
+
+
+def _m(rel: str, field: str, problem: str) -> str:
+    return f"{{data}}/{rel}: {field}: {problem}"
+
+
+HOSTILE: tuple[HostileCase, ...] = (
+    # unbounded work
+    HostileCase(
+        "ticks-of-values-one-float-step-apart",
+        both(
+            replace(GPQA, "max_value = 1.0", "max_value = 1e10"),
+            nth_value("models/alpha-1.toml", "gpqa-diamond", "1000000000.0"),
+            nth_value(A2, "gpqa-diamond", "1000000000.0000001"),
+        ),
+        None,
+        gpqa_chart_drawn,
+    ),
+    HostileCase(
+        "long-dotted-private-key",  # 88 KB; tomllib grew quadratically to MemoryError
+        new_file("models/dotted.toml", "[private]\n" + ".".join(["k"] * 40_000) + " = 1\n"),
+        (_m("models/dotted.toml", "file", f"invalid TOML: {TOO_DEEP}"),),
+    ),
+    HostileCase(
+        "array-nested-300-deep",  # tomllib: RecursionError
+        new_file("models/deep.toml", "a = " + "[" * 300 + "]" * 300 + "\n"),
+        (_m("models/deep.toml", "line 1", f"invalid TOML: {TOO_DEEP} (column 85)"),),
+    ),
+    HostileCase(
+        "table-header-300-deep",  # the loader's value scan recursed: RecursionError
+        new_file("models/header.toml", "[" + ".".join(["t"] * 300) + "]\nx = 1\n"),
+        (_m("models/header.toml", "file", f"invalid TOML: {TOO_DEEP}"),),
+    ),
+    HostileCase(
+        "array-nested-past-the-loader-bound",  # rtoml accepts 20, the loader does not
+        new_file("models/twenty.toml", "a = " + "[" * 20 + "]" * 20 + "\n"),
+        (_m("models/twenty.toml", "file", TOO_DEEP),),
+    ),
+    # values that cannot be drawn or stored
+    HostileCase(
+        "control-character-in-model-name",  # resvg: ValueError
+        replace(A2, 'name = "Alpha 2"', 'name = "Alpha\\u0001 2"'),
+        (_m(A2, "name", "control character U+0001 in text"),),
+    ),
+    HostileCase(
+        "control-character-in-chart-title",
+        replace(CHART, 'title = "GPQA', 'title = "\\u001b[2J GPQA'),
+        (_m(CHART, "title", "control character U+001B in text"),),
+    ),
+    HostileCase(
+        "release-in-year-9999",  # plots: year 10000 is out of range
+        replace(A2, "release_date = 2025-10-01", "release_date = 9999-12-01"),
+        (_m(A2, "release_date", "date 9999-12-01 is after 2099"),),
+    ),
+    HostileCase(
+        "value-near-the-largest-float",  # svg: OverflowError
+        nth_value(A2, "gpqa-diamond", "1.7e308"),
+        (_m(A2, "results[2].value", f"number out of range (1.7e+308; {OUT_OF_RANGE})"),),
+    ),
+    # files from outside data/
+    HostileCase(
+        "symlinked-model-file",
+        link("models/alpha-9.toml", "alpha-9.toml"),
+        (_m("models/alpha-9.toml", "file", SYMLINK),),
+    ),
+    HostileCase(
+        "charts-folder-symlinked-to-a-system-folder",
+        link("charts", "."),
+        ("{data}/charts: directory: " + SYMLINK,),
+    ),
+    HostileCase(
+        "model-file-symlinked-to-credentials",
+        link(A2, "credentials.toml"),
+        (_m(A2, "file", SYMLINK),),
+    ),
+    HostileCase(
+        "fifo-as-a-model-file",  # reading it would block the build forever
+        fifo("models/alpha-9.toml"),
+        (_m("models/alpha-9.toml", "file", NOT_REGULAR),),
+    ),
+    # ids and timestamps
+    HostileCase(
+        "id-with-a-trailing-newline",
+        replace(A2, 'id = "alpha-2"', 'id = "alpha-2\\n"'),
+        (_m(A2, "id", SLUG + ' (value: "alpha-2\\n")'),),
+    ),
+    HostileCase(
+        "updated-with-a-utc-offset",
+        replace(A2, "updated = 2026-01-15T00:00:00Z", "updated = 2026-01-15T00:00:00-05:00"),
+        None,
+        updated_in_utc,
+    ),
+)
