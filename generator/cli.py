@@ -76,7 +76,13 @@ def build(data_dir: Path, out_dir: Path, base_url: str, mcp_origin: str | None) 
 )
 @MCP_ORIGIN
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
-@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on.",
+)
 @click.option("--no-build", is_flag=True, help="Serve --out-dir as it is, without building.")
 def serve(
     data_dir: Path,
@@ -89,16 +95,19 @@ def serve(
 ) -> None:
     """Build the site if needed, then serve it (API, pages, MCP) like the static host does."""
     from generator.api.urls import site_config
-    from generator.serve import prepare_site, run_server
+    from generator.launch import listen, run_preview
+    from generator.serve import prepare_site
 
-    if base_url is None:
-        base_url = f"http://{host}:{port}"  # links then work on the port actually served
-    report = prepare_site(data_dir, out_dir, site_config(base_url, mcp_origin), build=not no_build)
-    if report is not None:
-        click.echo(report.describe())
-    else:
-        click.echo(f"{out_dir}: not rebuilt ({'--no-build' if no_build else 'data unchanged'})")
-    run_server(out_dir, host, port)
+    with listen(host, port) as sock:  # a port in use fails before the build, not after
+        served = f"http://{host}:{sock.getsockname()[1]}"
+        config = site_config(base_url or served, mcp_origin)  # default: links work as served
+        report = prepare_site(data_dir, out_dir, config, build=not no_build)
+        if report is not None:
+            click.echo(report.describe())
+        else:
+            skipped = "--no-build" if no_build else "data unchanged"
+            click.echo(f"{out_dir}: not rebuilt ({skipped})")
+        run_preview(out_dir, sock, served + "/")
 
 
 @cli.command()
@@ -156,7 +165,13 @@ def diff(
     help="The built site to serve (a new build swapped in is picked up without a restart).",
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
-@click.option("--port", type=int, default=8001, show_default=True, help="Port to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8001,
+    show_default=True,
+    help="Port to listen on.",
+)
 @click.option(
     "--allowed-host",
     "allowed_hosts",
@@ -177,9 +192,9 @@ def mcp(
     allowed_origins: tuple[str, ...],
 ) -> None:
     """Serve the MCP sidecar (nine read-only tools) at /api/mcp over the built site."""
-    import uvicorn
+    from generator.api.urls import MCP_PATH
+    from generator.launch import listen, run_sidecar
 
-    from mcp_server.app import create_app
-
-    app = create_app(site_dir, allowed_hosts or None, allowed_origins or None)
-    uvicorn.run(app, host=host, port=port, log_level="info")
+    with listen(host, port) as sock:
+        url = f"http://{host}:{sock.getsockname()[1]}{MCP_PATH}"
+        run_sidecar(site_dir, sock, url, allowed_hosts or None, allowed_origins or None)

@@ -252,10 +252,3 @@ class _Dispatch:
 def create_app(site_dir: Path, *, mcp: bool = True) -> ASGIApp:
     """The preview server: the static site, plus the MCP sidecar at /api/mcp if available."""
     return _Dispatch(create_static_app(site_dir), create_mcp_app(site_dir) if mcp else None)
-
-
-def run_server(site_dir: Path, host: str, port: int, *, mcp: bool = True) -> None:
-    """Serve `site_dir` until interrupted."""
-    import uvicorn
-
-    uvicorn.run(create_app(site_dir, mcp=mcp), host=host, port=port, log_level="info")

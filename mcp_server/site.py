@@ -193,7 +193,7 @@ def load_site(site_dir: Path) -> Site:
         try:
             fingerprint = _fingerprint_fd(fd)
         except OSError as exc:
-            raise SiteError(f"{site_dir / MARKER}: {exc.strerror}; build the site first") from exc
+            raise SiteError(f"{site_dir / MARKER}: {exc.strerror}") from exc
         models = _document(fd, MODELS)
         model_details = _details(fd, MODEL)
         rankings = _document(fd, RANKINGS)
