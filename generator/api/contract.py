@@ -184,8 +184,8 @@ class IqCoverage(Contract, kw_only=True, frozen=True):
     total_dimensions: Annotated[int, Meta(ge=0)]
 
 
-class ModelSummary(Contract, kw_only=True, frozen=True):
-    """One element of `models` in the model list."""
+class ModelFields(Contract, kw_only=True, frozen=True):
+    """The fields a model's list row and its detail document share (all but `dimensions`)."""
 
     id: str
     name: str
@@ -209,6 +209,11 @@ class ModelSummary(Contract, kw_only=True, frozen=True):
     open_source: bool
     updated_at: dt.datetime
     url: Uri
+
+
+class ModelSummary(ModelFields, kw_only=True, frozen=True):
+    """One element of `models` in the model list."""
+
     dimensions: DimensionScores
 
 
@@ -218,31 +223,18 @@ class ModelList(Envelope, kw_only=True, frozen=True):
     models: list[ModelSummary]
 
 
-class ModelDetail(Envelope, kw_only=True, frozen=True):
+class VersionedModel(ModelFields, kw_only=False, frozen=True):
+    """A model's fields under the envelope's versions; the model's own `updatedAt` (never
+    null) stands for the envelope's. These two fields are positional, so they are encoded
+    first (msgspec orders fields like dataclasses: keyword-only after positional)."""
+
+    api_version: Literal["1"]
+    methodology_version: str
+
+
+class ModelDetail(VersionedModel, kw_only=True, frozen=True):
     """GET /models/{id}: one model in full (the summary's fields, detailed dimensions)."""
 
-    id: str
-    name: str
-    provider: str
-    country: str
-    rank: Annotated[int, Meta(ge=1)] | None
-    iq: DimensionIq | None
-    iq_sd: Annotated[float, Meta(ge=0)] | None
-    iq_low95: float | None
-    iq_high95: float | None
-    rank_low: Annotated[int, Meta(ge=1)] | None
-    rank_high: Annotated[int, Meta(ge=1)] | None
-    emotional_reasoning: DimensionIq | None
-    cost: ModelCost
-    speed: ModelSpeed
-    parameters_b: float | None = field(name="parametersB")
-    context_window: int | None
-    release_date: dt.date | None
-    latest_revision: str | UnsetType = UNSET
-    latest_revision_date: dt.date | None | UnsetType = UNSET
-    open_source: bool
-    updated_at: dt.datetime
-    url: Uri
     dimensions: DimensionDetails
     benchmark_results: dict[str, ModelBenchmarkResult]
     reasoning_configurations: list[ReasoningConfiguration]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import msgspec
 
@@ -25,6 +24,7 @@ from generator.api.contract import (
     ModelBenchmarkResult,
     ModelCost,
     ModelDetail,
+    ModelFields,
     ModelList,
     ModelRevision,
     ModelSpeed,
@@ -58,7 +58,9 @@ def model_documents(
     summaries: list[ModelSummary] = []
     for model in dataset.models:
         score = scores.models[model.id]
-        common = _common_fields(model, score, dataset.methodology.cost_unit, config)
+        common = msgspec.structs.asdict(
+            _common_fields(model, score, dataset.methodology.cost_unit, config)
+        )
         summaries.append(ModelSummary(**common, dimensions=_compact_dimensions(score)))
         documents[MODEL.api_path(model.id)] = ModelDetail(
             api_version=env["api_version"],
@@ -103,38 +105,36 @@ def _configuration(c: ReasoningConfigurationRecord) -> ReasoningConfiguration:
 
 def _common_fields(
     model: ModelRecord, score: ModelScores, cost_unit: str, config: SiteConfig
-) -> dict[str, Any]:
+) -> ModelFields:
     """The fields ModelSummary and ModelDetail share (all but `dimensions`)."""
-    fields: dict[str, Any] = {
-        "id": model.id,
-        "name": model.name,
-        "provider": model.provider,
-        "country": model.country,
-        "rank": score.rank,
-        "iq": score.iq,
-        "iq_sd": spread_or_none(score.composite_sd),
-        "iq_low95": spread_or_none(score.composite_low95),
-        "iq_high95": spread_or_none(score.composite_high95),
-        "rank_low": score.rank_band.low if score.rank_band is not None else None,
-        "rank_high": score.rank_band.high if score.rank_band is not None else None,
-        "emotional_reasoning": score.eq,
-        "cost": _cost(model, score, cost_unit),
-        "speed": ModelSpeed(
+    latest = max(model.revisions, key=lambda r: (r.available_date, r.id), default=None)
+    return ModelFields(
+        id=model.id,
+        name=model.name,
+        provider=model.provider,
+        country=model.country,
+        rank=score.rank,
+        iq=score.iq,
+        iq_sd=spread_or_none(score.composite_sd),
+        iq_low95=spread_or_none(score.composite_low95),
+        iq_high95=spread_or_none(score.composite_high95),
+        rank_low=score.rank_band.low if score.rank_band is not None else None,
+        rank_high=score.rank_band.high if score.rank_band is not None else None,
+        emotional_reasoning=score.eq,
+        cost=_cost(model, score, cost_unit),
+        speed=ModelSpeed(
             response_time_sec=model.speed.response_time_sec,
             median_tokens_per_second=model.speed.median_tokens_per_second,
         ),
-        "parameters_b": model.parameters_b,
-        "context_window": model.context_window,
-        "release_date": model.release_date,
-        "open_source": model.open_weights,
-        "updated_at": model.updated,
-        "url": model_page_url(config, model.id),
-    }
-    if model.revisions:
-        latest = max(model.revisions, key=lambda r: (r.available_date, r.id))
-        fields["latest_revision"] = latest.id
-        fields["latest_revision_date"] = latest.available_date
-    return fields
+        parameters_b=model.parameters_b,
+        context_window=model.context_window,
+        release_date=model.release_date,
+        latest_revision=latest.id if latest is not None else UNSET,
+        latest_revision_date=latest.available_date if latest is not None else UNSET,
+        open_source=model.open_weights,
+        updated_at=model.updated,
+        url=model_page_url(config, model.id),
+    )
 
 
 def _cost(model: ModelRecord, score: ModelScores, unit: str) -> ModelCost:
