@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from generator.api.contract import BENCHMARKS, DOMAIN, DOMAINS, METHODOLOGY, MODEL, MODELS
 from generator.api.urls import api_file
 from generator.errors import GeneratorError
 
@@ -75,25 +76,25 @@ class Snapshot(msgspec.Struct, frozen=True):
 
 def read_snapshot(site_dir: Path) -> Snapshot:
     """Read the build in `site_dir` (raises `DiffError` naming the missing or bad file)."""
-    if not (site_dir / api_file("/models")).is_file():
-        raise DiffError(f"{site_dir}: not a built site (no {api_file('/models')})")
+    if not (site_dir / api_file(MODELS.path)).is_file():
+        raise DiffError(f"{site_dir}: not a built site (no {api_file(MODELS.path)})")
     models = {}
-    for summary in _read(site_dir, "/models")["models"]:
-        detail = _read(site_dir, f"/models/{summary['id']}")
+    for summary in _read(site_dir, MODELS.path)["models"]:
+        detail = _read(site_dir, MODEL.api_path(summary["id"]))
         models[summary["id"]] = _model(summary, detail)
     benchmarks = {
         b["id"]: {k: v for k, v in b.items() if k not in IGNORED_BENCHMARK_FIELDS}
-        for b in _read(site_dir, "/benchmarks")["benchmarks"]
+        for b in _read(site_dir, BENCHMARKS.path)["benchmarks"]
     }
     domains = {}
-    for listed in _read(site_dir, "/domains")["domains"]:
-        detail = _read(site_dir, f"/domains/{listed['id']}")
+    for listed in _read(site_dir, DOMAINS.path)["domains"]:
+        detail = _read(site_dir, DOMAIN.api_path(listed["id"]))
         entries = {
             entry["model"]: DomainEntry(place, float(entry["compositeIQ"]))
             for place, entry in enumerate(detail["models"], start=1)
         }
         domains[listed["id"]] = DomainSnapshot(listed["id"], listed["name"], entries)
-    methodology = _read(site_dir, "/methodology")
+    methodology = _read(site_dir, METHODOLOGY.path)
     return Snapshot(
         models=models,
         benchmarks=benchmarks,

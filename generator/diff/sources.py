@@ -8,6 +8,7 @@ import subprocess
 import tarfile
 from pathlib import Path
 
+from generator.api.contract import MODELS
 from generator.api.urls import api_file, site_config
 from generator.build import build_site
 from generator.diff.snapshot import DiffError
@@ -22,7 +23,7 @@ def built_site(source: str, scratch: Path) -> Path:
     if source.startswith(GIT_PREFIX):
         return _build(_data_at_revision(source.removeprefix(GIT_PREFIX), scratch), scratch)
     path = Path(source)
-    if (path / api_file("/models")).is_file():
+    if (path / api_file(MODELS.path)).is_file():
         return path
     if (path / METHODOLOGY_FILE).is_file():
         return _build(path, scratch)
