@@ -34,10 +34,11 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from generator.api.mcp_tools import TOOLS_BY_NAME, ToolArgument, ToolDeclaration
 from mcp_server import tools
+from mcp_server.guards import PARSED_BODY, ParsedBody, decode, read_body, replay
 from mcp_server.site import Site, SiteStore
 
 JSON = "application/json"
@@ -131,12 +132,10 @@ def headers_qualify(scope: Scope) -> bool:
     return has_json
 
 
-def parse_call(body: bytes) -> tuple[int | str, str, Args] | None:
-    """(id, tool, keyword arguments) of a plain `tools/call` we answer, or None."""
-    try:
-        message = msgspec.json.decode(body)
-    except (msgspec.DecodeError, RecursionError):
-        return None
+def parse_call(message: Any) -> tuple[int | str, str, Args] | None:
+    """(id, tool, keyword arguments) of a plain `tools/call` we answer, or None.
+
+    `message` is the decoded body (`guards.decode`)."""
     if not isinstance(message, dict) or message.keys() != {"jsonrpc", "id", "method", "params"}:
         return None
     request_id, params = message["id"], message["params"]
@@ -200,20 +199,6 @@ class ResultCache:
             self._bytes -= len(dropped)
 
 
-async def _read_body(receive: Receive) -> tuple[list[Message], bytes]:
-    messages: list[Message] = []
-    body = bytearray()
-    while True:
-        message = await receive()
-        messages.append(message)
-        if message["type"] != "http.request":
-            break
-        body.extend(message.get("body", b""))
-        if not message.get("more_body", False):
-            break
-    return messages, bytes(body)
-
-
 class FastPath:
     """ASGI app: answer a plain `tools/call` directly, hand anything else to `sdk`."""
 
@@ -228,20 +213,22 @@ class FastPath:
         if scope["type"] != "http" or scope["method"] != "POST" or not headers_qualify(scope):
             await self.sdk(scope, receive, send)
             return
-        messages, body = await _read_body(receive)
-
-        async def replay() -> Message:
-            return messages.pop(0) if messages else await receive()
-
-        call = parse_call(body)
+        parsed = scope.get(PARSED_BODY)
+        if isinstance(parsed, ParsedBody):  # read and decoded once, by JsonRpcGuard
+            message = parsed.message
+        else:  # no guard in front (a bare FastPath): read and decode here
+            messages, body = await read_body(receive)
+            receive = replay(messages, receive)
+            message, _ = decode(body)
+        call = parse_call(message)
         if call is None:
-            await self.sdk(scope, replay, send)
+            await self.sdk(scope, receive, send)
             return
         request_id, name, kwargs = call
         result = await self._result(name, kwargs)
         payload = b'{"jsonrpc":"2.0","id":%b,"result":%b}' % (_ENCODER.encode(request_id), result)
         self.answered += 1
-        await Response(payload, media_type=JSON)(scope, replay, send)
+        await Response(payload, media_type=JSON)(scope, receive, send)
 
     async def _result(self, name: str, kwargs: Args) -> bytes:
         """From the cache, or computed on a worker thread (as the SDK runs the sync tools)."""

@@ -5,6 +5,7 @@ Both act on requests to one path only and pass everything else through untouched
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -50,20 +51,70 @@ class RebindingGuard:
         await self.app(scope, receive, send)
 
 
+# --- the request body, read and parsed once ------------------------------------
+
+PARSED_BODY = "modelscores.parsed_body"
+"""Scope key under which `JsonRpcGuard` hands the parsed body to the apps behind it."""
+
+
+@dataclass(frozen=True)
+class ParsedBody:
+    """A POST body to the MCP endpoint: its bytes and the JSON value they decode to."""
+
+    raw: bytes
+    message: Any
+
+
+async def read_body(receive: Receive) -> tuple[list[Message], bytes]:
+    """Every `http.request` message of the body (to replay) and the body's bytes."""
+    messages: list[Message] = []
+    body = bytearray()
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            break
+        body.extend(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    return messages, bytes(body)
+
+
+def replay(messages: list[Message], receive: Receive) -> Receive:
+    """A `receive` that hands out the messages already read, then the real ones."""
+
+    async def replayed() -> Message:
+        return messages.pop(0) if messages else await receive()
+
+    return replayed
+
+
+def decode(body: bytes) -> tuple[Any, str | None]:
+    """The JSON value of a body, or (None, why) when it does not parse."""
+    try:
+        return msgspec.json.decode(body), None
+    except (msgspec.DecodeError, RecursionError) as exc:
+        return None, str(exc)
+
+
 def envelope_problem(body: bytes) -> tuple[int, str] | None:
-    """The JSON-RPC error for a body the SDK would mishandle, or None to let the SDK answer.
+    """The JSON-RPC error for a body the SDK would mishandle, or None (see `message_problem`)."""
+    message, error = decode(body)
+    if error is not None:
+        return PARSE_ERROR, f"Parse error: {error}"
+    return message_problem(message)
+
+
+def message_problem(message: Any) -> tuple[int, str] | None:
+    """The JSON-RPC error for a message the SDK would mishandle, or None to let the SDK answer.
 
     The SDK takes a message whose `id` is neither a string nor an integer (an object, a
     boolean, a float, even `1e999`) for a notification and answers 202 with no body; JSON-RPC
     wants an Invalid Request error, as for a batch (MCP has none), a non-object message and a
     `jsonrpc` other than "2.0" (the SDK calls those Invalid params). A body that does not
-    parse as JSON here is a Parse error, and a `tools/call` without a tool name gets Invalid
-    params before dispatch.
+    parse as JSON is a Parse error (`envelope_problem`), and a `tools/call` without a tool
+    name gets Invalid params before dispatch.
     """
-    try:
-        message: Any = msgspec.json.decode(body)
-    except (msgspec.DecodeError, RecursionError) as exc:
-        return PARSE_ERROR, f"Parse error: {exc}"
     if isinstance(message, list):
         return INVALID_REQUEST, "Invalid Request: batches are not supported"
     if not isinstance(message, dict):
@@ -93,7 +144,9 @@ def _tool_call_problem(params: Any) -> tuple[int, str] | None:
 class JsonRpcGuard:
     """Answer 400 with a JSON-RPC error to a POST whose envelope is malformed.
 
-    Runs inside the body-size limit, so the body it buffers is bounded.
+    Runs inside the body-size limit, so the body it buffers is bounded. The app behind it
+    gets the body replayed, and its parsed form under `PARSED_BODY` in the scope, so nothing
+    after the guard reads or decodes it again.
     """
 
     def __init__(self, app: ASGIApp, path: str) -> None:
@@ -104,24 +157,16 @@ class JsonRpcGuard:
         if not (_on_path(scope, self.path) and scope["method"] == "POST"):
             await self.app(scope, receive, send)
             return
-        messages: list[Message] = []
-        body = bytearray()
-        while True:
-            message = await receive()
-            messages.append(message)
-            if message["type"] != "http.request":
-                break
-            body.extend(message.get("body", b""))
-            if not message.get("more_body", False):
-                break
-        problem = envelope_problem(bytes(body))
+        messages, body = await read_body(receive)
+        message, error = decode(body)
+        if error is not None:
+            problem: tuple[int, str] | None = (PARSE_ERROR, f"Parse error: {error}")
+        else:
+            problem = message_problem(message)
         if problem is not None:
-            error = {"code": problem[0], "message": problem[1]}
-            response = JSONResponse({"jsonrpc": "2.0", "id": None, "error": error}, 400)
+            error_body = {"code": problem[0], "message": problem[1]}
+            response = JSONResponse({"jsonrpc": "2.0", "id": None, "error": error_body}, 400)
             await response(scope, receive, send)
             return
-
-        async def replay() -> Message:
-            return messages.pop(0) if messages else await receive()
-
-        await self.app(scope, replay, send)
+        parsed = {**scope, PARSED_BODY: ParsedBody(body, message)}
+        await self.app(parsed, replay(messages, receive), send)
