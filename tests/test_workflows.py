@@ -1,0 +1,290 @@
+"""The CI workflows: linted (actionlint, zizmor), and every step they run is a script run here.
+
+The workflows only call `scripts/ci/*`; each script is run below, the ones that reach the
+outside world (Netlify, a container registry, GitHub) with a stand-in command that records
+what it was asked to do. So a green suite means the workflow's steps work.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+CI = ROOT / "scripts" / "ci"
+BIN = Path(sys.executable).parent
+FIXTURE = ROOT / "tests" / "data"
+TESTED = {"pull-request", "comment-pr", "build-site", "deploy-site", "publish-sidecar"}
+NETLIFY_CLI = ROOT / ".tools" / "netlify" / "node_modules" / "netlify-cli" / "bin" / "run.js"
+
+
+def _run(
+    script: str, *args: str, env: dict[str, str] | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "MODELSCORES_"))}
+    return subprocess.run(
+        [str(CI / script), *args],
+        env={**base, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def _recorder(tmp_path: Path, name: str) -> tuple[Path, Path]:
+    """A stand-in command that appends its arguments (and its stdin, if any) to a log."""
+    log = tmp_path / f"{name}.log"
+    command = tmp_path / name
+    command.write_text(
+        "#!/usr/bin/env python3\n"
+        "import json, sys\n"
+        "stdin = '' if sys.stdin.isatty() else sys.stdin.read()\n"
+        f"with open({str(log)!r}, 'a') as log:\n"
+        "    log.write(json.dumps({'args': sys.argv[1:], 'stdin': stdin}) + '\\n')\n",
+        encoding="utf-8",
+    )
+    command.chmod(command.stat().st_mode | stat.S_IXUSR)
+    return command, log
+
+
+def _calls(log: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+
+
+# --- the workflow files ------------------------------------------------------------
+
+
+def test_there_are_the_two_workflows() -> None:
+    assert [w.name for w in WORKFLOWS] == ["deploy.yml", "pull-request.yml"]
+
+
+def test_actionlint_passes() -> None:
+    result = subprocess.run(
+        [str(BIN / "actionlint"), *map(str, WORKFLOWS)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_zizmor_passes_with_every_finding_shown() -> None:
+    result = subprocess.run(
+        [str(BIN / "zizmor"), "--offline", "--persona", "pedantic", str(ROOT / ".github")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "No findings to report" in result.stdout
+
+
+def test_every_step_runs_a_script_this_file_runs() -> None:
+    commands = [
+        match.group(1)
+        for workflow in WORKFLOWS
+        for match in re.finditer(r"^\s+run: (.*)$", workflow.read_text(encoding="utf-8"), re.M)
+    ]
+    assert commands, "no run steps found"
+    assert all(not c.startswith(("|", ">")) for c in commands), commands  # one line each
+    scripts = {re.match(r"scripts/ci/([a-z-]+) ", c + " ") for c in commands}
+    assert None not in scripts, commands
+    called = {m.group(1) for m in scripts if m is not None}
+    assert called == TESTED == {p.name for p in CI.iterdir()}
+
+
+def test_actions_are_pinned_to_commits_and_permissions_start_empty() -> None:
+    for workflow in WORKFLOWS:
+        text = workflow.read_text(encoding="utf-8")
+        for action in re.findall(r"uses: (\S+)", text):
+            assert re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", action), (workflow.name, action)
+        assert "\npermissions: {}\n" in text, workflow.name
+        assert "pull_request_target" not in text
+
+
+# --- the scripts ---------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_pull_request_check_builds_tests_and_diffs_against_the_base(tmp_path: Path) -> None:
+    base = tmp_path / "base"
+    for code in ("generator", "mcp_server"):
+        shutil.copytree(ROOT / code, base / code, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(FIXTURE, base / "tests" / "data")
+    model = base / "tests" / "data" / "models" / "alpha-1.toml"
+    model.write_text(
+        model.read_text(encoding="utf-8").replace("input = 1.0", "input = 0.5"), encoding="utf-8"
+    )
+    summary = tmp_path / "summary.md"
+    result = _run(
+        "pull-request",
+        str(base),
+        str(tmp_path / "out"),
+        env={"DATA_DIR": "tests/data", "GITHUB_STEP_SUMMARY": str(summary)},
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    diff = (tmp_path / "out" / "diff.md").read_text(encoding="utf-8")
+    assert diff.startswith("## modelscores diff\n\n**1 model with cost changes**\n")
+    assert "| Alpha 1 \\(alpha\\-1\\) | effective cost \\(USD/1M\\) | 9 | 10 | \\+1 |" in diff
+    assert "|  | input price \\(USD/1M\\) | 0.5 | 1 | \\+0.5 |" in diff
+    assert summary.read_text(encoding="utf-8") == diff
+    assert "pull-request: contract tests:" in result.stderr
+    assert "pull-request: diff against the base: 1 model with cost changes" in result.stderr
+
+
+def test_pull_request_check_needs_a_base_checkout(tmp_path: Path) -> None:
+    result = _run("pull-request", str(tmp_path / "nowhere"), str(tmp_path / "out"))
+    assert result.returncode == 2
+    assert result.stderr == "usage: scripts/ci/pull-request BASE_CHECKOUT OUT_DIR\n"
+
+
+def test_comment_is_posted_with_gh(tmp_path: Path) -> None:
+    gh, log = _recorder(tmp_path, "gh")
+    body = tmp_path / "diff.md"
+    body.write_text("## modelscores diff\n", encoding="utf-8")
+    env = {"GH": str(gh), "GH_TOKEN": "t", "GITHUB_REPOSITORY": "owner/name"}
+    result = _run("comment-pr", "12", str(body), env=env)
+    assert result.returncode == 0, result.stderr
+    assert _calls(log)[0]["args"] == [
+        *("pr", "comment", "12", "--repo", "owner/name"),
+        *("--edit-last", "--create-if-none", "--body-file", str(body)),
+    ]
+    refused = _run("comment-pr", "12; rm -rf /", str(body), env=env)
+    assert refused.returncode == 2
+    assert _run("comment-pr", "12", str(body), env={**env, "GH_TOKEN": ""}).returncode == 1
+
+
+@pytest.mark.slow
+def test_production_build_uses_the_public_addresses(tmp_path: Path) -> None:
+    env = {
+        "DATA_DIR": "tests/data",
+        "MODELSCORES_BASE_URL": "https://scores.example.org",
+        "MODELSCORES_MCP_ORIGIN": "https://mcp.example.org",
+    }
+    out = tmp_path / "site_out"
+    result = _run("build-site", str(out), env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rules = [
+        line.split()
+        for line in (out / "_redirects").read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith("#")
+    ]
+    assert rules[0] == ["/api/mcp", "https://mcp.example.org/api/mcp", "200!"]
+    models = json.loads((out / "api" / "v1" / "models.json").read_text(encoding="utf-8"))
+    assert models["models"][0]["url"].startswith("https://scores.example.org/models/")
+
+
+def test_production_build_refuses_a_missing_or_plain_http_address(tmp_path: Path) -> None:
+    for url in ("", "http://scores.example.org"):
+        result = _run("build-site", str(tmp_path / "out"), env={"MODELSCORES_BASE_URL": url})
+        assert result.returncode == 1
+        assert result.stderr.startswith("build-site: MODELSCORES_BASE_URL must be")
+    assert not (tmp_path / "out").exists()
+
+
+def test_deploy_sends_a_complete_build_to_netlify(tmp_path: Path, built_site: Path) -> None:
+    netlify, log = _recorder(tmp_path, "netlify")
+    env = {"NETLIFY": str(netlify), "NETLIFY_AUTH_TOKEN": "t", "NETLIFY_SITE_ID": "s-1"}
+    result = _run("deploy-site", str(built_site), env={**env, "GITHUB_SHA": "abc123"})
+    assert result.returncode == 0, result.stderr
+    assert _calls(log)[0]["args"] == [
+        *("deploy", "--prod", "--no-build", "--dir", str(built_site)),
+        *("--site", "s-1", "--message", "abc123"),
+    ]
+
+
+def test_deploy_refuses_an_incomplete_build_or_missing_secrets(
+    tmp_path: Path, built_site: Path
+) -> None:
+    netlify, log = _recorder(tmp_path, "netlify")
+    env = {"NETLIFY": str(netlify), "NETLIFY_AUTH_TOKEN": "t", "NETLIFY_SITE_ID": "s-1"}
+    partial = tmp_path / "partial"
+    shutil.copytree(built_site, partial)
+    (partial / "_redirects").unlink()
+    result = _run("deploy-site", str(partial), env=env)
+    assert result.returncode == 1
+    assert (
+        result.stderr
+        == f"deploy-site: {partial}: not a complete build (no _redirects); nothing deployed\n"
+    )
+    for secret in ("NETLIFY_AUTH_TOKEN", "NETLIFY_SITE_ID"):
+        missing = _run("deploy-site", str(built_site), env={**env, secret: ""})
+        assert missing.returncode == 1
+        assert secret in missing.stderr
+    assert not log.exists()
+
+
+@pytest.mark.skipif(
+    not NETLIFY_CLI.is_file(), reason="netlify-cli not installed (scripts/install_tools.sh)"
+)
+def test_the_pinned_netlify_cli_knows_every_flag_the_deploy_uses(tmp_path: Path) -> None:
+    node = next((ROOT / ".tools" / "node22" / "node_modules").glob("node-linux-*/bin/node"))
+    result = subprocess.run(
+        [str(node), str(NETLIFY_CLI), "deploy", "--help"],
+        env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), "NETLIFY_TELEMETRY_DISABLED": "1"},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    script = (CI / "deploy-site").read_text(encoding="utf-8")
+    used = set(re.findall(r"(--[a-z-]+)", script[script.index("$NETLIFY deploy") :]))
+    assert used == {"--prod", "--no-build", "--dir", "--site", "--message"}
+    assert all(flag in result.stdout for flag in used)
+
+
+def test_sidecar_image_is_built_for_the_public_addresses_and_pushed(tmp_path: Path) -> None:
+    docker, log = _recorder(tmp_path, "docker")
+    env = {
+        "DOCKER": str(docker),
+        "REGISTRY_TOKEN": "secret-token",
+        "GITHUB_ACTOR": "someone",
+        "MODELSCORES_BASE_URL": "https://scores.example.org",
+        "MODELSCORES_MCP_ORIGIN": "https://mcp.example.org",
+    }
+    image = "ghcr.io/owner/name-mcp"
+    result = _run("publish-sidecar", image, "abc123", env=env)
+    assert result.returncode == 0, result.stderr
+    login, build, push, push_latest = _calls(log)
+    assert login == {
+        "args": ["login", "ghcr.io", "--username", "someone", "--password-stdin"],
+        "stdin": "secret-token",  # on stdin, never on a command line
+    }
+    assert build["args"] == [
+        *("build", "--pull", "--build-arg", "BASE_URL=https://scores.example.org"),
+        *("--build-arg", "MCP_ORIGIN=https://mcp.example.org"),
+        *("--tag", f"{image}:abc123", "--tag", f"{image}:latest", "."),
+    ]
+    assert (push["args"], push_latest["args"]) == (
+        ["push", f"{image}:abc123"],
+        ["push", f"{image}:latest"],
+    )
+    assert "secret-token" not in result.stdout + result.stderr
+
+
+def test_sidecar_publish_refuses_bad_input(tmp_path: Path) -> None:
+    docker, log = _recorder(tmp_path, "docker")
+    env = {
+        "DOCKER": str(docker),
+        "REGISTRY_TOKEN": "t",
+        "GITHUB_ACTOR": "a",
+        "MODELSCORES_BASE_URL": "https://s.example.org",
+    }
+    assert _run("publish-sidecar", "ghcr.io/Owner/Name", "x", env=env).returncode == 2
+    assert (
+        _run("publish-sidecar", "ghcr.io/o/n", "x", env={**env, "REGISTRY_TOKEN": ""}).returncode
+        == 1
+    )
+    no_url = {**env, "MODELSCORES_BASE_URL": "http://s.example.org"}
+    assert _run("publish-sidecar", "ghcr.io/o/n", "x", env=no_url).returncode == 1
+    assert not log.exists()
