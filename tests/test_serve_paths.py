@@ -7,8 +7,11 @@ import logging
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from mcp import Client
 from starlette.testclient import TestClient
 
@@ -123,3 +126,30 @@ async def test_sidecar_answers_and_does_not_serve_the_planted_file(
     assert SECRET not in str(planted.content) + str(planted.structured_content)
     listed = await planted_client.call_tool("list_models", {})
     assert SECRET not in str(listed.structured_content)
+
+
+segments = st.one_of(
+    st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40),
+    st.integers(1, 600).map(lambda n: "x" * n),  # around the 255-byte name limit
+    st.sampled_from(["..", ".", "%2e%2e", "_headers", "_redirects", "index.html", "api", "v1"]),
+)
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    database=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(parts=st.lists(segments, max_size=40), api=st.booleans())
+def test_any_request_path_is_answered_below_500(
+    built_site: Path, parts: list[str], api: bool
+) -> None:
+    path = ("/api/v1/" if api else "/") + quote("/".join(parts), safe="/")
+    response = TestClient(create_static_app(built_site)).get(path)
+    assert response.status_code < 500, path
+    if response.status_code == 404:
+        under_api = path.rstrip("/") == "/api" or path.startswith("/api/")
+        wanted = "application/" if under_api else "text/html"
+        assert response.headers["content-type"].startswith(wanted) or response.text == "Not Found"
