@@ -19,7 +19,7 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from generator.errors import GeneratorError
-from mcp_server.site import SiteError, load_site
+from mcp_server.site import SiteError, load_snapshot
 
 BUILD_HINT = "run `modelscores build` first"
 PORT_HINT = "use --port to choose another port"
@@ -32,7 +32,7 @@ class ServeError(GeneratorError):
 def check_build(site_dir: Path) -> None:
     """Raise `ServeError` unless `site_dir` holds a complete, valid build."""
     try:
-        load_site(site_dir)
+        load_snapshot(site_dir)
     except SiteError as exc:
         raise ServeError(f"{exc}; {BUILD_HINT}") from None
 

@@ -33,7 +33,7 @@ from generator.api.urls import MCP_PATH
 from mcp_server.fastpath import FastPath
 from mcp_server.guards import ANY, JsonRpcGuard, RebindingGuard
 from mcp_server.server import create_server
-from mcp_server.site import SiteError, SiteStore
+from mcp_server.site import SiteError, SnapshotStore
 
 MAX_BODY_BYTES = 64 * 1024
 """Tool arguments are a few ids; anything much larger is not a request of ours (413)."""
@@ -64,7 +64,7 @@ def _origin_regex(origins: Sequence[str]) -> str:
     return "|".join(parts) or "(?!)"
 
 
-def _mcp_routes(mcp_app: Starlette, store: SiteStore | None) -> list[Route]:
+def _mcp_routes(mcp_app: Starlette, store: SnapshotStore | None) -> list[Route]:
     """The SDK's MCP route, POST only, at `/api/mcp` and `/api/mcp/` (no 307 between them).
 
     A stateless server has nothing to stream, so GET (which would open an SSE stream that
@@ -91,7 +91,7 @@ def create_app(
 
     `fast_path=False` sends every MCP request through the SDK (`mcp_server.fastpath`).
     """
-    store = SiteStore(site_dir, check_interval)
+    store = SnapshotStore(site_dir, check_interval)
     server = create_server(store)
     hosts = list(allowed_hosts or DEFAULT_ALLOWED_HOSTS)
     origins = list(allowed_origins or DEFAULT_ALLOWED_ORIGINS)

@@ -39,7 +39,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from generator.api.mcp_tools import TOOLS_BY_NAME, ToolArgument, ToolDeclaration
 from mcp_server import tools
 from mcp_server.guards import PARSED_BODY, ParsedBody, decode, read_body, replay
-from mcp_server.site import Site, SiteStore
+from mcp_server.site import SiteSnapshot, SnapshotStore
 
 JSON = "application/json"
 CACHE_ENTRIES = 1024
@@ -152,7 +152,7 @@ def parse_call(message: Any) -> tuple[int | str, str, Args] | None:
     return None if kwargs is None else (request_id, name, kwargs)
 
 
-def encode_result(site: Site, name: str, kwargs: Args) -> bytes:
+def encode_result(site: SiteSnapshot, name: str, kwargs: Args) -> bytes:
     """The JSON of the `CallToolResult` the SDK sends for this call."""
     try:
         answer = tools.TOOL_FUNCTIONS[name](site, **kwargs)
@@ -174,11 +174,11 @@ class ResultCache:
     def __init__(self, max_entries: int = CACHE_ENTRIES, max_bytes: int = CACHE_BYTES) -> None:
         self.max_entries = max_entries
         self.max_bytes = max_bytes
-        self._site: Site | None = None
+        self._site: SiteSnapshot | None = None
         self._entries: OrderedDict[bytes, bytes] = OrderedDict()
         self._bytes = 0
 
-    def get(self, site: Site, key: bytes) -> bytes | None:
+    def get(self, site: SiteSnapshot, key: bytes) -> bytes | None:
         if site is not self._site:
             return None
         value = self._entries.get(key)
@@ -186,7 +186,7 @@ class ResultCache:
             self._entries.move_to_end(key)
         return value
 
-    def put(self, site: Site, key: bytes, value: bytes) -> None:
+    def put(self, site: SiteSnapshot, key: bytes, value: bytes) -> None:
         if site is not self._site:
             self._site, self._bytes = site, 0
             self._entries.clear()
@@ -202,7 +202,9 @@ class ResultCache:
 class FastPath:
     """ASGI app: answer a plain `tools/call` directly, hand anything else to `sdk`."""
 
-    def __init__(self, sdk: ASGIApp, store: SiteStore, cache: ResultCache | None = None) -> None:
+    def __init__(
+        self, sdk: ASGIApp, store: SnapshotStore, cache: ResultCache | None = None
+    ) -> None:
         self.sdk = sdk
         self.store = store
         self.cache = cache or ResultCache()
@@ -239,7 +241,7 @@ class FastPath:
             if cached is not None:
                 return cached
 
-        def compute() -> tuple[Site, bytes]:
+        def compute() -> tuple[SiteSnapshot, bytes]:
             current = self.store.current()
             return current, encode_result(current, name, kwargs)
 

@@ -1,7 +1,7 @@
 """The MCP server: nine read-only tools over the current build of the site.
 
 The tools are registered from their declaration (`generator/api/mcp_tools.py`: names,
-arguments, bounds, descriptions). Each reads one snapshot (`SiteStore.current()`), calls
+arguments, bounds, descriptions). Each reads one snapshot (`SnapshotStore.current()`), calls
 the pure function in `tools`, and answers with a `CallToolResult`: the structured content,
 and as text blocks that same JSON serialized (first, per the MCP spec) and a readable
 summary. The output schema of each tool is the JSON Schema of its answer Struct
@@ -23,7 +23,7 @@ from pydantic import Field
 from generator.api.mcp_tools import MCP_TOOLS, ToolArgument, ToolDeclaration
 from mcp_server import tools
 from mcp_server.results import output_schema
-from mcp_server.site import SiteStore
+from mcp_server.site import SnapshotStore
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 INSTRUCTIONS = (
@@ -75,7 +75,7 @@ def _signature(declaration: ToolDeclaration) -> inspect.Signature:
     )
 
 
-def _tool(declaration: ToolDeclaration, store: SiteStore) -> Tool:
+def _tool(declaration: ToolDeclaration, store: SnapshotStore) -> Tool:
     """The SDK tool of a declaration, answering from the store's current snapshot."""
     function = tools.TOOL_FUNCTIONS[declaration.name]
 
@@ -96,12 +96,12 @@ def _tool(declaration: ToolDeclaration, store: SiteStore) -> Tool:
     return tool
 
 
-def build_tools(store: SiteStore) -> list[Tool]:
+def build_tools(store: SnapshotStore) -> list[Tool]:
     """The declared tools (`MCP_TOOLS`), each answering from the store's current snapshot."""
     return [_tool(declaration, store) for declaration in MCP_TOOLS]
 
 
-def create_server(store: SiteStore) -> MCPServer[Any]:
+def create_server(store: SnapshotStore) -> MCPServer[Any]:
     """The MCP server for the build at `store.site_dir`."""
     return MCPServer(
         "modelscores",

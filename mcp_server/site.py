@@ -1,9 +1,10 @@
 """Loading the built site (`site_out/api/v1/*`) into immutable snapshots, and reloading it.
 
-A `Site` is one whole build: every document of the API the tools answer from, decoded with
-the contract Structs (to validate it and to filter on it) and kept as the file's own JSON
-(to answer with exactly what the static API publishes). `SiteStore` holds the current
-snapshot and swaps in a new one, fully loaded first, when the build swaps `site_out/`.
+A `SiteSnapshot` is one whole build: every document of the API the tools answer from,
+decoded with the contract Structs (to validate it and to filter on it) and kept as the
+file's own JSON (to answer with exactly what the static API publishes). `SnapshotStore`
+holds the current snapshot and swaps in a new one, fully loaded first, when the build
+swaps `site_out/`.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ class Document(Generic[T]):
 
 
 @dataclass(frozen=True)
-class Site:
+class SiteSnapshot:
     """One build of the API, read whole; every answer is computed from one of these."""
 
     models: Document[ModelList]
@@ -187,7 +188,7 @@ def _regular(fd: int, rel: str) -> bool:
     return False
 
 
-def load_site(site_dir: Path) -> Site:
+def load_snapshot(site_dir: Path) -> SiteSnapshot:
     """Read and validate one whole build from `site_dir` (raises `SiteError`)."""
     with _open_dir(site_dir) as fd:
         try:
@@ -203,7 +204,7 @@ def load_site(site_dir: Path) -> Site:
         _check_listed(MODEL, [m.id for m in models.struct.models], model_details)
         _check_listed(RANKING, [r.id for r in rankings.struct.rankings], ranking_details)
         _check_listed(DOMAIN, [d.id for d in domains.struct.domains], domain_details)
-        return Site(
+        return SiteSnapshot(
             models=models,
             model_details=model_details,
             benchmarks=_document(fd, BENCHMARKS),
@@ -252,8 +253,8 @@ def settle_heap() -> None:
     gc.freeze()
 
 
-class SiteStore:
-    """The current `Site`, replaced by a freshly loaded one when the build changes.
+class SnapshotStore:
+    """The current `SiteSnapshot`, replaced by a freshly loaded one when the build changes.
 
     `current()` probes the site directory at most every `check_interval` seconds (a few
     `stat` calls). A changed fingerprint triggers a full load of the new build, and only a
@@ -264,11 +265,11 @@ class SiteStore:
     def __init__(self, site_dir: Path, check_interval: float = 1.0) -> None:
         self.site_dir = site_dir
         self.check_interval = check_interval
-        self._site: Site | None = None
+        self._site: SiteSnapshot | None = None
         self._checked_at = float("-inf")
         self._lock = threading.Lock()
 
-    def current(self) -> Site:
+    def current(self) -> SiteSnapshot:
         """The newest fully loaded build (loads the first one, raising `SiteError`, if needed)."""
         site = self._site
         if site is None:
@@ -281,27 +282,27 @@ class SiteStore:
             return site
         return self._reload(site)
 
-    def peek(self) -> Site | None:
+    def peek(self) -> SiteSnapshot | None:
         """The current snapshot if no check of the disk is due (never blocks), else None."""
         site = self._site
         if site is None or time.monotonic() - self._checked_at >= self.check_interval:
             return None
         return site
 
-    def _load_first(self) -> Site:
+    def _load_first(self) -> SiteSnapshot:
         with self._lock:
             if self._site is None:
-                self._site = load_site(self.site_dir)
+                self._site = load_snapshot(self.site_dir)
                 self._checked_at = time.monotonic()
                 settle_heap()
             return self._site
 
-    def _reload(self, seen: Site) -> Site:
+    def _reload(self, seen: SiteSnapshot) -> SiteSnapshot:
         with self._lock:
             if self._site is not seen:  # another thread already switched
                 return self._site or seen
             try:
-                fresh = load_site(self.site_dir)
+                fresh = load_snapshot(self.site_dir)
             except SiteError as exc:
                 logger.warning("keeping the previous build: %s", exc)
                 return seen

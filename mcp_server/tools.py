@@ -1,4 +1,4 @@
-"""The nine tools as pure functions of one `Site` snapshot and the caller's arguments.
+"""The nine tools as pure functions of one `SiteSnapshot` and the caller's arguments.
 
 Each returns an `Answer`: the structured content (the published document's own JSON, or a
 comparison built from the model documents) and a readable summary; the result's first text
@@ -20,7 +20,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from generator.api.contract import DIMENSION_SLUGS, ModelSummary
 from generator.api.mcp_tools import MCP_TOOLS, SortKey
 from mcp_server import text
-from mcp_server.site import Document, Site
+from mcp_server.site import Document, SiteSnapshot
 
 SUGGESTIONS = 3
 
@@ -57,7 +57,7 @@ def _not_found(kind: str, query: str, suggestions: Sequence[str], lister: str) -
     return ToolError(f"Unknown {kind} {query!r}.{hint} Call {lister} for every valid id.")
 
 
-def resolve_model(site: Site, query: str) -> str | None:
+def resolve_model(site: SiteSnapshot, query: str) -> str | None:
     """The id of the model named `query` (its id or name, any case), or None."""
     return site.model_keys.get(query.strip().casefold())
 
@@ -97,7 +97,7 @@ _SORTS: dict[SortKey, Callable[[ModelSummary], tuple[bool, Any]]] = {
 
 
 def list_models(
-    site: Site,
+    site: SiteSnapshot,
     *,
     provider: str | None = None,
     open_source: bool | None = None,
@@ -123,7 +123,7 @@ def list_models(
     return Answer(data, text.model_list(data, total))
 
 
-def get_model(site: Site, id: str) -> Answer:
+def get_model(site: SiteSnapshot, id: str) -> Answer:
     """`GET /models/{id}` for a model named by id or name (any case)."""
     model_id = resolve_model(site, id)
     if model_id is None:
@@ -155,7 +155,7 @@ def _best(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
     return best
 
 
-def compare_models(site: Site, ids: Sequence[str]) -> Answer:
+def compare_models(site: SiteSnapshot, ids: Sequence[str]) -> Answer:
     """The named models' full details in the order asked (repeats once), the queries that
     matched no model, and our extras: the best model per metric, suggestions per miss.
 
@@ -184,37 +184,37 @@ def compare_models(site: Site, ids: Sequence[str]) -> Answer:
 # --- rankings, benchmarks, domains, methodology ------------------------------
 
 
-def list_rankings(site: Site) -> Answer:
+def list_rankings(site: SiteSnapshot) -> Answer:
     """`GET /rankings`: the ranking catalog."""
     data = site.rankings.raw
     return Answer(data, text.ranking_list(data))
 
 
-def get_ranking(site: Site, id: str) -> Answer:
+def get_ranking(site: SiteSnapshot, id: str) -> Answer:
     """`GET /rankings/{id}`: one ranking with every ranked model."""
     data = _detail(site.ranking_details, "ranking", id, "list_rankings").raw
     return Answer(data, text.ranking_detail(data))
 
 
-def list_benchmarks(site: Site) -> Answer:
+def list_benchmarks(site: SiteSnapshot) -> Answer:
     """`GET /benchmarks`: the benchmarks of the seven dimensions."""
     data = site.benchmarks.raw
     return Answer(data, text.benchmark_list(data))
 
 
-def list_domains(site: Site) -> Answer:
+def list_domains(site: SiteSnapshot) -> Answer:
     """`GET /domains`: every applied-capability domain."""
     data = site.domains.raw
     return Answer(data, text.domain_list(data))
 
 
-def get_domain(site: Site, slug: str) -> Answer:
+def get_domain(site: SiteSnapshot, slug: str) -> Answer:
     """`GET /domains/{slug}`: a domain's leaderboard and benchmark results."""
     data = _detail(site.domain_details, "domain", slug, "list_domains").raw
     return Answer(data, text.domain_detail(data))
 
 
-def get_methodology(site: Site) -> Answer:
+def get_methodology(site: SiteSnapshot) -> Answer:
     """`GET /methodology`: how every score is computed."""
     data = site.methodology.raw
     return Answer(data, text.methodology(data))

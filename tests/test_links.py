@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from support.documents import BASE, sample_documents
 from support.paths import SHIPPED_BASE_URL
-from support.sitecheck import Site, broken_links, external_loads
+from support.sitecheck import BuiltSite, broken_links, external_loads
 
 from generator.api.hosting import RedirectRule, parse_redirects
 from generator.api.urls import DEFAULT_BASE_URL, SiteConfig
@@ -16,21 +16,21 @@ from generator.pages.render import render_pages
 
 
 @pytest.fixture(scope="module")
-def sample_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+def sample_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     root = tmp_path_factory.mktemp("sample_site")
     for path, data in render_pages(sample_documents(), SiteConfig(base_url=BASE)).items():
         target = root / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
-    return Site(root, BASE)
+    return BuiltSite(root, BASE)
 
 
-def test_sample_pages_link_only_to_existing_pages(sample_site: Site) -> None:
+def test_sample_pages_link_only_to_existing_pages(sample_site: BuiltSite) -> None:
     # the sample has no API files: links into api/ are checked on the real build
     assert broken_links(sample_site, skip_prefixes=("api/",)) == []
 
 
-def test_pages_load_nothing_from_outside(sample_site: Site) -> None:
+def test_pages_load_nothing_from_outside(sample_site: BuiltSite) -> None:
     assert external_loads(sample_site) == []
 
 
@@ -40,7 +40,7 @@ def test_checker_reports_a_missing_page_and_a_missing_anchor(tmp_path: Path) -> 
         '<a href="../b/">b</a> <a href="../#nowhere">x</a> <a href="https://elsewhere.org/">e</a>'
     )
     (tmp_path / "index.html").write_text('<p id="here">home</p>')
-    problems = broken_links(Site(tmp_path, BASE))
+    problems = broken_links(BuiltSite(tmp_path, BASE))
     assert problems == [
         f"a/index.html: {BASE}/b/ resolves to no file",
         f"a/index.html: {BASE}/#nowhere has no element with id 'nowhere'",
@@ -53,30 +53,30 @@ def test_checker_follows_rewrites_and_json_url_fields(tmp_path: Path) -> None:
         f'{{"models": [{{"url": "{BASE}/api/v1/models"}}, {{"modelUrl": "{BASE}/x/"}}]}}'
     )
     (tmp_path / "_redirects").write_text("/api/v1/models /api/v1/models.json 200\n")
-    assert broken_links(Site(tmp_path, BASE)) == [
+    assert broken_links(BuiltSite(tmp_path, BASE)) == [
         f"api/v1/models.json: {BASE}/x/ resolves to no file"
     ]
 
 
 @pytest.fixture(scope="module")
-def shipped(shipped_site: Path) -> Site:
+def shipped(shipped_site: Path) -> BuiltSite:
     """The shipped data/ built under a base URL with a path prefix (see conftest)."""
-    return Site(shipped_site, SHIPPED_BASE_URL)
+    return BuiltSite(shipped_site, SHIPPED_BASE_URL)
 
 
 def test_fixture_build_has_no_broken_links(built_site: Path) -> None:
-    site = Site(built_site, DEFAULT_BASE_URL)
+    site = BuiltSite(built_site, DEFAULT_BASE_URL)
     assert broken_links(site) == []
     assert site.checked > 500
 
 
-def test_shipped_build_has_no_broken_links_under_a_path_prefix(shipped: Site) -> None:
+def test_shipped_build_has_no_broken_links_under_a_path_prefix(shipped: BuiltSite) -> None:
     assert broken_links(shipped) == []
     assert external_loads(shipped) == []
     assert shipped.checked > 5000
 
 
-def test_every_json_url_field_is_a_page_or_file(shipped: Site) -> None:
+def test_every_json_url_field_is_a_page_or_file(shipped: BuiltSite) -> None:
     # the model list's `url` fields are the profile pages, one per model
     models = json.loads((shipped.root / "api/v1/models.json").read_bytes())["models"]
     for model in models:

@@ -20,7 +20,7 @@ from generator.api.urls import SiteConfig
 from generator.build import build_site
 from mcp_server.app import create_app
 from mcp_server.server import create_server
-from mcp_server.site import SiteStore
+from mcp_server.site import SnapshotStore
 
 pytestmark = pytest.mark.anyio
 
@@ -32,7 +32,7 @@ def anyio_backend() -> str:
 
 @pytest.fixture
 async def client(built_site: Path) -> AsyncIterator[Client]:
-    async with Client(create_server(SiteStore(built_site))) as connected:
+    async with Client(create_server(SnapshotStore(built_site))) as connected:
         yield connected
 
 

@@ -43,8 +43,8 @@ def test_settle_collects_cycles_from_before() -> None:
 def test_store_settles_after_each_load(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
     monkeypatch.setattr(site, "settle_heap", lambda: calls.append("settled"))
-    monkeypatch.setattr(site, "load_site", lambda path: object())
-    store = site.SiteStore(site_dir=Path("unused"))
+    monkeypatch.setattr(site, "load_snapshot", lambda path: object())
+    store = site.SnapshotStore(site_dir=Path("unused"))
     store.current()
     store.current()
     assert calls == ["settled"]

@@ -14,15 +14,15 @@ from mcp.server.mcpserver.exceptions import ToolError
 from support.documents import MCP_MODELS, sample_documents, swap_in, write_site
 
 from mcp_server import tools
-from mcp_server.site import Site, SiteError, SiteStore, load_site
+from mcp_server.site import SiteError, SiteSnapshot, SnapshotStore, load_snapshot
 
 
-def tag_of(site: Site) -> str:
+def tag_of(site: SiteSnapshot) -> str:
     return site.envelope["methodologyVersion"].rsplit(".", 1)[1]
 
 
 def test_load_site_reads_every_document(tmp_path: Path) -> None:
-    site = load_site(write_site(tmp_path / "site"))
+    site = load_snapshot(write_site(tmp_path / "site"))
     assert sorted(site.model_details) == ["alpha-1", "beta-2", "gamma-3"]
     rankings = [path for path in sample_documents(MCP_MODELS) if path.startswith("/rankings/")]
     assert sorted(site.ranking_details) == sorted(p.removeprefix("/rankings/") for p in rankings)
@@ -38,10 +38,10 @@ def test_load_site_reads_every_document(tmp_path: Path) -> None:
 
 def test_missing_site_is_a_site_error(tmp_path: Path) -> None:
     with pytest.raises(SiteError, match="cannot open the built site"):
-        load_site(tmp_path / "nothing")
+        load_snapshot(tmp_path / "nothing")
     (tmp_path / "empty").mkdir()
     with pytest.raises(SiteError, match=r"models.json: No such file or directory$"):
-        load_site(tmp_path / "empty")
+        load_snapshot(tmp_path / "empty")
 
 
 def test_a_file_that_breaks_the_contract_is_a_site_error(tmp_path: Path) -> None:
@@ -51,7 +51,7 @@ def test_a_file_that_breaks_the_contract_is_a_site_error(tmp_path: Path) -> None
     document["modelCount"] = -1
     path.write_text(json.dumps(document))
     with pytest.raises(SiteError, match=r"api/v1/rankings/composite-iq: Expected `int` >= 0"):
-        load_site(site_dir)
+        load_snapshot(site_dir)
 
 
 def test_a_list_and_its_detail_files_must_agree(tmp_path: Path) -> None:
@@ -60,7 +60,7 @@ def test_a_list_and_its_detail_files_must_agree(tmp_path: Path) -> None:
     with pytest.raises(
         SiteError, match=r"api/v1/domains: list and detail files differ on \['cybersecurity'\]"
     ):
-        load_site(site_dir)
+        load_snapshot(site_dir)
 
 
 def test_a_detail_file_must_hold_its_own_id(tmp_path: Path) -> None:
@@ -68,18 +68,18 @@ def test_a_detail_file_must_hold_its_own_id(tmp_path: Path) -> None:
     folder = site_dir / "api/v1/models"
     (folder / "alpha-1").rename(folder / "alpha-9")
     with pytest.raises(SiteError, match="id 'alpha-1' differs from the file name"):
-        load_site(site_dir)
+        load_snapshot(site_dir)
 
 
 def test_store_switches_to_a_swapped_in_build(tmp_path: Path) -> None:
     site_dir = write_site(tmp_path / "site_out", "A")
-    store = SiteStore(site_dir, check_interval=0)
+    store = SnapshotStore(site_dir, check_interval=0)
     old = store.current()
     assert store.current() is old  # nothing changed: same snapshot, no reload
     swap_in(site_dir, write_site(tmp_path / "next", "B"))
     new = store.current()
     assert (tag_of(old), tag_of(new)) == ("A", "B")
-    assert tag_of(load_site(site_dir)) == "B"
+    assert tag_of(load_snapshot(site_dir)) == "B"
 
 
 def test_store_follows_a_symlink_swap(tmp_path: Path) -> None:
@@ -87,7 +87,7 @@ def test_store_follows_a_symlink_swap(tmp_path: Path) -> None:
     write_site(tmp_path / "build-b", "B")
     link = tmp_path / "site_out"
     link.symlink_to("build-a")
-    store = SiteStore(link, check_interval=0)
+    store = SnapshotStore(link, check_interval=0)
     assert tag_of(store.current()) == "A"
     (tmp_path / "tmp-link").symlink_to("build-b")
     os.replace(tmp_path / "tmp-link", link)
@@ -96,7 +96,7 @@ def test_store_follows_a_symlink_swap(tmp_path: Path) -> None:
 
 def test_store_checks_at_most_once_per_interval(tmp_path: Path) -> None:
     site_dir = write_site(tmp_path / "site_out", "A")
-    store = SiteStore(site_dir, check_interval=3600)
+    store = SnapshotStore(site_dir, check_interval=3600)
     first = store.current()
     swap_in(site_dir, write_site(tmp_path / "next", "B"))
     assert store.current() is first
@@ -104,7 +104,7 @@ def test_store_checks_at_most_once_per_interval(tmp_path: Path) -> None:
 
 def test_store_keeps_the_old_build_while_the_new_one_is_broken(tmp_path: Path) -> None:
     site_dir = write_site(tmp_path / "site_out", "A")
-    store = SiteStore(site_dir, check_interval=0)
+    store = SnapshotStore(site_dir, check_interval=0)
     old = store.current()
     broken = write_site(tmp_path / "next", "B")
     (broken / "api/v1/methodology").write_text("{")
@@ -121,7 +121,7 @@ def test_answers_are_wholly_old_or_wholly_new_while_builds_swap(tmp_path: Path) 
     """Readers in threads; a writer swaps builds A and B; each answer is one build's."""
     site_dir = write_site(tmp_path / "site_out", "A")
     spare = write_site(tmp_path / "spare", "B")
-    store = SiteStore(site_dir, check_interval=0)
+    store = SnapshotStore(site_dir, check_interval=0)
     stop = threading.Event()
     seen: set[str] = set()
     problems: list[str] = []
@@ -160,7 +160,7 @@ def test_answers_are_wholly_old_or_wholly_new_while_builds_swap(tmp_path: Path) 
 
 
 def test_tool_errors_come_from_the_snapshot_not_the_disk(tmp_path: Path) -> None:
-    site = load_site(write_site(tmp_path / "site_out"))
+    site = load_snapshot(write_site(tmp_path / "site_out"))
     shutil.rmtree(tmp_path / "site_out")
     assert tools.get_model(site, "alpha-1").data["id"] == "alpha-1"
     with pytest.raises(ToolError, match="Unknown model 'delta-4'"):

@@ -14,7 +14,7 @@ from mcp.types import CallToolResult, TextContent
 from support.documents import MCP_MODELS, write_site
 
 from mcp_server.server import create_server
-from mcp_server.site import SiteStore
+from mcp_server.site import SnapshotStore
 
 pytestmark = pytest.mark.anyio
 
@@ -43,7 +43,7 @@ def site_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def client(site_dir: Path) -> AsyncIterator[Client]:
-    async with Client(create_server(SiteStore(site_dir, check_interval=0))) as connected:
+    async with Client(create_server(SnapshotStore(site_dir, check_interval=0))) as connected:
         yield connected
 
 

@@ -326,9 +326,9 @@ def test_inline_bar_charts_show_the_first_fifty_bars() -> None:
 
 def test_docs_page_lists_the_tools_the_mcp_sidecar_serves(built_site: Path) -> None:
     from mcp_server.server import build_tools
-    from mcp_server.site import SiteStore
+    from mcp_server.site import SnapshotStore
 
-    served = {tool.name for tool in build_tools(SiteStore(built_site, check_interval=0))}
+    served = {tool.name for tool in build_tools(SnapshotStore(built_site, check_interval=0))}
     assert served == {tool.name for tool in MCP_TOOLS}
     html = (built_site / "docs/index.html").read_text()
     assert all(f"<code>{name}</code>" in html for name in served)

@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 
 from generator.serve import create_static_app
 from mcp_server.server import create_server
-from mcp_server.site import SiteStore, load_site
+from mcp_server.site import SnapshotStore, load_snapshot
 
 SECRET = "SECRET-OUTSIDE-THE-SITE-7f3e21"
 
@@ -96,7 +96,7 @@ def test_sidecar_loads_a_site_with_a_planted_symlink_and_skips_it(
 ) -> None:
     _plant(site_copy, "api/v1/models/planted", tmp_path / "outside" / "planted")
     with caplog.at_level(logging.WARNING, logger="mcp_server.site"):
-        site = load_site(site_copy)
+        site = load_snapshot(site_copy)
     assert "planted" not in site.model_details
     assert "alpha-1" in site.model_details
     assert [r.getMessage() for r in caplog.records] == [
@@ -112,7 +112,7 @@ def anyio_backend() -> str:
 @pytest.fixture
 async def planted_client(site_copy: Path, tmp_path: Path) -> AsyncIterator[Client]:
     _plant(site_copy, "api/v1/models/planted", tmp_path / "outside" / "planted")
-    async with Client(create_server(SiteStore(site_copy))) as connected:
+    async with Client(create_server(SnapshotStore(site_copy))) as connected:
         yield connected
 
 

@@ -9,11 +9,11 @@ import pytest
 from generator.api.mcp_tools import MCP_TOOLS, TOOLS_BY_NAME
 from mcp_server.fastpath import call_arguments
 from mcp_server.server import build_tools
-from mcp_server.site import SiteStore
+from mcp_server.site import SnapshotStore
 
 
 def test_the_sdk_registers_each_declared_tool_with_its_bounds(tmp_path: Path) -> None:
-    registered = {tool.name: tool for tool in build_tools(SiteStore(tmp_path))}
+    registered = {tool.name: tool for tool in build_tools(SnapshotStore(tmp_path))}
     assert list(registered) == [tool.name for tool in MCP_TOOLS]
     for declaration in MCP_TOOLS:
         schema = registered[declaration.name].parameters

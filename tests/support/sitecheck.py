@@ -42,7 +42,7 @@ class _Collector(HTMLParser):
 
 
 @dataclass
-class Site:
+class BuiltSite:
     """A built site on disk, served at `base_url`."""
 
     root: Path
@@ -126,7 +126,7 @@ def _json_urls(value: object) -> Iterator[str]:
             yield from _json_urls(item)
 
 
-def broken_links(site: Site, skip_prefixes: tuple[str, ...] = ()) -> list[str]:
+def broken_links(site: BuiltSite, skip_prefixes: tuple[str, ...] = ()) -> list[str]:
     """Every href/src of every page and every url field of every JSON file that is broken."""
     problems = []
     for page in site.html_pages():
@@ -157,7 +157,7 @@ def broken_links(site: Site, skip_prefixes: tuple[str, ...] = ()) -> list[str]:
     return problems
 
 
-def external_loads(site: Site) -> list[str]:
+def external_loads(site: BuiltSite) -> list[str]:
     """Subresources (img, script, stylesheet) a page would load from outside the site."""
     out = []
     for page in site.html_pages():
