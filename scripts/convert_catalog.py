@@ -595,6 +595,13 @@ def chart_docs(benchmarks: dict[str, Doc]) -> dict[str, Doc]:
             "kind": "frontier",
             "tags": ["iq", "frontier"],
         },
+        "composite-iq-ranges": {
+            "title": "Composite IQ with its 95% range",
+            "description": "Every ranked model's composite IQ (dot) and stated 95% range (line),"
+            " best first: where lines overlap, the data cannot tell the models apart.",
+            "kind": "iq-ranges",
+            "tags": ["iq", "uncertainty"],
+        },
         "dimension-profiles": {
             "title": "Dimension profiles of the top models",
             "description": "The seven dimension scores of the highest-ranked models side by side.",

@@ -37,7 +37,7 @@ def test_shipped_data_loads_with_published_models_only() -> None:
 def test_shipped_summary_counts_unpublished_models_separately() -> None:
     assert summarize(SHIPPED).describe() == (
         "69 models (67 published), 22 benchmarks, 10 domains, 455 domain results,"
-        " 589 benchmark results, 25 charts"
+        " 589 benchmark results, 26 charts"
     )
 
 

@@ -85,6 +85,7 @@ ChartKind = Literal[
     "frontier",
     "dimension-profile",
     "benchmark-scores",
+    "iq-ranges",
 ]
 """What a promoted chart draws (a chart's `tags` include its kind)."""
 

@@ -18,6 +18,8 @@ from generator.pages.plots import (
     Bars,
     CostScatter,
     Histogram,
+    Interval,
+    Intervals,
     Plot,
     Profile,
     Profiles,
@@ -104,6 +106,26 @@ def dimension_profiles(docs: SiteDocuments, count: int = PROFILE_MODELS) -> Prof
     return Profiles(tuple(profiles))
 
 
+def composite_ranges(docs: SiteDocuments) -> Intervals:
+    """Every ranked model's composite with its 95% range and rank band, in rank order."""
+    rows = []
+    for m in _ranked(docs.models.models):
+        if None in (m.iq, m.iq_low95, m.iq_high95, m.rank, m.rank_low, m.rank_high):
+            continue
+        rows.append(
+            Interval(
+                label=m.name,
+                value=float(m.iq or 0),
+                low=m.iq_low95 or 0.0,
+                high=m.iq_high95 or 0.0,
+                rank=m.rank or 0,
+                rank_low=m.rank_low or 0,
+                rank_high=m.rank_high or 0,
+            )
+        )
+    return Intervals(tuple(rows))
+
+
 def ranking_bars(ranking: RankingDetail, value_label: str) -> Bars:
     """One bar per ranked model with a score, in rank order."""
     bars = tuple(Bar(m.name, m.score) for m in ranking.models if m.score is not None)
@@ -130,6 +152,8 @@ def build_plot(docs: SiteDocuments, chart: Chart) -> Plot:
         return frontier(docs)
     if kind == "dimension-profile":
         return dimension_profiles(docs)
+    if kind == "iq-ranges":
+        return composite_ranges(docs)
     return benchmark_scores(docs, chart)
 
 
@@ -143,7 +167,7 @@ def inline(plot: Plot, ident: str, title: str, width: float = INLINE_WIDTH) -> s
 
 def preview(plot: Plot, title: str, subtitle: str) -> bytes:
     """The plot as a 1200x630 PNG social preview."""
-    if isinstance(plot, Bars):
+    if isinstance(plot, Bars | Intervals):
         plot = plot.limited(PREVIEW_ROWS)
     body = plot.draw(svg.PREVIEW_WIDTH, svg.preview_chart_height())
     return svg.rasterise(svg.preview_svg(body, title, subtitle, SITE_NAME))

@@ -375,3 +375,88 @@ class Bars:
             out.append(svg.text(x_end + 4, y + row_h * 0.68, format_value(bar.value), 11))
         out += axes.x_axis(frame, xs, [(t, svg.tick_label(t)) for t in ticks], self.value_label)
         return "".join(out)
+
+
+@dataclass(frozen=True)
+class Interval:
+    """One row of a dot-and-whisker chart: a score and its stated 95% range."""
+
+    label: str
+    value: float
+    low: float
+    high: float
+    rank: int
+    rank_low: int
+    rank_high: int
+
+
+@dataclass(frozen=True)
+class Intervals:
+    """Every ranked model's composite IQ (dot) with its 95% range (whisker), best first."""
+
+    rows: tuple[Interval, ...]
+    max_rows: int | None = None
+    row_height: float = 16
+
+    def limited(self, rows: int) -> Intervals:
+        """The same chart showing only the first `rows` models."""
+        return Intervals(self.rows, rows, 30)
+
+    @property
+    def shown(self) -> tuple[Interval, ...]:
+        return self.rows if self.max_rows is None else self.rows[: self.max_rows]
+
+    @property
+    def summary(self) -> str:
+        if not self.rows:
+            return "No model has a composite IQ yet."
+        top = self.rows[0]
+        more = f", the first {len(self.shown)} shown" if len(self.shown) < len(self.rows) else ""
+        return (
+            f"Composite IQ of {len(self.rows)} ranked models, each a dot with a line across its "
+            f"95% range{more}. Where two lines overlap a lot, the data cannot tell the models "
+            f"apart. Top: {top.label}, IQ {format_value(top.value)} "
+            f"({format_value(top.low)} to {format_value(top.high)})."
+        )
+
+    @property
+    def table(self) -> DataTable:
+        rows = tuple(
+            (
+                str(r.rank),
+                r.label,
+                format_value(r.value),
+                f"{format_value(r.low)} to {format_value(r.high)}",
+                f"{r.rank_low}–{r.rank_high}",
+            )
+            for r in self.rows
+        )
+        return DataTable(
+            "Composite IQ with its 95% range and rank band",
+            ("Rank", "Model", "Composite IQ", "95% range", "Rank band"),
+            rows,
+        )
+
+    def height_for(self, width: float) -> float:
+        return self.row_height * max(len(self.shown), 1) + 64
+
+    def draw(self, width: float, height: float) -> str:
+        shown = self.shown
+        if not shown:
+            return svg.text(width / 2, height / 2, "No data", 16, text_anchor="middle")
+        label_w = min(220.0, width * 0.3)
+        frame = axes.Frame(left=label_w + 16, top=8, right=width - 24, bottom=height - 48)
+        ticks = svg.nice_ticks(min(r.low for r in shown), max(r.high for r in shown), 6)
+        xs = Scale(ticks[0], ticks[-1], frame.left, frame.right)
+        row_h = (frame.bottom - frame.top) / len(shown)
+        size = min(12.0, row_h * 0.75)
+        out = [svg.line(xs(t), frame.top, xs(t), frame.bottom, GRID) for t in ticks]
+        for i, row in enumerate(shown):
+            mid = frame.top + (i + 0.5) * row_h
+            label = svg.clip_label(f"{row.rank}. {row.label}", size, label_w)
+            out.append(svg.text(frame.left - 8, mid + size * 0.35, label, size, text_anchor="end"))
+            out.append(svg.line(xs(row.low), mid, xs(row.high), mid, ACCENT, stroke_width=2))
+            out.append(svg.circle(xs(row.value), mid, min(4.0, row_h * 0.3), HIGHLIGHT))
+        title = "Composite IQ (dot) and 95% range (line)"
+        out += axes.x_axis(frame, xs, [(t, svg.tick_label(t)) for t in ticks], title)
+        return "".join(out)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from importlib import resources
 from typing import Any
 
@@ -128,6 +129,13 @@ def _fixed(value: object, digits: int = 2) -> str:
     return f"{value:,.{digits}f}"
 
 
+def _whole(value: object) -> str:
+    """A range end as a whole IQ point, half up (the API keeps 2 decimals)."""
+    if not isinstance(value, float | int):
+        return "–"
+    return str(Decimal(repr(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
 def _inline_code(text: str) -> markupsafe.Markup:
     """Escape text and show `backticked` spans as code (OpenAPI descriptions use them)."""
     parts = str(markupsafe.escape(text)).split("`")
@@ -147,6 +155,7 @@ def _environment() -> jinja2.Environment:
     env.filters.update(
         dash=_dash,
         fixed=_fixed,
+        whole=_whole,
         value=format_value,
         cost=views.format_cost,
         dim=views.dimension_iq,
@@ -244,6 +253,7 @@ def _ranking_pages(out: _Renderer) -> None:
             f"{ranking.ranking_name}: every ranked model in order.",
             ranking=ranking,
             rows=views.ranking_rows(docs, ranking),
+            banded=any(isinstance(r.rank_low, int) for r in ranking.models),
             benchmark=docs.benchmark(ranking.id) if ranking.ranking_type == "benchmark" else None,
         )
     out.page(

@@ -6,6 +6,7 @@ Nothing here computes a score: values are read from the documents and arranged
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator.api.contract import (
@@ -56,7 +57,27 @@ PARAMETER_MEANINGS = {
     "peerCount": "measured peers averaged for a peer-imputed usage multiplier",
     "defaultUsageMultiplier": "multiplier assumed for a priced model with no other source",
     "intervalZ": "z of the stated 95% ranges (estimate ± z × standard error)",
+    "kappaNoise": "κ: how many models' worth of weight σ_b's default keeps in its estimate",
 }
+
+
+def rank_groups(bands: Sequence[tuple[int | None, int | None]]) -> list[int]:
+    """Group number (1, 2, ...) of each row, in rank order, from `(rankLow, rankHigh)`.
+
+    A group starts at the first row not yet grouped and takes every following row
+    whose rank band overlaps the starting row's band (its best plausible rank is no
+    worse than the starter's worst): at this confidence, rows of one group cannot be
+    told apart from the group's first model. Rows without a band start their own group.
+    """
+    groups: list[int] = []
+    start_high: int | None = None
+    for low, high in bands:
+        if groups and start_high is not None and low is not None and low <= start_high:
+            groups.append(groups[-1])
+        else:
+            groups.append(groups[-1] + 1 if groups else 1)
+            start_high = high
+    return groups
 
 
 def format_cost(value: float | None) -> str:
@@ -89,6 +110,7 @@ class LandingView:
     """The landing page: the composite leaderboard and the unranked models."""
 
     ranked: list[ModelSummary]
+    groups: list[int]  # per ranked model: its group of models not distinguishable at 95%
     unranked: list[ModelSummary]
     dimensions: list[tuple[str, str, str]]
     composite: RankingCatalogEntry | None
@@ -99,8 +121,10 @@ def landing_view(docs: SiteDocuments) -> LandingView:
     models = docs.models.models
     names = dimension_names(docs)
     composite = [r for r in docs.rankings.rankings if r.id == "composite-iq"]
+    ranked = sorted((m for m in models if m.rank is not None), key=lambda m: (m.rank, m.id))
     return LandingView(
-        ranked=sorted((m for m in models if m.rank is not None), key=lambda m: (m.rank, m.id)),
+        ranked=ranked,
+        groups=rank_groups([(m.rank_low, m.rank_high) for m in ranked]),
         unranked=sorted((m for m in models if m.rank is None), key=lambda m: (m.name, m.id)),
         dimensions=[(slug, names[slug], DIMENSION_SHORT[slug]) for slug in DIMENSION_SLUGS],
         composite=composite[0] if composite else None,
@@ -224,6 +248,7 @@ class MethodologyView:
     cost: DerivedRanking | None
     parameters: list[tuple[str, float | int, str]]
     benchmark_urls: dict[str, str]
+    benchmark_names: dict[str, str]
 
 
 def methodology_view(docs: SiteDocuments) -> MethodologyView:
@@ -238,4 +263,5 @@ def methodology_view(docs: SiteDocuments) -> MethodologyView:
         cost=by_id.get("effective-cost"),
         parameters=[(k, v, PARAMETER_MEANINGS.get(k, "")) for k, v in params.items()],
         benchmark_urls={b.field: b.url for b in docs.benchmarks.benchmarks},
+        benchmark_names={b.id: b.name for b in docs.benchmarks.benchmarks},
     )
