@@ -17,6 +17,7 @@ import msgspec
 
 from generator.api.documents import build_documents, render_api
 from generator.api.hosting import parse_redirects, render_hosting
+from generator.api.models import model_aliases
 from generator.api.openapi import build_openapi
 from generator.api.urls import (
     API_PREFIX,
@@ -120,7 +121,8 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig) -> BuildReport:
         except OSError as exc:
             raise BuildError(f"cannot render the pages: {exc}") from exc
     with timer.stage("check"):
-        files = merge_files(api, pages, render_hosting(config, html_404=HTML_404 in pages))
+        hosting = render_hosting(config, HTML_404 in pages, model_aliases(documents))
+        files = merge_files(api, pages, hosting)
         check_site(files)
     with timer.stage("write"):
         written = write_site(files, out_dir)
@@ -150,7 +152,8 @@ def check_site(files: Mapping[str, bytes]) -> None:
                 if files.get(alias) != data:
                     problems.append(f"{alias}: differs from {path}")
     for rule in parse_redirects(files["_redirects"].decode()):
-        if "://" not in rule.target and rule.target.lstrip("/") not in files:
+        target = rule.target.lstrip("/") + ("index.html" if rule.target.endswith("/") else "")
+        if "://" not in rule.target and target not in files:
             problems.append(f"_redirects: {rule.source} -> missing {rule.target}")
     if problems:
         raise BuildError(f"{len(problems)} site check failures, first: {problems[0]}")

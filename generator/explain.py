@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping
 
+from generator.api.aliases import Names, name_keys, resolve
 from generator.errors import GeneratorError
 from generator.input.records import BenchmarkRecord, Dataset, ModelRecord, ParametersRecord
 from generator.scoring.rounding import round_half_up
@@ -37,11 +38,16 @@ _PRIORS = {
 }
 
 
-def explain_model(dataset: Dataset, scores: Scores, model_id: str) -> str:
-    """A maintainer's account of one model's scores; GeneratorError for an unknown id."""
+def explain_model(dataset: Dataset, scores: Scores, query: str) -> str:
+    """A maintainer's account of one model's scores; GeneratorError for an unknown model.
+
+    `query` is the model's id, an alias or its name, any case (`generator.api.aliases`).
+    """
     models = {m.id: m for m in dataset.models}
-    if model_id not in models or model_id not in scores.models:
-        raise GeneratorError(_unknown(model_id, sorted(models)))
+    keys = name_keys(Names(m.id, m.name, m.aliases) for m in dataset.models)
+    model_id = resolve(keys, query)
+    if model_id is None or model_id not in scores.models:
+        raise GeneratorError(_unknown(query, sorted(models)))
     model, result = models[model_id], scores.models[model_id]
     benchmarks = {b.id: b for b in dataset.benchmarks}
     params = dataset.methodology.parameters

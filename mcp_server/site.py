@@ -24,6 +24,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
+from generator.api.aliases import Names, name_keys
 from generator.api.contract import (
     BENCHMARKS,
     DOMAIN,
@@ -79,7 +80,7 @@ class SiteSnapshot:
     domain_details: Mapping[str, Document[DomainDetail]]
     methodology: Document[Methodology]
     model_keys: Mapping[str, str]
-    """Lower-cased model id or name to model id: how tools resolve what a user calls a model."""
+    """Lower-cased model id, alias or name to model id: how tools resolve a model's name."""
     fingerprint: tuple[int, ...]
 
     @property
@@ -213,7 +214,7 @@ def load_snapshot(site_dir: Path) -> SiteSnapshot:
             domains=domains,
             domain_details=domain_details,
             methodology=_document(fd, METHODOLOGY),
-            model_keys=_model_keys(models.struct),
+            model_keys=_model_keys(models.struct, model_details),
             fingerprint=fingerprint,
         )
 
@@ -227,12 +228,9 @@ def _check_listed(
         raise SiteError(f"{API_DIR}/{kind.folder}: list and detail files differ on {missing}")
 
 
-def _model_keys(models: ModelList) -> dict[str, str]:
-    """Lower-cased names, then lower-cased ids (ids win a clash), each to the model id."""
-    by_id_desc = sorted(models.models, key=lambda m: m.id, reverse=True)
-    keys = {m.name.casefold(): m.id for m in by_id_desc}  # the smallest id wins a shared name
-    keys.update({m.id.casefold(): m.id for m in models.models})
-    return keys
+def _model_keys(models: ModelList, details: Mapping[str, Document[ModelDetail]]) -> dict[str, str]:
+    """Every name, alias and id (lower-cased) to the model id (`generator.api.aliases`)."""
+    return name_keys(Names(m.id, m.name, details[m.id].struct.aliases) for m in models.models)
 
 
 # --- the current snapshot ---------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 from mcp.server.mcpserver.exceptions import ToolError
 
+from generator.api import aliases
 from generator.api.contract import DIMENSION_SLUGS, ModelSummary
 from generator.api.mcp_tools import MCP_TOOLS, SortKey
 from mcp_server import text
@@ -58,8 +59,8 @@ def _not_found(kind: str, query: str, suggestions: Sequence[str], lister: str) -
 
 
 def resolve_model(site: SiteSnapshot, query: str) -> str | None:
-    """The id of the model named `query` (its id or name, any case), or None."""
-    return site.model_keys.get(query.strip().casefold())
+    """The id of the model named `query` (its id, an alias or its name, any case), or None."""
+    return aliases.resolve(site.model_keys, query)
 
 
 def _detail(

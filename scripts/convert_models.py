@@ -178,6 +178,7 @@ class ModelBuilder:
         doc: Doc = {
             "id": row["id"],
             "name": row["name"],
+            "aliases": aliases(row["id"], row["name"], [r["id"] for r in revisions]),
             "provider": row["provider"],
             "country": row["country"],
             "release_date": day,
@@ -262,6 +263,12 @@ class ModelBuilder:
         if any(key.split("_")[0] == revision_id for key in self.epoch_keys):
             urls.append("https://epoch.ai/data/benchmark_data.zip")
         return urls
+
+
+def aliases(model_id: str, name: str, revision_ids: list[str]) -> list[str]:
+    """What else leads to the model: its display name (unless it is the id) and the dated
+    revision ids providers serve it under (data/README.md, "Aliases")."""
+    return [alias for alias in (name, *revision_ids) if alias != model_id]
 
 
 def newest_date(doc: Doc) -> dt.date:

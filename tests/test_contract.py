@@ -152,7 +152,9 @@ def test_files_sit_where_the_layout_says(files: dict[str, bytes]) -> None:
 
 def test_every_redirect_target_exists(files: dict[str, bytes]) -> None:
     for rule in parse_redirects(files["_redirects"].decode()):
-        assert "://" in rule.target or rule.target.lstrip("/") in files, rule
+        page = rule.target.endswith("/")  # an alias of a model page: its index.html
+        target = rule.target.lstrip("/") + ("index.html" if page else "")
+        assert "://" in rule.target or target in files, rule
 
 
 def test_every_header_pattern_matches_a_file(files: dict[str, bytes]) -> None:

@@ -125,3 +125,13 @@ def test_cli_explain_unknown_model_exits_with_suggestion() -> None:
     result = CliRunner().invoke(cli, ["explain", "--data-dir", str(SHIPPED_DATA), "gpt5"])
     assert result.exit_code == 1
     assert "Unknown model id 'gpt5'. Did you mean: gpt-5" in result.output
+
+
+@pytest.mark.parametrize(
+    "query", ["GPT-5.5", "gpt-5.5-2026-04-23", " gpt-5.5 ", "GPT-5.5-2026-04-23"]
+)
+def test_cli_explain_resolves_names_and_aliases(query: str) -> None:
+    """The shipped gpt-5.5 declares its display name and dated revision as aliases."""
+    result = CliRunner().invoke(cli, ["explain", "--data-dir", str(SHIPPED_DATA), query])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("gpt-5.5: ")

@@ -150,3 +150,36 @@ def test_parsers_reject_what_we_never_generate() -> None:
 def test_rendered_headers_are_indented_blocks() -> None:
     text = render_headers([HeaderRule("/x/*", (("A", "1"), ("B", "2")))])
     assert text.splitlines()[1:] == ["/x/*", "  A: 1", "  B: 2"]
+
+
+# --- model aliases ------------------------------------------------------------------
+
+
+def test_alias_rules_redirect_api_trees_and_page_before_the_404s() -> None:
+    aliases = {"gpt-5.5": ["GPT-5.5", "gpt-5.5-2026-04-23", "GPT 5.5 Turbo"], "o3": ["O3-Mini"]}
+    rules = list(redirect_rules(CONFIG, html_404=True, model_aliases=aliases))
+    redirects = [(r.source, r.target) for r in rules if r.status == 301]
+    assert all(r.status != 301 or not r.force for r in rules)  # existing files always win
+    # "GPT-5.5" lower-cased is the id itself (a file): no rule; the spaced alias: no rule
+    assert redirects == [
+        (f"{prefix}/models/{alias}", f"{prefix}/models/{model_id}")
+        if prefix
+        else (f"/models/{alias}", f"/models/{model_id}/")
+        for model_id, alias in [
+            ("gpt-5.5", "GPT-5.5"),
+            ("gpt-5.5", "gpt-5.5-2026-04-23"),
+            ("o3", "O3-Mini"),
+            ("o3", "o3-mini"),
+        ]
+        for prefix in ("/api/v1", "/api", "")
+    ]
+    first_404 = next(i for i, r in enumerate(rules) if r.status == 404)
+    assert max(i for i, r in enumerate(rules) if r.status == 301) < first_404
+
+
+def test_an_alias_redirect_applies_only_where_no_file_exists() -> None:
+    rules = redirect_rules(CONFIG, html_404=True, model_aliases={"gpt-5.5": ["GPT-5.5"]})
+    hit = first_redirect(rules, "/api/v1/models/GPT-5.5", file_exists=False)
+    assert hit is not None and (hit.target, hit.status) == ("/api/v1/models/gpt-5.5", 301)
+    other_case = first_redirect(rules, "/api/v1/models/Gpt-5.5", file_exists=False)
+    assert other_case is not None and other_case.status == 404  # case-sensitive, as Netlify

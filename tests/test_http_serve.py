@@ -11,7 +11,14 @@ from pathlib import Path
 import httpx
 import pytest
 from starlette.testclient import TestClient
-from support.http_cases import all_cases, check, expected_headers, found, not_found
+from support.http_cases import (
+    all_cases,
+    check,
+    check_alias_redirects,
+    expected_headers,
+    found,
+    not_found,
+)
 from support.servers import free_port, python_env, running_server, serve_command
 
 from generator.api.urls import SiteConfig
@@ -43,6 +50,10 @@ def test_every_endpoint_and_404_over_http(client: httpx.Client, built_site: Path
     assert len(found(built_site)) > 50 and len(not_found(built_site)) == 10
     for case in cases:
         check(client, built_site, case, server_sets_headers=True)
+
+
+def test_model_aliases_redirect_to_the_canonical_id(client: httpx.Client, built_site: Path) -> None:
+    check_alias_redirects(client, built_site)
 
 
 def test_alias_serves_the_same_bytes_as_v1(client: httpx.Client) -> None:

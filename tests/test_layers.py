@@ -18,6 +18,7 @@ PUBLISHED_SIDE = [
     "generator/api/contract.py",
     "generator/api/mcp_tools.py",
     "generator/api/urls.py",
+    "generator/api/aliases.py",
     "generator/api/hosting.py",
     "generator/api/openapi.py",
     "mcp_server",

@@ -310,3 +310,13 @@ async def test_every_model_is_reachable_by_id_and_name(client: Client) -> None:
         by_id = await call(client, "get_model", {"id": model_id})
         by_name = await call(client, "get_model", {"id": f"{name} A".upper()})
         assert by_id == by_name and by_id["id"] == model_id
+
+
+async def test_models_resolve_by_alias_and_list_their_aliases(
+    client: Client, site_dir: Path
+) -> None:
+    expected = file_json(site_dir, "models/alpha-1")
+    assert expected["aliases"] == ["alpha-1-classic"]
+    assert await call(client, "get_model", {"id": "ALPHA-1-Classic"}) == expected
+    answer = await call(client, "compare_models", {"ids": ["alpha-1-classic", "beta-2-classic"]})
+    assert [model["id"] for model in answer["compared"]] == ["alpha-1", "beta-2"]

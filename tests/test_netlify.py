@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from support.http_cases import all_cases, check
+from support.http_cases import all_cases, check, check_alias_redirects
 from support.paths import REPO
 from support.servers import free_port, running_server
 
@@ -92,6 +92,10 @@ def test_netlify_cli_is_the_pinned_version() -> None:
 def test_every_endpoint_and_404_through_netlify_dev(client: httpx.Client, built_site: Path) -> None:
     for case in all_cases(built_site):
         check(client, built_site, case, server_sets_headers=False)
+
+
+def test_model_aliases_redirect_through_netlify_dev(client: httpx.Client, built_site: Path) -> None:
+    check_alias_redirects(client, built_site)
 
 
 def test_alias_equals_v1_through_netlify_dev(client: httpx.Client) -> None:

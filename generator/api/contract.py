@@ -233,6 +233,12 @@ class VersionedModel(ModelFields, kw_only=False, frozen=True):
     methodology_version: str
 
 
+_ALIASES = (
+    "Other names that lead to this model (former ids, provider API ids such as dated "
+    "revisions, the display name): GET /models/{alias} redirects (301) to /models/{id}."
+)
+
+
 class ModelDetail(VersionedModel, kw_only=True, frozen=True):
     """GET /models/{id}: one model in full (the summary's fields, detailed dimensions)."""
 
@@ -240,6 +246,7 @@ class ModelDetail(VersionedModel, kw_only=True, frozen=True):
     benchmark_results: dict[str, ModelBenchmarkResult]
     reasoning_configurations: list[ReasoningConfiguration]
     revisions: list[ModelRevision]
+    aliases: Annotated[list[str], Meta(description=_ALIASES)]
     iq_coverage: IqCoverage | UnsetType = UNSET
 
 

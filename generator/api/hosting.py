@@ -5,8 +5,9 @@ tests parse these same files (`parse_headers`, `parse_redirects`) and apply them
 Netlify's semantics for the rule forms generated here:
 
 - a pattern is an exact path or ends in `/*` (a splat that also matches the bare
-  prefix); a trailing slash on the request does not matter; `_headers` patterns match
-  case-insensitively (like Netlify's header parser), `_redirects` case-sensitively;
+  prefix), compared with the percent-decoded request path; a trailing slash on the
+  request does not matter; `_headers` patterns match case-insensitively (like Netlify's
+  header parser), `_redirects` case-sensitively;
 - every matching `_headers` rule adds its headers (we never set one name twice for a path);
 - the first matching `_redirects` rule wins; a rule without `!` applies only when no
   file exists at the request path (existing files shadow it).
@@ -15,7 +16,7 @@ Netlify's semantics for the rule forms generated here:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from generator.api.contract import DOCUMENTS
@@ -73,8 +74,43 @@ def header_rules() -> tuple[HeaderRule, ...]:
     )
 
 
-def redirect_rules(config: SiteConfig, html_404: bool) -> tuple[RedirectRule, ...]:
-    """The redirect rules in order: MCP proxy, rewrites, then 404s, most specific first."""
+ALIAS_STATUS = 301
+"""Followed for GET by every HTTP client library (308 is not by Python's urllib before
+3.11 nor Java's HttpURLConnection, and Netlify does not support 307); docs/DECISIONS.md."""
+
+
+def alias_sources(model_id: str, aliases: Sequence[str]) -> list[str]:
+    """The spellings of a model's aliases a static host can match: each as declared, and
+    all in lower case (Netlify's patterns have no case-insensitive form); never the id.
+
+    An alias with a space is left out: a `_redirects` pattern cannot hold a space, and
+    Netlify compares the decoded request path with the pattern as written, so `%20` in a
+    pattern matches no request for it. MCP and `explain` still resolve such aliases.
+    """
+    spellings = [*aliases, *(alias.lower() for alias in aliases)]
+    return [s for s in dict.fromkeys(spellings) if s != model_id and " " not in s]
+
+
+def alias_rules(model_aliases: Mapping[str, Sequence[str]]) -> list[RedirectRule]:
+    """`/models/{alias}` to `/models/{id}` (301) under both API prefixes and for the page.
+
+    Not forced: an existing file always wins, so a rule can never shadow a real document.
+    """
+    rules: list[RedirectRule] = []
+    for model_id, aliases in sorted(model_aliases.items()):
+        for alias in alias_sources(model_id, aliases):
+            for prefix in API_PREFIXES:
+                source, target = f"{prefix}/models/{alias}", f"{prefix}/models/{model_id}"
+                rules.append(RedirectRule(source, target, ALIAS_STATUS))
+            rules.append(RedirectRule(f"/models/{alias}", f"/models/{model_id}/", ALIAS_STATUS))
+    return rules
+
+
+def redirect_rules(
+    config: SiteConfig, html_404: bool, model_aliases: Mapping[str, Sequence[str]] | None = None
+) -> tuple[RedirectRule, ...]:
+    """The redirect rules in order: MCP proxy, rewrites, alias redirects (`model_aliases`:
+    model id to its aliases), then 404s, most specific first."""
     rules: list[RedirectRule] = []
     if config.mcp_origin is not None:
         target = config.mcp_origin.rstrip("/") + MCP_PATH
@@ -84,6 +120,7 @@ def redirect_rules(config: SiteConfig, html_404: bool) -> tuple[RedirectRule, ..
             if kind.rewritten:
                 source = prefix + ("" if kind.path == INDEX_PATH else kind.path)
                 rules.append(RedirectRule(source, "/" + api_file(kind.path, prefix), 200))
+    rules += alias_rules(model_aliases or {})
     for kind in DOCUMENTS:
         if kind.not_found_code is None:
             continue
@@ -123,11 +160,14 @@ def render_redirects(rules: Iterable[RedirectRule]) -> str:
     )
 
 
-def render_hosting(config: SiteConfig, html_404: bool) -> dict[str, bytes]:
+def render_hosting(
+    config: SiteConfig, html_404: bool, model_aliases: Mapping[str, Sequence[str]] | None = None
+) -> dict[str, bytes]:
     """The two hosting files, by site path."""
+    redirects = redirect_rules(config, html_404, model_aliases)
     return {
         "_headers": render_headers(header_rules()).encode(),
-        "_redirects": render_redirects(redirect_rules(config, html_404)).encode(),
+        "_redirects": render_redirects(redirects).encode(),
     }
 
 
@@ -177,7 +217,11 @@ def _normalise(path: str) -> str:
 
 
 def pattern_matches(pattern: str, path: str, *, ignore_case: bool = False) -> bool:
-    """Whether a rule pattern (exact, or ending in `/*`) matches a request path."""
+    """Whether a rule pattern (exact, or ending in `/*`) matches a request path.
+
+    `path` is percent-decoded (as ASGI gives it); the pattern is compared as written, as
+    Netlify does (netlify dev: a request for `/a%25201` matches the pattern `/a%201`).
+    """
     path = _normalise(path)
     if ignore_case:
         pattern, path = pattern.lower(), path.lower()

@@ -79,6 +79,7 @@ def model_documents(
                 )
                 for r in model.revisions
             ],
+            aliases=list(model.aliases),
             iq_coverage=IqCoverage(
                 direct_dimensions=score.direct_dimensions,
                 evidence_dimensions=score.evidence_dimensions,
@@ -198,3 +199,12 @@ def _benchmark_results(
             harness=row.harness,
         )
     return results
+
+
+def model_aliases(documents: Mapping[str, msgspec.Struct]) -> dict[str, list[str]]:
+    """Each published model's aliases (models without any left out), from its document."""
+    return {
+        doc.id: doc.aliases
+        for doc in documents.values()
+        if isinstance(doc, ModelDetail) and doc.aliases
+    }

@@ -23,7 +23,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 
 import msgspec
 
-from generator.input.records import SLUG_PATTERN, URL_PATTERN
+from generator.input.records import ALIAS_PATTERN, SLUG_PATTERN, URL_PATTERN
 
 MAX_SHOWN = 60
 # Stand-ins for a bad required value: empty text matches no id or name, no date
@@ -111,6 +111,10 @@ _PATTERN_MEANINGS = {
         " with a letter or digit"
     ),
     f"Expected `str` matching regex {URL_PATTERN!r}": "must be an http(s) URL without spaces",
+    f"Expected `str` matching regex {ALIAS_PATTERN!r}": (
+        "must be an alias: 1 to 100 of A-Z, a-z, 0-9, space, '.', '_', '-', '(', ')', '+',"
+        " ',', not starting or ending with a space, not '.' or '..'"
+    ),
 }
 
 

@@ -22,6 +22,13 @@ SLUG_PATTERN = r"\A[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?\Z"
 LADDER_IQS: tuple[int, ...] = (70, 85, 100, 115, 130, 145, 160)
 
 Slug = Annotated[str, Meta(pattern=SLUG_PATTERN, max_length=64)]
+# Letters, digits, space and `._-()+,`; no space at either end; not `.` or `..`. Nothing
+# but the space needs percent-encoding in a URL path, and nothing is special to a
+# `_redirects` pattern (no `*`, `:`, `/`, `%`, `?`, `#`); aliases with a space get no
+# hosting rule (`hosting.alias_sources`).
+_ALIAS_END = r"[A-Za-z0-9._()+,-]"
+ALIAS_PATTERN = rf"\A(?!\.\.?\Z){_ALIAS_END}(?:[A-Za-z0-9._()+, -]{{0,98}}{_ALIAS_END})?\Z"
+Alias = Annotated[str, Meta(pattern=ALIAS_PATTERN, max_length=100)]
 Text = Annotated[str, Meta(max_length=4000)]
 URL_PATTERN = r"\Ahttps?://[^\s]+\Z"
 Url = Annotated[str, Meta(pattern=URL_PATTERN, max_length=2000)]
@@ -143,6 +150,8 @@ class ModelRecord(Record, kw_only=True, frozen=True):
 
     id: Slug
     name: Text
+    aliases: list[Alias] = []
+    """Other names that lead to this model: former ids, provider API ids, the display name."""
     provider: Text
     country: Text
     release_date: dt.date | None = None

@@ -60,6 +60,7 @@ def check_records(records: Records) -> list[str]:
     problems += _check_benchmarks(records.benchmarks, dimensions)
     problems += _check_models(records)
     problems += _check_unique_across_models(records.models)
+    problems += _check_aliases(records.models)
     problems += _check_lineage(records)
     problems += _check_domains(records)
     problems += _check_charts(records)
@@ -221,6 +222,25 @@ def _check_unique_across_models(models: Sequence[Loaded[ModelRecord]]) -> list[s
                             f"id '{item_id}' belongs to another model ({owner})",
                         )
                     )
+    return problems
+
+
+def _check_aliases(models: Sequence[Loaded[ModelRecord]]) -> list[str]:
+    """Every alias names one model only: unique, ignoring case, across all ids and aliases.
+
+    An alias may differ from its own model's id in case alone (`GPT-5.5` of `gpt-5.5`).
+    """
+    taken = {m.record.id.lower(): (m, "the id") for m in models}
+    problems = []
+    for item in models:
+        for index, alias in enumerate(item.record.aliases):
+            owner, kind = taken.setdefault(alias.lower(), (item, f"aliases[{index}]"))
+            own_id_recased = kind == "the id" and alias != item.record.id
+            if owner is item and (kind == f"aliases[{index}]" or own_id_recased):
+                continue  # a new alias, or its own id in another case
+            also = kind if owner is item else f"{kind} of {owner.label}"
+            problem = f"duplicate alias '{alias}' (also {also})"
+            problems.append(_problem(item.label, f"aliases[{index}]", problem))
     return problems
 
 

@@ -179,6 +179,11 @@ SLUG_PROBLEM = (
     "must be a slug: 1 to 64 of a-z, 0-9, '.', '_', '-', starting and ending with a letter or digit"
 )
 
+ALIAS_PROBLEM = (
+    "must be an alias: 1 to 100 of A-Z, a-z, 0-9, space, '.', '_', '-', '(', ')', '+', ',',"
+    " not starting or ending with a space, not '.' or '..'"
+)
+
 
 def _slug(value: str) -> str:
     return f'{SLUG_PROBLEM} (value: "{value}")'
@@ -408,6 +413,39 @@ CASES: tuple[Case, ...] = (
                 "duplicate row for 'alpha-1' on 'repo-fix' with the same harness (also results[0])",
             ),
         ),
+    ),
+    # aliases: unique ignoring case across every id and alias, safe in a URL
+    Case(
+        "duplicate-alias-of-another-model",
+        setitem(A2, "aliases", ["Alpha 1 Preview"]),
+        (
+            _m(
+                A2,
+                "aliases[0]",
+                "duplicate alias 'Alpha 1 Preview' (also aliases[1] of {data}/models/alpha-1.toml)",
+            ),
+        ),
+    ),
+    Case(
+        "alias-is-another-models-id",
+        setitem(A2, "aliases", ["Alpha 2", "ALPHA-1"]),
+        (
+            _m(
+                A2,
+                "aliases[1]",
+                "duplicate alias 'ALPHA-1' (also the id of {data}/models/alpha-1.toml)",
+            ),
+        ),
+    ),
+    Case(
+        "alias-repeated-in-one-file",
+        setitem(A2, "aliases", ["alpha two", "Alpha Two"]),
+        (_m(A2, "aliases[1]", "duplicate alias 'Alpha Two' (also aliases[0])"),),
+    ),
+    Case(
+        "unsafe-alias-slash",
+        setitem(A2, "aliases", ["alpha/2"]),
+        (_m(A2, "aliases[0]", ALIAS_PROBLEM + ' (value: "alpha/2")'),),
     ),
     # unsafe ids
     Case(
@@ -823,6 +861,16 @@ CASES: tuple[Case, ...] = (
         both(copy(A3, "models/alpha-4.toml"), setitem("models/alpha-4.toml", "id", "alpha-4")),
         (
             _m("models/alpha-4.toml", "name", "duplicate name 'Alpha 3' (also {data}/" + A3 + ")"),
+            _m(
+                "models/alpha-4.toml",
+                "aliases[0]",
+                "duplicate alias 'Alpha 3' (also aliases[0] of {data}/" + A3 + ")",
+            ),
+            _m(
+                "models/alpha-4.toml",
+                "aliases[1]",
+                "duplicate alias 'alpha-3-20260105' (also aliases[1] of {data}/" + A3 + ")",
+            ),
             _m(
                 "models/alpha-4.toml",
                 "revisions[0].id",

@@ -258,6 +258,7 @@ def _detail(s: _Sample, index: int) -> ModelDetail:
                 source_urls=["https://provider.example.org/changelog"],
             )
         ],
+        aliases=[f"{fields['id']}-classic"],
         iq_coverage=IqCoverage(direct_dimensions=5, evidence_dimensions=6, total_dimensions=7),
     )
 

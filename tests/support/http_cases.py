@@ -101,6 +101,40 @@ def check(
         assert response.headers["x-content-type-options"] == "nosniff", where
 
 
+# --- model aliases (tests/data: alpha-1 declares `Alpha-1` and `Alpha 1`; alpha-3 its dated
+# revision `alpha-3-20260105`) -------------------------------------------------------------
+
+ALIAS_REDIRECTS: tuple[tuple[str, str], ...] = (
+    ("/api/v1/models/Alpha-1", "/api/v1/models/alpha-1"),  # a display-name alias
+    ("/api/models/Alpha-1", "/api/models/alpha-1"),  # the bare alias tree alike
+    ("/api/v1/models/alpha-3-20260105", "/api/v1/models/alpha-3"),  # a dated revision
+    ("/api/models/alpha-3-20260105/", "/api/models/alpha-3"),
+    ("/models/Alpha-1", "/models/alpha-1/"),  # the model's page
+)
+ALIAS_MISSES = (
+    "/api/v1/models/Alpha-9",  # no such alias
+    "/api/v1/models/ALPHA-1",  # another case: a static host cannot match it
+    "/api/models/Alpha%201",  # an alias with a space: no hosting rule can hold it
+)
+
+
+def check_alias_redirects(client: httpx.Client, site_dir: Path) -> None:
+    """Each alias answers 301 to the canonical path and, followed, the canonical bytes;
+    unknown names and forms no rule holds get the JSON 404."""
+    for path, target in ALIAS_REDIRECTS:
+        response = client.get(path)
+        assert response.status_code == 301, f"GET {path}: {response.status_code}"
+        assert httpx.URL(response.headers["location"]).path == target, f"GET {path}"
+        followed = client.get(path, follow_redirects=True)
+        assert followed.status_code == 200, f"GET {path} (followed)"
+        file = target.lstrip("/") + ("index.html" if target.endswith("/") else "")
+        assert followed.content == (site_dir / file).read_bytes(), f"GET {path} (followed)"
+    body = (site_dir / "api/_errors/model_not_found.json").read_bytes()
+    for path in ALIAS_MISSES:
+        response = client.get(path)
+        assert (response.status_code, response.content) == (404, body), f"GET {path}"
+
+
 def all_cases(site_dir: Path) -> list[Expected]:
     """Every endpoint and every 404 case."""
     return found(site_dir) + not_found(site_dir)
