@@ -34,9 +34,9 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import rtoml
 
 from bench.measure import Sample, human_bytes, measure, peak_rss_mib, table
-from bench.toml_writer import dumps
 
 STAGES = ("load", "score", "render", "pages", "check", "write")
 # Function name in generator.build -> the stage its time is charged to.
@@ -202,7 +202,7 @@ def change_one_model(data: Path) -> str:
         prices = table_.get("prices", {})
         if table_.get("published", True) and prices.get("output"):
             prices["output"] = round(prices["output"] * 1.01, 4)
-            path.write_text(dumps(table_), encoding="utf-8")
+            path.write_text(rtoml.dumps(table_, none_value=None), encoding="utf-8")
             return str(table_["id"])
     raise RuntimeError("no priced published model to change")
 

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.toml_writer import dumps
+import rtoml
+
 from generator.api.contract import DIMENSION_SLUGS
 from generator.input.records import LADDER_IQS
 
@@ -634,7 +635,7 @@ def write_dataset(spec: SynthSpec, out: Path) -> SynthReport:
 
     def put(rel: str, table: dict[str, Any]) -> None:
         nonlocal files
-        (out / rel).write_text(dumps(table), encoding="utf-8")
+        (out / rel).write_text(rtoml.dumps(table, none_value=None), encoding="utf-8")
         files += 1
 
     put("methodology.toml", methodology_table())

@@ -8,13 +8,14 @@ from typing import IO, Any
 
 import click
 
-_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
 
 def one_line(text: str) -> str:
-    """`text` with every control character escaped (`\\n`, `\\x01`): a file name or a
-    value from data/ can never split a problem over lines or move the terminal's cursor."""
-    return _UNPRINTABLE.sub(lambda m: repr(m[0])[1:-1], text)
+    """`text` with every character that is not printable escaped (`\\n`, `\\x01`, `\\u2028`,
+    an unassigned code point): a file name or a value from data/ can never split a problem
+    over lines or move the terminal's cursor."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 class GeneratorError(click.ClickException):

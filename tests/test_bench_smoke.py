@@ -9,7 +9,6 @@ from pathlib import Path
 
 from bench.build import BuildRun, change_one_model, run_child
 from bench.synth import SynthSpec, write_dataset
-from bench.toml_writer import dumps
 from generator.input.load import load_dataset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,24 +37,6 @@ def test_synth_is_valid_and_deterministic(tmp_path: Path) -> None:
     assert any(m.lineage and m.lineage.predecessor for m in dataset.models)
     assert any(m.reasoning_configurations for m in dataset.models)
     assert any(m.revisions for m in dataset.models)
-
-
-def test_toml_writer_round_trips() -> None:
-    import datetime as dt
-    import tomllib
-
-    doc = {
-        "s": 'quote " and \\ and é',
-        "f": 1e-05,
-        "i": 3,
-        "b": True,
-        "d": dt.date(2026, 1, 2),
-        "t": dt.datetime(2026, 1, 2, 3, 4, tzinfo=dt.UTC),
-        "l": [1.5, 2.0],
-        "sub": {"x": 1, "inner": {"y": "z"}},
-        "rows": [{"a": 1, "m": {"k": 2.5}}, {"a": 2}],
-    }
-    assert tomllib.loads(dumps(doc)) == doc
 
 
 def test_build_child_measures_and_rebuilds_incrementally(tmp_path: Path) -> None:

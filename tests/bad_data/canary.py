@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bad_data.toml_out import dumps
+from rtoml import dumps
 
 MARK = "canary"
 """Every planted string contains this word (any case); the fixture itself never does."""

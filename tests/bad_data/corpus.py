@@ -3,7 +3,7 @@
 A case names what it breaks, how (`mutate` edits a fresh copy of the fixture in place),
 and the exact problem lines the build must print (`{data}` stands for the data directory
 as given on the command line). Structural edits parse the file, change one value and write
-it back (`toml_out.dumps`); syntax and byte-level edits change the text itself.
+it back (`rtoml.dumps`); syntax and byte-level edits change the text itself.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rtoml import dumps
 from support.paths import FIXTURE_DATA
 
-from bad_data.toml_out import dumps
 from generator.errors import problem_order
 
 Mutation = Callable[[Path], None]

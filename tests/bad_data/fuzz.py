@@ -26,9 +26,9 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rtoml import dumps
 from support.paths import FIXTURE_DATA as FIXTURE
 
-from bad_data.toml_out import dumps
 from generator.api.urls import SiteConfig
 from generator.build import build_site
 from generator.errors import DataError
