@@ -78,6 +78,8 @@ def test_added_removed_and_renamed_models() -> None:
     diff = compare(base, new)
     assert [m.id for m in diff.models_added] == ["m-4"]
     assert diff.models_removed == []
+    # backwards, m-2 lists no alias m-9: that is a removal and an addition, not a rename
+    assert [m.id for m in compare(new, base).models_removed] == ["m-4", "m-9"]
     assert [(c.id, c.renamed_from and c.renamed_from.id) for c in diff.models_changed] == [
         ("m-3b", "m-3"),
         ("m-9", "m-2"),
@@ -104,7 +106,7 @@ def test_score_rank_and_dimension_moves_read_as_noise_inside_the_band() -> None:
     assert change.emotional_reasoning is not None and change.emotional_reasoning.after == 111
     assert diff.summary == "1 model with score changes"
     text = render(diff, "text")
-    assert "composite IQ: 120 -> 122 (+2, inside the 95% range (noise))" in text
+    assert "composite IQ: 120 -> 122 (+2, noise: inside the 95% range)" in text
     assert "rank: 1 -> 3 (+2, outside the 95% range)" in text
     assert "computer-use IQ: none -> 100" in text
 
@@ -154,6 +156,8 @@ def test_benchmark_catalogue_and_methodology_changes() -> None:
     diff = compare(_snapshot(), _snapshot(benchmarks=benchmarks, methodology=methodology))
     assert diff.benchmarks is not None and diff.methodology is not None
     assert diff.benchmarks.added == ["hle"]
+    back = compare(_snapshot(benchmarks=benchmarks), _snapshot())
+    assert back.benchmarks is not None and back.benchmarks.removed == ["hle"]
     assert list(diff.benchmarks.changed["gpqa-diamond"]) == ["name"]
     assert diff.methodology.parameters["peerCount"].after == 4
     assert diff.methodology.changelog_added == ["2026-02-01: second"]

@@ -47,14 +47,14 @@ def value(raw: Any) -> str:
 
 
 def note(move: Move) -> str:
-    """`+2`, `+2, inside the 95% range (noise)`, or `` for a non-number."""
+    """`+2`, `+2, noise: inside the 95% range`, or `` for a non-number."""
     parts = []
     numbers = (move.before, move.after)
     if all(isinstance(n, int | float) and not isinstance(n, bool) for n in numbers):
         delta = move.after - move.before
         parts.append(f"{delta:+.4g}")
     if move.within_band is True:
-        parts.append("inside the 95% range (noise)")
+        parts.append("noise: inside the 95% range")
     elif move.within_band is False:
         parts.append("outside the 95% range")
     return ", ".join(parts)
