@@ -28,7 +28,7 @@ def built_site(source: str, scratch: Path) -> Path:
     if (path / METHODOLOGY_FILE).is_file():
         return _build(path, scratch)
     raise DiffError(
-        f"{source}: neither a built site (no {api_file('/models')}) nor a data directory"
+        f"{source}: neither a built site (no {api_file(MODELS.path)}) nor a data directory"
         f" (no {METHODOLOGY_FILE}); for a git revision write {GIT_PREFIX}REV"
     )
 

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from generator.api import contract as kinds
 from generator.api.contract import (
     COST_UNIT,
     DIMENSION_SLUGS,
@@ -548,19 +549,21 @@ def sample_documents(
     """Every published document, keyed by API path relative to /api/v1."""
     s = _Sample(models, tag)
     docs: dict[str, msgspec.Struct] = {
-        "/models": ModelList(**s.envelope, models=[_summary(s, i) for i in range(len(models))]),
-        "/benchmarks": _benchmarks(s),
-        "/charts": _charts(s),
-        "/methodology": _methodology(s),
+        kinds.MODELS.path: ModelList(
+            **s.envelope, models=[_summary(s, i) for i in range(len(models))]
+        ),
+        kinds.BENCHMARKS.path: _benchmarks(s),
+        kinds.CHARTS.path: _charts(s),
+        kinds.METHODOLOGY.path: _methodology(s),
     }
     for i, model in enumerate(models):
-        docs[f"/models/{model.id}"] = _detail(s, i)
+        docs[kinds.MODEL.api_path(model.id)] = _detail(s, i)
     rankings = _rankings(s)
-    docs["/rankings"] = RankingList(**s.envelope, rankings=[entry for entry, _ in rankings])
+    docs[kinds.RANKINGS.path] = RankingList(**s.envelope, rankings=[entry for entry, _ in rankings])
     for entry, detail in rankings:
-        docs[f"/rankings/{entry.id}"] = detail
+        docs[kinds.RANKING.api_path(entry.id)] = detail
     domains = [_domain(s, slug, name) for slug, name in DOMAINS]
-    docs["/domains"] = DomainList(
+    docs[kinds.DOMAINS.path] = DomainList(
         **s.envelope,
         domains=[
             DomainSummary(id=d.id, name=d.name, benchmark_count=2, updated_at=UPDATED, url=d.url)
@@ -568,7 +571,7 @@ def sample_documents(
         ],
     )
     for d in domains:
-        docs[f"/domains/{d.id}"] = d
+        docs[kinds.DOMAIN.api_path(d.id)] = d
     return docs
 
 
