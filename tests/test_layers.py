@@ -17,6 +17,7 @@ PUBLISHED_SIDE = [
     "generator/pages",
     "generator/api/contract.py",
     "generator/api/mcp_tools.py",
+    "generator/api/aliases.py",
     "generator/api/urls.py",
     "generator/api/aliases.py",
     "generator/api/hosting.py",
