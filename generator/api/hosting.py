@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from generator.api.contract import DOCUMENTS
+from generator.api.contract import DOCUMENTS, MODEL
 from generator.api.urls import (
     ALIAS_PREFIX,
     API_PREFIXES,
@@ -100,9 +100,10 @@ def alias_rules(model_aliases: Mapping[str, Sequence[str]]) -> list[RedirectRule
     for model_id, aliases in sorted(model_aliases.items()):
         for alias in alias_sources(model_id, aliases):
             for prefix in API_PREFIXES:
-                source, target = f"{prefix}/models/{alias}", f"{prefix}/models/{model_id}"
-                rules.append(RedirectRule(source, target, ALIAS_STATUS))
-            rules.append(RedirectRule(f"/models/{alias}", f"/models/{model_id}/", ALIAS_STATUS))
+                source = prefix + MODEL.api_path(alias)
+                rules.append(RedirectRule(source, prefix + MODEL.api_path(model_id), ALIAS_STATUS))
+            page, target = "/" + MODEL.page_path(alias), "/" + MODEL.page_path(model_id)
+            rules.append(RedirectRule(page.rstrip("/"), target, ALIAS_STATUS))
     return rules
 
 
