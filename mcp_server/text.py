@@ -53,6 +53,20 @@ def _model_row(row: Json) -> str:
     )
 
 
+def _range(data: Json) -> str:
+    """` (95% range low-high)` when the object publishes one."""
+    if data.get("iqLow95") is None:
+        return ""
+    return f" (95% range {data['iqLow95']:g}-{data['iqHigh95']:g})"
+
+
+def _band(data: Json) -> str:
+    """`, rank band low-high` when the object publishes one."""
+    if data.get("rankLow") is None:
+        return ""
+    return f", rank band {data['rankLow']}-{data['rankHigh']}"
+
+
 def model_list(data: Json, total: int) -> str:
     """The model list, one line per model."""
     rows = data["models"]
@@ -67,7 +81,8 @@ def model_detail(data: Json) -> str:
     """One model in full: identity, scores, each dimension, cost, speed and benchmark results."""
     cost, speed = data["cost"], data["speed"]
     dimensions = [
-        f"- {slug}: IQ {_value(dim['iq'])} ({dim['benchmarksCovered']}/{dim['benchmarksTotal']} "
+        f"- {slug}: IQ {_value(dim['iq'])}{_range(dim)} "
+        f"({dim['benchmarksCovered']}/{dim['benchmarksTotal']} "
         f"benchmarks{', imputed' if dim['imputed'] else ''}"
         f"{', ' + dim['estimationMethod'] if 'estimationMethod' in dim else ''})"
         for slug, dim in data["dimensions"].items()
@@ -79,8 +94,8 @@ def model_detail(data: Json) -> str:
     ]
     return _lines(
         f"{data['name']} (id {data['id']}) by {data['provider']}, {data['country']}",
-        f"Composite IQ {_value(data['iq'])}, rank {_value(data['rank'])}; "
-        f"emotional reasoning {_value(data['emotionalReasoning'])}",
+        f"Composite IQ {_value(data['iq'])}{_range(data)}, rank {_value(data['rank'])}"
+        f"{_band(data)}; emotional reasoning {_value(data['emotionalReasoning'])}",
         f"Cost: input ${_value(cost['inputPer1M'])}/1M, output ${_value(cost['outputPer1M'])}/1M, "
         f"usage multiplier {_value(cost['usageMultiplier'])} "
         f"({_value(cost['usageMultiplierSource'])}), effective {_cost(cost)}",
@@ -98,6 +113,16 @@ def model_detail(data: Json) -> str:
         f"Profile: {data['url']}",
         _envelope(data),
     )
+
+
+def _distinguishability(verdict: Json) -> list[str]:
+    """Which compared pairs the rank bands separate at 95% confidence, and which not."""
+    lines = [f"- {a} ranks above {b}" for a, b in verdict["distinguishable"]]
+    lines += [f"- {a} and {b}: not distinguishable" for a, b in verdict["notDistinguishable"]]
+    lines += [f"- {model_id}: unranked, no band" for model_id in verdict["unranked"]]
+    if not lines:
+        return []
+    return ["By composite IQ at 95% confidence (rank bands that do not overlap):", *lines]
 
 
 def comparison(data: Json) -> str:
@@ -118,6 +143,7 @@ def comparison(data: Json) -> str:
         ],
         "Best per metric (highest; lowest for effectivePer1M):" if best else [],
         best,
+        _distinguishability(data["distinguishability"]),
         ["Not found:", *missing] if missing else [],
         _envelope(data),
     )
@@ -141,7 +167,7 @@ def ranking_detail(data: Json) -> str:
     unit = f", unit {data['unit']}" if "unit" in data else ""
     rows = [
         f"{row['rank']}. {row['name']} (id {row['id']}, {row['provider']}): "
-        f"{_value(row['score'])}{' (imputed)' if row.get('imputed') else ''}"
+        f"{_value(row['score'])}{' (imputed)' if row.get('imputed') else ''}{_band(row)}"
         for row in data["models"]
     ]
     return _lines(

@@ -178,8 +178,29 @@ def compare_models(site: SiteSnapshot, ids: Sequence[str]) -> Answer:
         "missing": missing,
         "best": _best([by_id[model_id] for model_id in found]),
         "suggestions": {query: suggest(query, site.model_keys) for query in missing},
+        "distinguishability": distinguishability([by_id[model_id] for model_id in found]),
     }
     return Answer(data, text.comparison(data))
+
+
+def distinguishability(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Pairs of compared models whose rank bands do and do not overlap (better rank first)."""
+    banded = sorted(
+        (row for row in rows if row.get("rankLow") is not None and row["rank"] is not None),
+        key=lambda row: row["rank"],
+    )
+    clear: list[list[str]] = []
+    unclear: list[list[str]] = []
+    for index, upper in enumerate(banded):
+        for lower in banded[index + 1 :]:
+            overlap = lower["rankLow"] <= upper["rankHigh"]
+            (unclear if overlap else clear).append([upper["id"], lower["id"]])
+    ranked = {row["id"] for row in banded}
+    return {
+        "distinguishable": clear,
+        "notDistinguishable": unclear,
+        "unranked": [row["id"] for row in rows if row["id"] not in ranked],
+    }
 
 
 # --- rankings, benchmarks, domains, methodology ------------------------------

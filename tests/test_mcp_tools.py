@@ -15,6 +15,7 @@ from support.documents import MCP_MODELS, write_site
 
 from mcp_server.server import create_server
 from mcp_server.site import SnapshotStore
+from mcp_server.tools import distinguishability
 
 pytestmark = pytest.mark.anyio
 
@@ -183,7 +184,7 @@ async def test_get_model_accepts_the_name_in_any_case(client: Client, site_dir: 
 async def test_text_form_is_readable(client: Client) -> None:
     result = await client.call_tool("get_ranking", {"id": "composite-iq"})
     text = result_texts(result)[1]
-    assert text.splitlines()[1] == "1. Alpha One A (id alpha-1, Acme): 130"
+    assert text.splitlines()[1] == "1. Alpha One A (id alpha-1, Acme): 130, rank band 1-2"
     assert "methodology 2026-01-15.A" in text.splitlines()[-1]
 
 
@@ -244,6 +245,29 @@ async def test_compare_models_answers_compared_and_missing(client: Client, site_
     assert answer["best"]["iq"] == ["alpha-1"]  # 130 > 115
     assert answer["best"]["effectivePer1M"] == ["beta-2"]  # $1.6 < $5: lowest wins
     assert answer["best"]["emotionalReasoning"] == ["beta-2"]  # 101 > 100
+    # sample bands: alpha-1 #1 (1-2), beta-2 #2 (1-3): they overlap, so no order is established
+    assert answer["distinguishability"] == {
+        "distinguishable": [],
+        "notDistinguishable": [["alpha-1", "beta-2"]],
+        "unranked": [],
+    }
+
+
+def test_distinguishability_pairs_by_hand() -> None:
+    # a #1 band 1-2, b #2 band 1-3, c #5 band 3-7, d #9 band 8-9, e unranked; asked e, d, c, b, a
+    rows = [
+        {"id": "e", "rank": None, "rankLow": None},
+        {"id": "d", "rank": 9, "rankLow": 8, "rankHigh": 9},
+        {"id": "c", "rank": 5, "rankLow": 3, "rankHigh": 7},
+        {"id": "b", "rank": 2, "rankLow": 1, "rankHigh": 3},
+        {"id": "a", "rank": 1, "rankLow": 1, "rankHigh": 2},
+    ]
+    # a-b overlap (1 <= 2); a-c: 3 > 2 apart; b-c: 3 <= 3 overlap; d lies below every band
+    assert distinguishability(rows) == {
+        "distinguishable": [["a", "c"], ["a", "d"], ["b", "d"], ["c", "d"]],
+        "notDistinguishable": [["a", "b"], ["b", "c"]],
+        "unranked": ["e"],
+    }
 
 
 async def test_compare_models_leaves_out_metrics_no_model_has(client: Client) -> None:

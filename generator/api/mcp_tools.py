@@ -17,6 +17,7 @@ from generator.api.contract import (
     IQ_MAX,
     IQ_MIN,
     BenchmarkList,
+    Contract,
     DomainDetail,
     DomainList,
     Envelope,
@@ -43,14 +44,37 @@ _MISSING = "The queries that matched no published model, as given."
 _SUGGESTIONS = "Each missing query to the closest published ids (possibly none)."
 
 
+_PAIR = Annotated[list[str], Meta(min_length=2, max_length=2)]
+
+
+class Distinguishability(Contract, kw_only=True, frozen=True):
+    """Which compared models the data can tell apart by composite IQ at 95% confidence.
+
+    Two ranked models are distinguishable when their rank bands (`rankLow`..`rankHigh`)
+    do not overlap; each pair is listed better-ranked first, pairs in rank order.
+    """
+
+    distinguishable: Annotated[
+        list[_PAIR], Meta(description="Pairs whose rank bands do not overlap.")
+    ]
+    not_distinguishable: Annotated[
+        list[_PAIR],
+        Meta(description="Pairs whose rank bands overlap: their order is not established."),
+    ]
+    unranked: Annotated[
+        list[str], Meta(description="Compared models without a composite rank (no band).")
+    ]
+
+
 class ModelComparison(Envelope, kw_only=True, frozen=True):
     """compare_models: `compared` and `missing` as the original API's connector answers,
-    plus our extras (`best`, `suggestions`)."""
+    plus our extras (`best`, `suggestions`, `distinguishability`)."""
 
     compared: Annotated[list[ModelDetail], Meta(description=_COMPARED)]
     missing: Annotated[list[str], Meta(description=_MISSING)]
     best: Annotated[dict[str, list[str]], Meta(description=_BEST)]
     suggestions: Annotated[dict[str, list[str]], Meta(description=_SUGGESTIONS)]
+    distinguishability: Distinguishability
 
 
 @dataclass(frozen=True)
@@ -196,7 +220,9 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "Compare models side by side: compared holds each found model's full detail (GET "
         "/api/v1/models/{id}) in the order asked, missing the names that match no model (with "
         "suggestions per name); best names the best model on each metric (IQ, dimensions, EQ, "
-        "effective cost). Unknown names are not an error: compared may be empty.",
+        "effective cost); distinguishability says which pairs the data can tell apart by "
+        "composite IQ at 95% confidence (rank bands that do not overlap) and which it cannot. "
+        "Unknown names are not an error: compared may be empty.",
         ModelComparison,
         (
             ToolArgument(
