@@ -165,15 +165,16 @@ def test_benchmark_catalogue_and_methodology_changes() -> None:
         "1 benchmark added, 1 benchmark changed, methodology 2026-01-01 -> 2026-02-01"
     )
     markdown = render(diff, "markdown")
-    assert "|  | version | 2026\\-01\\-01 | 2026\\-02\\-01 |  |" in markdown
-    assert "|  | parameter peerCount | 3 | 4 | \\+1 |" in markdown
+    assert "|  | version | 2026-01-01 | 2026-02-01 |  |" in markdown
+    assert "|  | parameter peerCount | 3 | 4 | +1 |" in markdown
 
 
 def test_markdown_escapes_names_from_data() -> None:
     hostile = _model(name="![x](https://tracker.example/p.png) | cell")
     markdown = render(compare(_snapshot(_model()), _snapshot(hostile)), "markdown")
     assert "![x]" not in markdown
-    assert escape("a|b [c](d)") == "a\\|b \\[c\\]\\(d\\)"
+    assert "\\!\\[x\\](https://tracker.example/p.png) \\| cell" in markdown
+    assert escape("a|b [c](d) *e* <f>") == "a\\|b \\[c\\](d) \\*e\\* \\<f\\>"
 
 
 def test_json_has_the_summary_first_and_camel_case_fields() -> None:
@@ -230,7 +231,7 @@ def test_fail_on_change_exits_1(fixture_site: Path, tmp_path: Path) -> None:
     code, output = _diff(str(fixture_site), str(data), "--fail-on-change", "--format", "markdown")
     assert code == 1
     assert output.startswith("## modelscores diff\n\n**1 model added")
-    assert "- Gamma 2 \\(gamma\\-2\\)" in output
+    assert "- Gamma 2 (gamma-2)" in output
 
 
 def _add_gamma_2(data: Path) -> None:

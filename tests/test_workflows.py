@@ -133,8 +133,8 @@ def test_pull_request_check_builds_tests_and_diffs_against_the_base(tmp_path: Pa
     assert result.returncode == 0, result.stdout + result.stderr
     diff = (tmp_path / "out" / "diff.md").read_text(encoding="utf-8")
     assert diff.startswith("## modelscores diff\n\n**1 model with cost changes**\n")
-    assert "| Alpha 1 \\(alpha\\-1\\) | effective cost \\(USD/1M\\) | 9 | 10 | \\+1 |" in diff
-    assert "|  | input price \\(USD/1M\\) | 0.5 | 1 | \\+0.5 |" in diff
+    assert "| Alpha 1 (alpha-1) | effective cost (USD/1M) | 9 | 10 | +1 |" in diff
+    assert "|  | input price (USD/1M) | 0.5 | 1 | +0.5 |" in diff
     assert summary.read_text(encoding="utf-8") == diff
     assert "pull-request: contract tests:" in result.stderr
     assert "pull-request: diff against the base: 1 model with cost changes" in result.stderr

@@ -146,7 +146,9 @@ def _text(diff: Diff) -> Iterator[str]:
                 yield f"{indent}{label}: {value(move.before)} -> {value(move.after)}{suffix}"
 
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~-])")
+# Enough for text inside a table cell or a list item: no emphasis, code, link, image, HTML
+# or cell break can start (a `(` is harmless once `[` and `]` are escaped).
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|!~])")
 
 
 def escape(text: str) -> str:
