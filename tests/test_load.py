@@ -16,6 +16,8 @@ from generator.cli import cli
 from generator.errors import DataError
 from generator.input.decode import validation_problem
 from generator.input.load import load_dataset, summarize
+from generator.input.records import Dataset
+from generator.scoring.types import Scores
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "data"
@@ -25,8 +27,10 @@ FIXTURE = ROOT / "tests" / "data"
 # --- the shipped data -------------------------------------------------------
 
 
-def test_shipped_data_loads_with_published_models_only() -> None:
-    dataset = load_dataset(SHIPPED)
+def test_shipped_data_loads_with_published_models_only(
+    shipped_scores: tuple[Dataset, Scores],
+) -> None:
+    dataset, _ = shipped_scores
     assert len(dataset.models) == 67
     assert all(model.published for model in dataset.models)
     assert len(dataset.benchmarks) == 22
@@ -41,8 +45,10 @@ def test_shipped_summary_counts_unpublished_models_separately() -> None:
     )
 
 
-def test_shipped_data_leaks_no_private_table_or_unpublished_model() -> None:
-    encoded = msgspec.json.encode(load_dataset(SHIPPED))
+def test_shipped_data_leaks_no_private_table_or_unpublished_model(
+    shipped_scores: tuple[Dataset, Scores],
+) -> None:
+    encoded = msgspec.json.encode(shipped_scores[0])
     for secret in (
         b"data-team",  # reviewer in [private] tables
         b"needs-review",
@@ -55,8 +61,8 @@ def test_shipped_data_leaks_no_private_table_or_unpublished_model() -> None:
         assert secret not in encoded, secret
 
 
-def test_dataset_order_is_catalogue_then_ids() -> None:
-    dataset = load_dataset(SHIPPED)
+def test_dataset_order_is_catalogue_then_ids(shipped_scores: tuple[Dataset, Scores]) -> None:
+    dataset, _ = shipped_scores
     iq = [b for b in dataset.benchmarks if b.category == "iq"]
     eq = [b for b in dataset.benchmarks if b.category == "eq"]
     assert dataset.benchmarks == (*iq, *eq)
