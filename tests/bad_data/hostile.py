@@ -150,10 +150,19 @@ HOSTILE: tuple[HostileCase, ...] = (
     # unbounded work
     HostileCase(
         "ticks-of-values-one-float-step-apart",
-        both(
+        both(  # every GPQA result, so the chart's axis spans exactly these two values
             replace(GPQA, "max_value = 1.0", "max_value = 1e10"),
-            nth_value("models/alpha-1.toml", "gpqa-diamond", "1000000000.0"),
-            nth_value(A2, "gpqa-diamond", "1000000000.0000001"),
+            *(
+                nth_value(f"models/{model}.toml", "gpqa-diamond", value)
+                for model, value in [
+                    ("alpha-1", "1000000000.0"),
+                    ("alpha-2", "1000000000.0000001"),
+                    ("alpha-3", "1000000000.0"),
+                    ("beta-1", "1000000000.0000001"),
+                    ("gamma-1", "1000000000.0"),
+                    ("delta-preview", "1000000000.0"),
+                ]
+            ),
         ),
         None,
         gpqa_chart_drawn,
