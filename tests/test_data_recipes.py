@@ -30,6 +30,7 @@ REPLACE = re.compile(r"[Ii]n `(data/[^`]+)`, replace the line `([^`]+)` with `([
 ADD_AFTER = re.compile(r"[Ii]n `(data/[^`]+)`, add the line `([^`]+)` after the line `([^`]+)`")
 CREATE = re.compile(r"Create `(data/[^`]+)`.*:$")
 APPEND = re.compile(r"Append to `(data/[^`]+)`:$")
+RENAME = re.compile(r"Rename `(data/[^`]+)` to `(data/[^`]+)`")
 
 
 def recipes() -> dict[str, str]:
@@ -68,14 +69,18 @@ def follow(recipe: str, root: Path) -> int:
     """Do what `recipe` says in `root` (which holds `data/`); the number of steps taken."""
     steps = 0
     for prose, block in _chunks(recipe):
-        for match in sorted(
-            [*REPLACE.finditer(prose), *ADD_AFTER.finditer(prose)], key=lambda m: m.start()
-        ):
-            path, first, second = match.groups()
-            if match.re is REPLACE:
-                _replace_once(root / path, first, second)
+        edits = [*RENAME.finditer(prose), *REPLACE.finditer(prose), *ADD_AFTER.finditer(prose)]
+        for match in sorted(edits, key=lambda m: m.start()):
+            if match.re is RENAME:
+                old, new = match.groups()
+                assert not (root / new).exists(), new
+                (root / old).rename(root / new)
+            elif match.re is REPLACE:
+                path, old, new = match.groups()
+                _replace_once(root / path, old, new)
             else:
-                _replace_once(root / path, second, f"{second}\n{first}")
+                path, new, after = match.groups()
+                _replace_once(root / path, after, f"{after}\n{new}")
             steps += 1
         if block is None:
             continue
@@ -132,6 +137,18 @@ def _added_domain_result(site: Path) -> None:
     assert "claude-haiku-4.5" in [entry["model"] for entry in writing["models"]]
 
 
+def _renamed(site: Path) -> None:
+    model = _doc(site, "/models/openai-gpt-5.5-pro")
+    assert "gpt-5.5-pro" in model["aliases"]
+    assert not (site / api_file("/models/gpt-5.5-pro")).exists()
+    rules = (site / "_redirects").read_text(encoding="utf-8").splitlines()
+    assert any(
+        rule.split()[:3]
+        == ["/api/v1/models/gpt-5.5-pro", "/api/v1/models/openai-gpt-5.5-pro", "301"]
+        for rule in rules
+    )
+
+
 def _unpublished(site: Path) -> None:
     leaks = [
         path.relative_to(site).as_posix()
@@ -147,6 +164,7 @@ CHECKS: dict[str, Callable[[Path], None]] = {
     "Add a benchmark result with its provenance": _added_result,
     "Add a benchmark with its ladder and bounds": _added_benchmark,
     "Add a domain result": _added_domain_result,
+    "Rename a model (keep the old id as an alias)": _renamed,
     "Unpublish a model": _unpublished,
 }
 
