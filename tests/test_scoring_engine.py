@@ -230,3 +230,21 @@ def test_composite_ranks_follow_published_iq(models: list[ModelRecord]) -> None:
     assert keys == sorted(keys)
     for s in ranked:
         assert s.iq is not None and 70 <= s.iq <= 160
+
+
+@settings(max_examples=40, deadline=None)
+@given(_models())
+def test_every_rank_lies_in_its_band_and_every_sd_is_positive(models: list[ModelRecord]) -> None:
+    scores = compute_scores(make_dataset(models))
+    for s in scores.models.values():
+        if s.rank is None:
+            assert s.rank_band is None and s.composite_sd is None
+            continue
+        assert s.rank_band is not None and s.composite_sd is not None
+        assert s.rank_band.low <= s.rank <= s.rank_band.high
+        assert s.composite_low95 is not None and s.composite_high95 is not None
+        assert 70 <= s.composite_low95 <= s.composite_high95 <= 160  # type: ignore[operator]
+        for estimate, band in zip(s.dimensions, s.dimension_bands, strict=True):
+            assert estimate.sd is not None and estimate.sd > 0
+            assert band is not None and band.low <= band.high
+    assert all(0 < n.sd < math.inf for n in scores.noise.values())

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import msgspec
 
 from generator.api.contract import DIMENSION_SLUGS
-from generator.input.records import BenchmarkRecord, Dataset, ModelRecord, ParametersRecord
+from generator.input.records import BenchmarkRecord, Dataset, ModelRecord
 from generator.scoring.abstract import AbstractPredictor, fit_predictor
 from generator.scoring.composite import (
     composite_score,
@@ -39,17 +39,15 @@ from generator.scoring.offsets import (
     observations,
     population_mean,
 )
-from generator.scoring.posterior import interval
 from generator.scoring.rounding import round_half_up
 from generator.scoring.types import (
     BenchmarkNoise,
     DimensionEstimate,
     ModelScores,
     Projection,
-    RankBand,
     Scores,
 )
-from generator.scoring.uncertainty import composite_sd, rank_bands, within_rank
+from generator.scoring.uncertainty import uncertainties
 
 ABSTRACT = DIMENSION_SLUGS[0]
 Grouped = Mapping[str, Mapping[str, tuple[Projection, ...]]]  # model -> slug -> projections
@@ -241,20 +239,7 @@ def compute_scores(dataset: Dataset) -> Scores:
     ranks = {
         e.model_id: e.rank for e in rank_entries(sorted(published_iq.items()), "higher_is_better")
     }
-    spreads = {
-        m: composite_sd([d.sd for d in dimensions[m] if d.sd is not None])
-        for m in published_iq
-        if all(d.sd is not None for d in dimensions[m])
-    }
-    bands = _bands({m: (composites[m], spreads.get(m)) for m in published_iq}, ranks, params)
-    dimension_bands = [
-        _bands(
-            {m: (dimensions[m][index].value, dimensions[m][index].sd) for m in models},
-            _dimension_ranks(dimensions, index),
-            params,
-        )
-        for index in range(len(DIMENSION_SLUGS))
-    ]
+    spread = uncertainties(dimensions, composites, ranks, params.interval_z)
 
     peer_index = PeerIndex(models, composites)
     scores: dict[str, ModelScores] = {}
@@ -266,11 +251,11 @@ def compute_scores(dataset: Dataset) -> Scores:
             composite=composites[model_id],
             iq=published_iq.get(model_id),
             rank=ranks.get(model_id),
-            composite_sd=spreads.get(model_id),
-            composite_low95=_ends(composites[model_id], spreads.get(model_id), params)[0],
-            composite_high95=_ends(composites[model_id], spreads.get(model_id), params)[1],
-            rank_band=bands.get(model_id),
-            dimension_bands=tuple(band.get(model_id) for band in dimension_bands),
+            composite_sd=spread[model_id].sd,
+            composite_low95=spread[model_id].low95,
+            composite_high95=spread[model_id].high95,
+            rank_band=spread[model_id].band,
+            dimension_bands=spread[model_id].dimension_bands,
             direct_dimensions=direct_dimension_count(dimensions[model_id]),
             evidence_dimensions=evidence_dimension_count(dimensions[model_id]),
             eq=eq_score(eq),
@@ -283,35 +268,3 @@ def compute_scores(dataset: Dataset) -> Scores:
         for d in sorted(dataset.domains, key=lambda d: d.id)
     }
     return Scores(models=scores, domains=domains, noise=population.noise)
-
-
-def _ends(
-    value: float | None, sd: float | None, params: ParametersRecord
-) -> tuple[float | None, float | None]:
-    if value is None or sd is None:
-        return None, None
-    return interval(value, sd, params.interval_z)
-
-
-def _bands(
-    estimates: Mapping[str, tuple[float | None, float | None]],
-    ranks: Mapping[str, int],
-    params: ParametersRecord,
-) -> dict[str, RankBand]:
-    """Rank bands of the ranked models that have a value and an sd, containing their rank."""
-    usable = {
-        m: (value, sd)
-        for m, (value, sd) in sorted(estimates.items())
-        if value is not None and sd is not None and m in ranks
-    }
-    bands = rank_bands(usable, params.interval_z)
-    return {m: within_rank(band, ranks[m]) for m, band in bands.items()}
-
-
-def _dimension_ranks(
-    dimensions: Mapping[str, tuple[DimensionEstimate, ...]], index: int
-) -> dict[str, int]:
-    """The published rank of every model in one dimension ranking (rounded score, then id)."""
-    values = {m: estimates[index].value for m, estimates in sorted(dimensions.items())}
-    items = [(m, float(round_half_up(v))) for m, v in values.items() if v is not None]
-    return {e.model_id: e.rank for e in rank_entries(items, "higher_is_better")}

@@ -6,7 +6,12 @@ import bisect
 import math
 from collections.abc import Mapping, Sequence
 
-from generator.scoring.types import RankBand
+import msgspec
+
+from generator.scoring.composite import rank_entries
+from generator.scoring.posterior import interval
+from generator.scoring.rounding import round_half_up
+from generator.scoring.types import DimensionEstimate, RankBand
 
 _EDGE = 1e-9  # widen the exactly-checked window so float rounding cannot misplace a model
 
@@ -68,3 +73,77 @@ def within_rank(band: RankBand, rank: int) -> RankBand:
     only with sds below about 0.3) could otherwise fall outside their own band.
     """
     return RankBand(low=min(band.low, rank), high=max(band.high, rank))
+
+
+class ModelUncertainty(msgspec.Struct, frozen=True, kw_only=True):
+    """One model's composite sd, stated range and rank bands (None where it has no rank)."""
+
+    sd: float | None
+    low95: float | None
+    high95: float | None
+    band: RankBand | None
+    dimension_bands: tuple[RankBand | None, ...]
+
+
+def uncertainties(
+    dimensions: Mapping[str, Sequence[DimensionEstimate]],
+    composites: Mapping[str, float | None],
+    ranks: Mapping[str, int],
+    z: float,
+) -> dict[str, ModelUncertainty]:
+    """Every model's uncertainty from its dimension sds, composite and published ranks."""
+    spreads = {
+        m: composite_sd([d.sd for d in dimensions[m] if d.sd is not None])
+        for m in ranks
+        if all(d.sd is not None for d in dimensions[m])
+    }
+    bands = _bands({m: (composites[m], spreads.get(m)) for m in ranks}, ranks, z)
+    count = len(next(iter(dimensions.values()), ()))
+    by_dimension = [
+        _bands(
+            {
+                m: (estimates[index].value, estimates[index].sd)
+                for m, estimates in dimensions.items()
+            },
+            _dimension_ranks(dimensions, index),
+            z,
+        )
+        for index in range(count)
+    ]
+    result = {}
+    for m in sorted(dimensions):
+        composite, sd = composites.get(m), spreads.get(m)
+        low, high = (
+            interval(composite, sd, z) if composite is not None and sd is not None else (None, None)
+        )
+        result[m] = ModelUncertainty(
+            sd=sd,
+            low95=low,
+            high95=high,
+            band=bands.get(m),
+            dimension_bands=tuple(band.get(m) for band in by_dimension),
+        )
+    return result
+
+
+def _bands(
+    estimates: Mapping[str, tuple[float | None, float | None]],
+    ranks: Mapping[str, int],
+    z: float,
+) -> dict[str, RankBand]:
+    """Rank bands of the ranked models that have a value and an sd, containing their rank."""
+    usable = {
+        m: (value, sd)
+        for m, (value, sd) in sorted(estimates.items())
+        if value is not None and sd is not None and m in ranks
+    }
+    return {m: within_rank(band, ranks[m]) for m, band in rank_bands(usable, z).items()}
+
+
+def _dimension_ranks(
+    dimensions: Mapping[str, Sequence[DimensionEstimate]], index: int
+) -> dict[str, int]:
+    """The published rank of every model in one dimension ranking (rounded score, then id)."""
+    values = {m: estimates[index].value for m, estimates in sorted(dimensions.items())}
+    items = [(m, float(round_half_up(v))) for m, v in values.items() if v is not None]
+    return {e.model_id: e.rank for e in rank_entries(items, "higher_is_better")}
