@@ -94,7 +94,7 @@ def _nested(value: Any) -> bool:
 
 
 def _key(key: str) -> str:
-    return key if BARE_KEY.match(key) else _string(key)
+    return key if BARE_KEY.fullmatch(key) else _string(key)
 
 
 def _value(value: Any) -> str:

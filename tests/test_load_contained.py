@@ -10,14 +10,17 @@ from __future__ import annotations
 import datetime as dt
 import os
 import shutil
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 
 from generator.cli import cli
 from generator.input.load import load_dataset
+from generator.input.records import Effort, Slug, Url
 
 FIXTURE = Path(__file__).resolve().parent / "data"
 SECRET = "OUTSIDE_SECRET_TOKEN"
@@ -191,3 +194,18 @@ def test_updated_is_normalised_to_utc(tmp_path: Path) -> None:
     assert model.updated == dt.datetime(2026, 1, 10, 1, tzinfo=dt.UTC)
     assert model.updated.utcoffset() == dt.timedelta(0)
     assert model.updated.tzinfo is dt.UTC
+
+
+@pytest.mark.parametrize("annotated", [Slug, Url, Effort])
+def test_patterns_match_whole_strings(annotated: object) -> None:
+    good = {Slug: "alpha-1", Url: "https://example.org/a", Effort: "high"}[annotated]
+    assert msgspec.convert(good, type=annotated) == good
+    for bad in (good + "\n", "\n" + good):
+        with pytest.raises(msgspec.ValidationError):
+            msgspec.convert(bad, type=annotated)
+
+
+def test_toml_writer_quotes_a_key_with_a_trailing_newline() -> None:
+    from scripts.toml_writer import dumps
+
+    assert tomllib.loads(dumps({"x\n": 1})) == {"x\n": 1}
