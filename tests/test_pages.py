@@ -100,6 +100,8 @@ def test_model_page_shows_dimensions_cost_results_and_domains(pages: dict[str, b
     assert "1 of 5" in html  # alpha-1 leads both sample domains of 5 models
     assert "Extra high" in html and "December checkpoint" in html
     assert 'href="../../benchmarks/arc-agi-1/"' in html
+    # the webdev-arena result (harness bash-only) states its effort setting beside the harness
+    assert "<td>bash-only</td>\n<td>high</td>" in html
 
 
 def test_unranked_model_page_says_so(pages: dict[str, bytes]) -> None:

@@ -143,6 +143,7 @@ class ModelBenchmarkResult(Contract, kw_only=True, frozen=True):
     source_url: Uri
     as_of: dt.date
     harness: str | None
+    effort: str | None  # the effort setting or variant the source names (e.g. "high", "16K")
 
 
 class ModelRevision(Closed, kw_only=True, frozen=True):
@@ -492,6 +493,7 @@ class DomainResultRow(Contract, kw_only=True, frozen=True):
 
     model: str
     harness: str | None
+    effort: str | None  # as on ModelBenchmarkResult
     score: float
     model_url: Uri | None
 

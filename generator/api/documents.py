@@ -318,7 +318,11 @@ def _domain_benchmarks(domain: DomainRecord, urls: Mapping[str, str]) -> list[Do
                 source=SourceRef(name=b.source_name, url=b.source_url),
                 results=[
                     DomainResultRow(
-                        model=r.model, harness=r.harness, score=r.score, model_url=urls.get(r.model)
+                        model=r.model,
+                        harness=r.harness,
+                        effort=r.effort,
+                        score=r.score,
+                        model_url=urls.get(r.model),
                     )
                     for r in rows
                 ],

@@ -197,6 +197,7 @@ def _benchmark_results(
             source_url=row.source_url,
             as_of=row.as_of,
             harness=row.harness,
+            effort=row.effort,
         )
     return results
 

@@ -228,6 +228,7 @@ def _detail(s: _Sample, index: int) -> ModelDetail:
             source_url="https://hub.example.org/data",
             as_of=dt.date(2025, 12, 1),
             harness="bash-only" if b[0] == "webdev-arena" else None,
+            effort="high" if b[0] == "webdev-arena" else None,
         )
         for b in BENCHMARKS
     }
@@ -498,6 +499,7 @@ def _domain(s: _Sample, slug: str, name: str) -> DomainDetail:
                 DomainResultRow(
                     model=s.models[i].id,
                     harness="agent-x" if i == 0 else None,
+                    effort=None,
                     score=70.0 - i,
                     model_url=_url(f"models/{s.models[i].id}/"),
                 )
