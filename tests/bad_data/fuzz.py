@@ -211,7 +211,7 @@ def check_build(work: Path, edit: Callable[[Path], None]) -> None:
         OUTCOMES["clean"] += 1
 
 
-EXAMPLES = {"load": 150, "build": 24}
+EXAMPLES = {"load": 150, "build": 16}
 
 
 def run(mode: str, work: Path) -> None:
