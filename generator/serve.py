@@ -232,8 +232,12 @@ def create_static_app(site_dir: Path) -> StaticApp:
     return StaticApp(site_dir)
 
 
+HEALTH_PATH = "/healthz"
+
+
 class _Dispatch:
-    """`/api/mcp` to the MCP app (which also owns the lifespan), everything else static."""
+    """`/api/mcp` and `/healthz` to the MCP app (which also owns the lifespan), so both
+    answer exactly as on the standalone sidecar; everything else static."""
 
     def __init__(self, static: ASGIApp, mcp: ASGIApp | None) -> None:
         self.static = static
@@ -242,7 +246,7 @@ class _Dispatch:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.mcp is not None and (
             scope["type"] == "lifespan"
-            or (scope["type"] == "http" and scope["path"].rstrip("/") == MCP_PATH)
+            or (scope["type"] == "http" and scope["path"].rstrip("/") in (MCP_PATH, HEALTH_PATH))
         ):
             await self.mcp(scope, receive, send)
             return

@@ -22,17 +22,24 @@ from pydantic import Field
 
 from generator.api.mcp_tools import MCP_TOOLS, ToolArgument, ToolDeclaration
 from mcp_server import tools
+from mcp_server.resources import register_resources
 from mcp_server.results import output_schema
 from mcp_server.site import SnapshotStore
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
-INSTRUCTIONS = (
-    "Read-only scores of AI models: composite IQ (seven capability dimensions on a 70-160 "
-    "scale), emotional reasoning, cost, speed, rankings, benchmarks, applied-capability domains "
-    "and the scoring methodology. Every answer is the JSON the static API publishes and carries "
-    "apiVersion, methodologyVersion and updatedAt. Start with list_models or list_rankings; "
-    "name models by id or name."
-)
+INSTRUCTIONS = """\
+Read-only scores of AI models: composite IQ (seven capability dimensions, 70-160 scale), \
+emotional reasoning, cost, speed, rankings, benchmarks, applied domains, methodology.
+- Find models with list_models (filters, sorting); get_model gives one model's evidence; \
+compare_models puts 2-20 side by side (compared, missing, best per metric).
+- Leaderboards: list_rankings, then get_ranking; domains: list_domains, then get_domain; \
+how scores are computed: get_methodology.
+- Name a model by id (gpt-5.5), alias (a dated revision such as gpt-5.5-2026-04-23) or \
+display name (GPT-5.5), any case; ranking ids and domain slugs are exact.
+- Every answer is the JSON the static API publishes (structuredContent, and the same JSON \
+as the first text block) with apiVersion, methodologyVersion and updatedAt. The same \
+documents are resources (modelscores://api/v1/...).
+"""
 
 
 def _answer(answer: tools.Answer) -> CallToolResult:
@@ -103,7 +110,7 @@ def build_tools(store: SnapshotStore) -> list[Tool]:
 
 def create_server(store: SnapshotStore) -> MCPServer[Any]:
     """The MCP server for the build at `store.site_dir`."""
-    return MCPServer(
+    server: MCPServer[Any] = MCPServer(
         "modelscores",
         title="Model scores",
         instructions=INSTRUCTIONS,
@@ -111,3 +118,5 @@ def create_server(store: SnapshotStore) -> MCPServer[Any]:
         tools=build_tools(store),
         log_level="WARNING",
     )
+    register_resources(server, store)
+    return server

@@ -61,10 +61,12 @@ class SiteError(Exception):
 
 @dataclass(frozen=True)
 class Document(Generic[T]):
-    """One published file: decoded into its contract Struct, and as its own JSON object."""
+    """One published file: decoded into its contract Struct, as its own JSON object, and
+    its bytes (what a resource read answers, exactly the file)."""
 
     struct: T
     raw: dict[str, Any]
+    data: bytes
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,7 @@ def _document(fd: int, kind: DocumentKind[T], value: str | None = None) -> Docum
         raise SiteError(f"{rel}: {exc}") from exc
     if not isinstance(raw, dict):  # pragma: no cover - the Struct decode already refused it
         raise SiteError(f"{rel}: expected a JSON object")
-    return Document(struct, raw)
+    return Document(struct, raw, data)
 
 
 def _details(fd: int, kind: DocumentKind[T]) -> dict[str, Document[T]]:

@@ -24,6 +24,7 @@ from support.servers import free_port, python_env, running_server, serve_command
 from generator.api.urls import SiteConfig
 from generator.build import build_site
 from generator.serve import create_static_app, needs_build, prepare_site
+from mcp_server.app import create_app as create_mcp_app
 
 FIXTURE_DATA = Path(__file__).parent / "data"
 
@@ -113,6 +114,19 @@ def test_mcp_is_mounted_at_api_mcp(client: httpx.Client) -> None:
     response = client.post("/api/mcp", json=request, headers=headers)
     assert response.status_code == 200, response.text
     assert response.json()["result"]["serverInfo"]["name"]
+
+
+def test_healthz_answers_as_on_the_standalone_sidecar(
+    client: httpx.Client, built_site: Path
+) -> None:
+    with TestClient(create_mcp_app(built_site)) as sidecar:
+        expected = sidecar.get("/healthz")
+    response = client.get("/healthz")
+    assert response.status_code == expected.status_code == 200
+    assert response.json() == expected.json()
+    assert response.json()["status"] == "ok" and response.json()["models"] == 5
+    assert response.headers["content-type"] == expected.headers["content-type"]
+    assert client.head("/healthz").status_code == 200
 
 
 # --- in process: the same host over a site we can change -----------------------

@@ -19,6 +19,7 @@ from support.documents import write_site
 from support.mcp_live import Live, serve
 
 from mcp_server.app import create_app
+from mcp_server.resources import URI_ROOT
 
 REPO = Path(__file__).resolve().parents[1]
 TOOLS = REPO / ".tools"
@@ -170,3 +171,42 @@ def test_inspector_sees_unknown_ids_as_tool_errors(live: Live, tmp_path: Path) -
     result = json.loads(run.stdout)["result"]
     assert result["isError"] is True
     assert "Unknown model 'alpha-9'. Did you mean: alpha-1?" in result["content"][0]["text"]
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern"])
+def test_inspector_lists_resources_and_templates(live: Live, tmp_path: Path, era: str) -> None:
+    listed = {}  # (the Inspector's --strict applies to tools/list only: test above)
+    for method in ("resources/list", "resources/templates/list"):
+        run = inspector(live, tmp_path, "--method", method, "--protocol-era", era)
+        assert run.returncode == 0, run.stderr
+        assert run.stderr == ""
+        listed[method] = json.loads(run.stdout)["result"]
+    uris = {r["uri"] for r in listed["resources/list"]["resources"]}
+    assert uris == {f"{URI_ROOT}/{n}" for n in ("models", "benchmarks", "rankings", "domains")} | {
+        f"{URI_ROOT}/methodology"
+    }
+    templates = {t["uriTemplate"] for t in listed["resources/templates/list"]["resourceTemplates"]}
+    assert templates == {
+        f"{URI_ROOT}/models/{{id}}",
+        f"{URI_ROOT}/rankings/{{id}}",
+        f"{URI_ROOT}/domains/{{slug}}",
+    }
+
+
+@pytest.mark.parametrize(
+    ("path", "rel"),
+    [
+        ("/methodology", "methodology"),  # a fixed resource
+        ("/models/beta-2", "models/beta-2"),  # one of each template
+        ("/rankings/composite-iq", "rankings/composite-iq"),
+        ("/domains/finance", "domains/finance"),
+    ],
+)
+def test_inspector_reads_each_kind_of_resource(
+    live: Live, site_dir: Path, tmp_path: Path, path: str, rel: str
+) -> None:
+    run = inspector(live, tmp_path, "--method", "resources/read", "--uri", URI_ROOT + path)
+    assert run.returncode == 0, run.stderr
+    (content,) = json.loads(run.stdout)["result"]["contents"]
+    assert content["mimeType"] == "application/json"
+    assert content["text"].encode() == (site_dir / "api/v1" / rel).read_bytes()
