@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bench.build import BuildRun, change_one_model, run_child
 from bench.synth import SynthSpec, write_dataset
 from generator.input.load import load_dataset
@@ -62,6 +64,7 @@ def test_change_one_model_changes_one_file(tmp_path: Path) -> None:
     assert changed == [data / "models" / f"{model_id}.toml"]
 
 
+@pytest.mark.slow
 def test_build_benchmark_command_prints_tables(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "bench.build", "--sizes", "30", "--benchmarks", "14",

@@ -102,6 +102,7 @@ async def test_answers_validate_against_the_output_schemas(
         jsonschema.validate(answer, schemas[name], cls=jsonschema.Draft202012Validator)
 
 
+@pytest.mark.slow
 async def test_rebuilds_while_a_client_calls_give_wholly_old_or_new_answers(
     tmp_path: Path,
 ) -> None:
