@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -44,10 +45,10 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def netlify(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+@contextmanager
+def netlify_dev(site: Path, work: Path) -> Iterator[str]:
+    """`netlify dev` (offline) serving `site`; yields its base URL."""
     assert NODE is not None
-    work = tmp_path_factory.mktemp("netlify")
     home = work / "home"
     project = work / "project"  # netlify dev writes .netlify/ into its working directory
     home.mkdir()
@@ -67,7 +68,7 @@ def netlify(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
         "--offline",
         "--internal-disable-edge-functions",
         "--dir",
-        str(built_site),
+        str(site),
         "--port",
         str(port),
     ]
@@ -75,6 +76,12 @@ def netlify(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     with running_server(
         command, f"{base}/api/v1", env=env, cwd=project, timeout=120, log=work / "netlify.log"
     ):
+        yield base
+
+
+@pytest.fixture(scope="module")
+def netlify(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with netlify_dev(built_site, tmp_path_factory.mktemp("netlify")) as base:
         yield base
 
 
@@ -109,3 +116,27 @@ def test_html_404_and_pages_through_netlify_dev(client: httpx.Client, built_site
     missing = client.get("/no/such/page")
     assert missing.status_code == 404
     assert missing.content == (built_site / "404.html").read_bytes()
+
+
+def test_shipped_aliases_through_netlify_dev(
+    shipped_site: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """On the shipped data: the display name and a dated revision end at gpt-5.5's JSON."""
+    canonical = (shipped_site / "api/v1/models/gpt-5.5").read_bytes()
+    work = tmp_path_factory.mktemp("netlify-shipped")
+    with netlify_dev(shipped_site, work) as base, httpx.Client(base_url=base, timeout=30) as http:
+        for path in (
+            "/api/v1/models/GPT-5.5",
+            "/api/models/GPT-5.5",
+            "/api/v1/models/gpt-5.5-2026-04-23",
+        ):
+            response = http.get(path, follow_redirects=True)
+            assert response.history and response.history[0].status_code == 301, path
+            assert (response.status_code, response.url.path) == (
+                200,
+                path.replace(path.rsplit("/", 1)[1], "gpt-5.5"),
+            ), path
+            assert response.content == canonical, path
+        missing = http.get("/api/v1/models/GPT-9")
+        assert missing.status_code == 404
+        assert missing.json()["code"] == "model_not_found"

@@ -102,6 +102,7 @@ def test_model_page_shows_dimensions_cost_results_and_domains(pages: dict[str, b
     assert 'href="../../benchmarks/arc-agi-1/"' in html
     # the webdev-arena result (harness bash-only) states its effort setting beside the harness
     assert "<td>bash-only</td>\n<td>high</td>" in html
+    assert "Also known as <code>alpha-1-classic</code>" in html  # its aliases
 
 
 def test_unranked_model_page_says_so(pages: dict[str, bytes]) -> None:
