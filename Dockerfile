@@ -2,12 +2,15 @@
 #   build:   the locked packages, then the site built from data/ (same command as the static host)
 #   runtime: the locked runtime packages the sidecar imports, the built site, a non-root user
 # Configuration is by environment (see the ENV block). tests/test_dockerfile.py lints this file
-# with hadolint and runs the runtime stage's exact command and environment against a built site.
+# with hadolint, replays the build stage's RUN steps and runs the runtime stage's exact command
+# and environment over what they produced.
 FROM python:3.11-slim-bookworm AS build
 ENV UV_PYTHON_DOWNLOADS=never UV_LINK_MODE=copy UV_COMPILE_BYTECODE=1 UV_NO_PROGRESS=1
 RUN pip install --no-cache-dir uv==0.13.8
 WORKDIR /app
+# Packages first (a layer that changes only with the lock), then the code and the data.
 COPY pyproject.toml uv.lock README.md ./
+RUN uv sync --locked --no-install-project
 COPY generator generator
 COPY mcp_server mcp_server
 COPY data data
@@ -18,7 +21,7 @@ RUN uv sync --locked --no-editable \
     && .venv/bin/modelscores build --data-dir data --out-dir site_out --base-url "$BASE_URL" \
        ${MCP_ORIGIN:+--mcp-origin "$MCP_ORIGIN"}
 # The sidecar's environment: the same lock, less what only the build uses (page templates,
-# chart rasterising, TOML parsing; tests/test_dockerfile.py checks the sidecar never imports them).
+# chart rasterising, TOML parsing; tests/test_dockerfile.py runs the sidecar from it).
 RUN UV_PROJECT_ENVIRONMENT=/opt/venv uv sync --locked --no-editable \
     --no-install-package jinja2 --no-install-package markupsafe \
     --no-install-package resvg-py --no-install-package rtoml
