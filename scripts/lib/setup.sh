@@ -58,6 +58,10 @@ setup_packages() {
     rm -rf .venv
   fi
   local out
+  # Say so before a download starts, not only after it ends.
+  if ! "$UV" sync --locked --check --python "$PYTHON_EXE" "$@" >/dev/null 2>&1; then
+    say "installing Python packages from uv.lock into .venv"
+  fi
   if ! out=$("$UV" sync --locked --python "$PYTHON_EXE" "$@" 2>&1); then
     printf '%s\n' "$out" >&2
     fail "could not install the Python packages of uv.lock"
