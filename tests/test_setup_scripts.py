@@ -6,9 +6,11 @@ Each runs in a scratch copy of the repository so the checkout's own .venv is nev
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -137,3 +139,13 @@ def test_wrong_venv_is_rebuilt_with_the_right_python(tmp_path: Path, make_venv: 
         ["./modelscores", "--version"], cwd=repo, env=env, capture_output=True, text=True
     )
     assert again.returncode == 0 and again.stderr == ""  # nothing to do, nothing said
+
+
+def test_every_uv_install_pins_the_scripts_version() -> None:
+    """scripts/lib/setup.sh, the Dockerfile and netlify.toml install the same uv."""
+    setup = (REPO / "scripts" / "lib" / "setup.sh").read_text()
+    (version,) = re.findall(r"^UV_VERSION=(\S+)$", setup, flags=re.M)
+    command = tomllib.loads((REPO / "netlify.toml").read_text())["build"]["command"]
+    for name, text in (("Dockerfile", (REPO / "Dockerfile").read_text()), ("netlify", command)):
+        pins = re.findall(r"\buv==(\S+)", text)
+        assert pins == [version], (name, pins)
