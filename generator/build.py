@@ -30,6 +30,14 @@ from generator.api.urls import (
 )
 from generator.errors import BuildError, DataError
 from generator.input.load import load_dataset
+from generator.output.cache import (
+    inputs_digest,
+    load_manifest,
+    output_cache,
+    save_manifest,
+    up_to_date,
+)
+from generator.output.pool import default_workers
 from generator.output.writer import merge_files, write_site
 from generator.pages.render import render_pages
 from generator.pages.svg import RenderError
@@ -95,19 +103,42 @@ bounds depth (16), file size (5 MB), magnitudes and dates, so none is expected; 
 turned into one data error line instead of a traceback."""
 
 
-def build_site(data_dir: Path, out_dir: Path, config: SiteConfig) -> BuildReport:
-    """Build the whole site from `data_dir` into `out_dir` (raises DataError/BuildError)."""
+def build_site(
+    data_dir: Path, out_dir: Path, config: SiteConfig, *, workers: int | None = None
+) -> BuildReport:
+    """Build the whole site from `data_dir` into `out_dir` (raises DataError/BuildError).
+
+    The build cache beside `out_dir` (`generator/output/cache.py`) makes a rebuild from
+    unchanged inputs stop after hashing them, and lets pages and previews whose inputs did
+    not change be taken from the live site. `workers`: processes rendering pages (default:
+    `$MODELSCORES_JOBS`, else every usable CPU).
+    """
     with gc_paused():
         try:
-            return _build(data_dir, out_dir, config)
+            return _build(data_dir, out_dir, config, workers or default_workers())
         except UNDRAWABLE as exc:
             detail = " ".join(str(exc).split()) or "out of memory"
             problem = f"{data_dir}: data: cannot be built ({type(exc).__name__}: {detail})"
             raise DataError([problem]) from None
 
 
-def _build(data_dir: Path, out_dir: Path, config: SiteConfig) -> BuildReport:
+def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> BuildReport:
     timer = _Timer()
+    with timer.stage("cache"):
+        manifest = load_manifest(out_dir)
+        inputs = inputs_digest(data_dir, config)
+        if up_to_date(manifest, inputs, out_dir):
+            count = len(manifest.site)
+            return BuildReport(
+                out_dir=str(out_dir),
+                files=count,
+                written=0,
+                unchanged=count,
+                swapped=False,
+                documents=manifest.documents,
+                seconds=timer.seconds,
+            )
+        outputs = output_cache(manifest, out_dir)
     with timer.stage("load"):
         dataset = load_dataset(data_dir)
     with timer.stage("score"):
@@ -117,7 +148,8 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig) -> BuildReport:
         api = render_api(documents, config)
     with timer.stage("pages"):
         try:
-            pages = render_pages(documents, config, build_openapi(documents, config))
+            openapi = build_openapi(documents, config)
+            pages = render_pages(documents, config, openapi, outputs=outputs, workers=workers)
         except OSError as exc:
             raise BuildError(f"cannot render the pages: {exc}") from exc
     with timer.stage("check"):
@@ -125,7 +157,12 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig) -> BuildReport:
         files = merge_files(api, pages, hosting)
         check_site(files)
     with timer.stage("write"):
-        written = write_site(files, out_dir)
+        written = write_site(
+            files,
+            out_dir,
+            # Under the writer's lock, so the record matches the site it describes.
+            after=lambda: save_manifest(out_dir, inputs, len(documents), outputs.outputs),
+        )
     return BuildReport(
         out_dir=str(out_dir),
         files=len(files),

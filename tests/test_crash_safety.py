@@ -34,6 +34,8 @@ from support.sitetree import (
     without_dac_override,
 )
 
+from generator.output.cache import cache_path
+
 SEED = 20251122
 TRIALS = int(os.environ.get("MODELSCORES_CRASH_TRIALS", "20"))
 
@@ -163,7 +165,8 @@ def test_sigkill_at_random_moments_leaves_old_or_new_site(sites: Sites, tmp_path
     result = run_build(sites.data["new"], out)
     assert result.returncode == 0, result.stderr
     assert sites.which(out) == "new"
-    leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name != "site_out")
+    kept = {"site_out", cache_path(out).name}  # the site and its build cache
+    leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name not in kept)
     assert leftovers == [], f"staging debris after a clean build: {leftovers}"
     print(f"crash trials (seed {SEED}, write window {sites.window:.3f} s): {outcomes}")
     assert outcomes["killed"] >= TRIALS // 2, outcomes
@@ -190,7 +193,7 @@ def test_file_size_limit_reports_error_and_keeps_old_site(sites: Sites, tmp_path
     result = run_build(sites.data["new"], out, preexec_fn=lambda: _limit_file_size(2048))
     _assert_clear_failure(result)
     assert sites.which(out) == "old"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["site_out"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [cache_path(out).name, "site_out"]
 
 
 @contextlib.contextmanager
@@ -230,7 +233,11 @@ def test_full_disk_reports_error_and_keeps_old_site(sites: Sites, tmp_path: Path
         _assert_clear_failure(result)
         assert "No space left on device" in result.stderr
         assert sites.which(out) == "old"
-        assert sorted(p.name for p in disk.iterdir()) == ["filler", "site_out"]
+        assert sorted(p.name for p in disk.iterdir()) == [
+            cache_path(out).name,
+            "filler",
+            "site_out",
+        ]
 
 
 def test_unwritable_output_parent_reports_error_and_keeps_old_site(

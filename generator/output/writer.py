@@ -36,7 +36,7 @@ import fcntl
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path, PurePosixPath
 
 import msgspec
@@ -86,8 +86,13 @@ def check_paths(files: Mapping[str, bytes]) -> None:
         raise BuildError(f"a file and a directory share the path: {clashes[0]}")
 
 
-def write_site(files: Mapping[str, bytes], out_dir: Path) -> WriteReport:
-    """Replace `out_dir` atomically by exactly `files`; raise BuildError (old site intact)."""
+def write_site(
+    files: Mapping[str, bytes], out_dir: Path, after: Callable[[], None] | None = None
+) -> WriteReport:
+    """Replace `out_dir` atomically by exactly `files`; raise BuildError (old site intact).
+
+    `after` runs once the site is in place, still under the lock (the build cache).
+    """
     check_paths(files)
     out_dir = Path(os.path.abspath(out_dir))
     try:
@@ -96,8 +101,12 @@ def write_site(files: Mapping[str, bytes], out_dir: Path) -> WriteReport:
             _recover(out_dir)
             _check_replaceable(out_dir)
             if _matches(out_dir, files):
-                return WriteReport(written=0, unchanged=len(files), swapped=False)
-            return _stage_and_swap(files, out_dir)
+                report = WriteReport(written=0, unchanged=len(files), swapped=False)
+            else:
+                report = _stage_and_swap(files, out_dir)
+            if after is not None:
+                after()
+            return report
     except OSError as exc:
         raise BuildError(f"cannot write the site to {out_dir}: {_describe(exc)}") from exc
 

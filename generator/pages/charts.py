@@ -6,6 +6,7 @@ as an accessible inline SVG for its share page and as a 1200x630 PNG preview.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import get_args
 
@@ -165,15 +166,28 @@ def inline(plot: Plot, ident: str, title: str, width: float = INLINE_WIDTH) -> s
     return svg.inline_svg(plot.draw(width, height), width, height, ident, title, plot.summary)
 
 
-def preview(plot: Plot, title: str, subtitle: str) -> bytes:
-    """The plot as a 1200x630 PNG social preview."""
+Rasterise = Callable[[str, str], bytes]
+"""(image URL, SVG document) -> PNG bytes: `svg.rasterise`, or a cached version of it."""
+
+
+def _rasterise(_url: str, document: str) -> bytes:
+    return svg.rasterise(document)
+
+
+def preview_svg(plot: Plot, title: str, subtitle: str) -> str:
+    """The plot as the 1200x630 SVG document of its social preview."""
     if isinstance(plot, Bars | Intervals):
         plot = plot.limited(PREVIEW_ROWS)
     body = plot.draw(svg.PREVIEW_WIDTH, svg.preview_chart_height())
-    return svg.rasterise(svg.preview_svg(body, title, subtitle, SITE_NAME))
+    return svg.preview_svg(body, title, subtitle, SITE_NAME)
 
 
-def draw_charts(docs: SiteDocuments) -> list[DrawnChart]:
+def preview(plot: Plot, title: str, subtitle: str) -> bytes:
+    """The plot as a 1200x630 PNG social preview."""
+    return svg.rasterise(preview_svg(plot, title, subtitle))
+
+
+def draw_charts(docs: SiteDocuments, rasterise: Rasterise = _rasterise) -> list[DrawnChart]:
     """Every promoted chart drawn, in `/charts` order."""
     drawn = []
     for chart in docs.charts.charts:
@@ -184,7 +198,7 @@ def draw_charts(docs: SiteDocuments) -> list[DrawnChart]:
                 kind=chart_kind(chart),
                 plot=plot,
                 svg=inline(plot, f"chart-{chart.id}", chart.title),
-                png=preview(plot, chart.title, chart.description),
+                png=rasterise(chart.image, preview_svg(plot, chart.title, chart.description)),
             )
         )
     return drawn

@@ -32,7 +32,8 @@ from generator.api.mcp_tools import MCP_TOOLS
 from generator.api.openapi import build_openapi
 from generator.api.urls import SiteConfig, api_url, mcp_url, openapi_url
 from generator.errors import BuildError
-from generator.pages import apidocs, charts, views
+from generator.output import cache, pool
+from generator.pages import apidocs, charts, svg, views
 from generator.pages.axes import format_value
 from generator.pages.charts import DrawnChart
 from generator.pages.sitedocs import SiteDocuments
@@ -165,27 +166,20 @@ def _environment() -> jinja2.Environment:
 
 
 class _Renderer:
-    """Renders templates into the output mapping, one page at a time."""
+    """Collects every page to render (as a job) and the files added as bytes."""
 
-    def __init__(self, env: jinja2.Environment, config: SiteConfig, docs: SiteDocuments):
-        self.env, self.config, self.docs = env, config, docs
+    def __init__(self, config: SiteConfig, docs: SiteDocuments):
+        self.config, self.docs = config, docs
         self.files: dict[str, bytes] = {}
+        self.jobs: list[PageJob] = []
+        self._paths: set[str] = set()
 
     def page(self, path: str, template: str, title: str, description: str, **context: Any) -> None:
-        absolute = path == "404.html"
-        link = Linker(self.config.base, path, absolute=absolute)
-        directory = "" if path in ("index.html", "404.html") else posixpath.dirname(path) + "/"
-        html = self.env.get_template(template).render(
-            link=link,
-            title=title,
-            description=description,
-            canonical=None if absolute else link.url(directory),
-            nav=[(target, label, directory == target) for target, label in NAV],
-            site_name=SITE_NAME,
-            meta=self.docs.models,
-            **context,
-        )
-        self.add(path, html.encode("utf-8"))
+        if path in self._paths:
+            raise BuildError(f"pages: {path} rendered twice")
+        self._paths.add(path)
+        context.update(title=title, description=description)
+        self.jobs.append(PageJob(path, template, context))
 
     def site_path(self, url: str) -> str:
         """The site path a public URL under the base URL is served from."""
@@ -331,22 +325,115 @@ def _api_docs_page(out: _Renderer, openapi: Mapping[str, Any] | None) -> None:
     )
 
 
+@dataclass(frozen=True)
+class PageJob:
+    """One page to render: its file, template and the context the template sees."""
+
+    path: str
+    template: str
+    context: dict[str, Any]
+
+
+def _enc_hook(value: Any) -> Any:
+    if isinstance(value, markupsafe.Markup):
+        return msgspec.msgpack.Ext(1, str(value).encode())
+    raise TypeError(f"cannot key a {type(value).__name__}")
+
+
+class _Pages:
+    """Renders jobs (the same bytes in any process), keyed for the output cache."""
+
+    def __init__(self, config: SiteConfig, meta: msgspec.Struct, jobs: list[PageJob]) -> None:
+        self.env, self.base, self.meta, self.jobs = _environment(), config.base, meta, jobs
+        encoder = msgspec.msgpack.Encoder(enc_hook=_enc_hook)
+        self._encode = encoder.encode
+        self._shared = cache.digest(b"pages", encoder.encode(config), encoder.encode(meta))
+
+    def key(self, job: PageJob) -> bytes | None:
+        """A hash of everything the page's bytes depend on; None if it cannot be hashed."""
+        try:
+            body = self._encode((job.path, job.template, job.context))
+        except TypeError:
+            return None
+        return cache.keyed([self._shared, body])
+
+    def render(self, index: int) -> bytes:
+        job = self.jobs[index]
+        absolute = job.path == "404.html"
+        link = Linker(self.base, job.path, absolute=absolute)
+        directory = (
+            "" if job.path in ("index.html", "404.html") else posixpath.dirname(job.path) + "/"
+        )
+        html = self.env.get_template(job.template).render(
+            link=link,
+            canonical=None if absolute else link.url(directory),
+            nav=[(target, label, directory == target) for target, label in NAV],
+            site_name=SITE_NAME,
+            meta=self.meta,
+            **job.context,
+        )
+        return html.encode("utf-8")
+
+    def compile(self) -> None:
+        """Load every template once here, so forked workers share the compiled code."""
+        for name in sorted({job.template for job in self.jobs}):
+            self.env.get_template(name)
+
+
+def _render_jobs(pages: _Pages, outputs: cache.OutputCache, workers: int) -> dict[str, bytes]:
+    """Every job's bytes: reused where its key matches the last build, else rendered."""
+    done: dict[str, bytes] = {}
+    keys: dict[str, bytes] = {}
+    todo: list[int] = []
+    for index, job in enumerate(pages.jobs):
+        key = pages.key(job)
+        reused = outputs.reused(job.path, key) if key is not None else None
+        if reused is not None:
+            done[job.path] = reused
+            continue
+        if key is not None:
+            keys[job.path] = key
+        todo.append(index)
+    pages.compile()
+    rendered = pool.map_ordered(lambda i: pages.render(todo[i]), len(todo), workers)
+    for index, data in zip(todo, rendered, strict=True):
+        path = pages.jobs[index].path
+        done[path] = data
+        if path in keys:
+            outputs.record(path, keys[path], data)
+    return done
+
+
+def _cached_rasterise(outputs: cache.OutputCache, out: _Renderer) -> charts.Rasterise:
+    def rasterise(url: str, document: str) -> bytes:
+        key = cache.keyed([b"png", document.encode()])
+        return outputs.produce(out.site_path(url), key, lambda: svg.rasterise(document))
+
+    return rasterise
+
+
 def render_pages(
     documents: Mapping[str, msgspec.Struct],
     config: SiteConfig,
     openapi: Mapping[str, Any] | None = None,
+    *,
+    outputs: cache.OutputCache | None = None,
+    workers: int = 1,
 ) -> dict[str, bytes]:
     """Every human page, the stylesheet and the chart previews, keyed by site path.
 
     `openapi` is what the API docs page describes (default: `build_openapi(documents)`).
+    `outputs` reuses the previous build's bytes of pages and previews whose inputs did not
+    change (and records this build's keys); `workers` render the rest in parallel.
     """
+    outputs = outputs if outputs is not None else cache.OutputCache({}, None)
     docs = SiteDocuments(documents)
-    out = _Renderer(_environment(), config, docs)
+    out = _Renderer(config, docs)
     out.add(
         "static/site.css",
         resources.files("generator.pages").joinpath("static/site.css").read_bytes(),
     )
-    drawn = charts.draw_charts(docs)
+    drawn = charts.draw_charts(docs, _cached_rasterise(outputs, out))
     chart_urls = {
         b: c.chart.url
         for c in drawn
@@ -376,4 +463,7 @@ def render_pages(
     )
     _api_docs_page(out, openapi)
     out.page("404.html", "404.html", "Page not found", "This page does not exist.")
+    pages = _render_jobs(_Pages(config, docs.models, out.jobs), outputs, workers)
+    for path, data in pages.items():
+        out.add(path, data)
     return dict(sorted(out.files.items()))

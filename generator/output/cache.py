@@ -1,0 +1,232 @@
+"""The build cache: what the last build was made from, so a rebuild can skip the same work.
+
+One file beside the output directory, `.<name>.build-cache` (never inside the published
+tree), holds:
+
+- `inputs`: a digest of everything a build reads (the data files' bytes and kinds, the
+  generator's code, templates and static files, the versions of the libraries that shape
+  the bytes, the site configuration) and `site`: the size, mtime and inode of every file
+  of the site that build left. When both still match, the live site is exactly what a
+  build would write now, and the build stops there.
+- `outputs`: for each cached output path, the key of its inputs (a hash the producer
+  computes, always including `code`) and the digest of the bytes it produced. A later
+  build with the same key reuses the live file's bytes, but only after hashing them back
+  to that digest, so a file changed or replaced since is produced again.
+
+Reuse rests on one rule: bytes are reused only when they hash to what the same key
+produced before. A missing, truncated, foreign or older-format cache decodes to an empty
+one (a full build); the file is replaced atomically after the site is swapped in, so a
+build killed at any point leaves the previous cache or the new one, and either is safe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from importlib import metadata
+from pathlib import Path
+
+import msgspec
+
+FORMAT = 1
+CACHE_SUFFIX = ".build-cache"
+LIBRARIES = ("msgspec", "rtoml", "jinja2", "markupsafe", "resvg-py")
+"""Distributions whose version can change the bytes of a build (besides our own code)."""
+
+_PACKAGE = Path(__file__).resolve().parent.parent  # the generator package
+
+
+def digest(*parts: bytes) -> bytes:
+    """A 32-byte BLAKE2b of `parts`, each length-prefixed (so no two sequences collide)."""
+    h = hashlib.blake2b(digest_size=32)
+    for part in parts:
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
+    return h.digest()
+
+
+def _tree_digest(root: Path, skip: Callable[[str], bool] = lambda _: False) -> bytes:
+    """Digest of every entry under `root`: relative path, kind and bytes (or link target).
+
+    Follows no symbolic link: a link is hashed as its target text, so replacing a file by
+    a link (which the loader refuses) changes the digest.
+    """
+    h = hashlib.blake2b(digest_size=32)
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not skip(d))
+        here = Path(dirpath)
+        for name in sorted(filenames) + [d for d in dirnames if (here / d).is_symlink()]:
+            if skip(name):
+                continue
+            path = here / name
+            rel = path.relative_to(root).as_posix().encode()
+            if path.is_symlink():
+                h.update(digest(b"link", rel, os.fsencode(os.readlink(path))))
+            else:
+                h.update(digest(b"file", rel, path.read_bytes()))
+    return h.digest()
+
+
+def _code_digest() -> bytes:
+    libraries = []
+    for name in LIBRARIES:
+        try:
+            libraries.append(f"{name}={metadata.version(name)}".encode())
+        except metadata.PackageNotFoundError:
+            libraries.append(f"{name}=none".encode())
+    tree = _tree_digest(_PACKAGE, lambda name: name == "__pycache__" or name.endswith(".pyc"))
+    return digest(b"code", sys.version.encode(), *libraries, tree)
+
+
+CODE: bytes = _code_digest()
+"""The generator's version: its source, templates, static files and library versions."""
+
+
+def inputs_digest(data_dir: Path, config: msgspec.Struct) -> bytes | None:
+    """Digest of everything a build reads; None when the data cannot be read (build it)."""
+    try:
+        data = _tree_digest(data_dir)
+    except OSError:
+        return None
+    return digest(b"inputs", CODE, msgspec.msgpack.encode(config), data)
+
+
+class Output(msgspec.Struct, array_like=True, frozen=True):
+    key: bytes
+    content: bytes  # digest of the bytes produced
+
+
+class Manifest(msgspec.Struct, kw_only=True, frozen=True):
+    format: int = FORMAT
+    code: bytes = b""
+    inputs: bytes = b""
+    documents: int = 0
+    site: list[tuple[str, int, int, int]] = []  # path, size, mtime_ns, inode
+    outputs: dict[str, Output] = {}
+
+
+def cache_path(out_dir: Path) -> Path:
+    """Where the cache of the site at `out_dir` lives: beside it, outside the site."""
+    out_dir = Path(os.path.abspath(out_dir))
+    return out_dir.parent / f".{out_dir.name}{CACHE_SUFFIX}"
+
+
+def load_manifest(out_dir: Path) -> Manifest:
+    """The last build's manifest, or an empty one if it is missing, corrupt or stale."""
+    try:
+        manifest = msgspec.msgpack.decode(cache_path(out_dir).read_bytes(), type=Manifest)
+    except (OSError, msgspec.DecodeError):
+        return Manifest()
+    if manifest.format != FORMAT or manifest.code != CODE:
+        return Manifest()
+    return manifest
+
+
+def site_state(out_dir: Path) -> list[tuple[str, int, int, int]] | None:
+    """Size, mtime and inode of every file of the site, sorted; None if unreadable."""
+    found: list[tuple[str, int, int, int]] = []
+    try:
+        for dirpath, dirnames, filenames in os.walk(out_dir):
+            dirnames.sort()
+            rel = os.path.relpath(dirpath, out_dir)
+            for name in sorted(filenames):
+                st = os.lstat(os.path.join(dirpath, name))
+                path = name if rel == "." else f"{rel}/{name}"
+                found.append((path, st.st_size, st.st_mtime_ns, st.st_ino))
+    except OSError:
+        return None
+    found.sort()
+    return found if found else None
+
+
+def up_to_date(manifest: Manifest, inputs: bytes | None, out_dir: Path) -> bool:
+    """Whether the live site is what the recorded build wrote, from these same inputs."""
+    if inputs is None or not manifest.inputs or manifest.inputs != inputs:
+        return False
+    return bool(manifest.site) and site_state(out_dir) == manifest.site
+
+
+class OutputCache:
+    """Reuse of single outputs by key, from the live site, checked against their digest.
+
+    A producer asks `reused(path, key)` before making an output and gives every output it
+    made or reused to `record(path, key, data)`; `outputs` is then this build's table.
+    """
+
+    def __init__(self, previous: Mapping[str, Output], site: Path | None) -> None:
+        self._previous = previous
+        self._site = site
+        self.outputs: dict[str, Output] = {}
+        self.hits = 0
+
+    def reused(self, path: str, key: bytes) -> bytes | None:
+        """The previous bytes of `path` if they came from `key` and are still on disk."""
+        entry = self._previous.get(path)
+        if entry is None or entry.key != key or self._site is None:
+            return None
+        try:
+            data = (self._site / path).read_bytes()
+        except OSError:
+            return None
+        if digest(data) != entry.content:
+            return None
+        self.outputs[path] = entry
+        self.hits += 1
+        return data
+
+    def record(self, path: str, key: bytes, data: bytes) -> None:
+        """Note that `key` produced `data` at `path` in this build."""
+        if path not in self.outputs or self.outputs[path].key != key:
+            self.outputs[path] = Output(key=key, content=digest(data))
+
+    def produce(self, path: str, key: bytes, make: Callable[[], bytes]) -> bytes:
+        """The bytes of `path`: reused when `key` matches, else made (and recorded)."""
+        data = self.reused(path, key)
+        if data is None:
+            data = make()
+            self.record(path, key, data)
+        return data
+
+
+def output_cache(manifest: Manifest, out_dir: Path) -> OutputCache:
+    """An OutputCache over the last build's outputs and the live site."""
+    site = Path(os.path.abspath(out_dir))
+    return OutputCache(manifest.outputs, site if site.is_dir() else None)
+
+
+def save_manifest(
+    out_dir: Path, inputs: bytes | None, documents: int, outputs: Mapping[str, Output]
+) -> None:
+    """Record this build (after its swap): written to a temporary name, then renamed."""
+    state = site_state(out_dir)
+    manifest = Manifest(
+        code=CODE,
+        inputs=inputs if inputs is not None and state is not None else b"",
+        documents=documents,
+        site=state or [],
+        outputs=dict(sorted(outputs.items())),
+    )
+    target = cache_path(out_dir)
+    temporary = target.with_name(target.name + ".tmp")
+    try:
+        temporary.write_bytes(msgspec.msgpack.encode(manifest))
+        os.replace(temporary, target)
+    except OSError:
+        # A cache that cannot be written costs the next build time, never correctness.
+        for path in (temporary, target):
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+
+
+def forget(out_dir: Path) -> None:
+    """Remove the cache (the next build is a full one)."""
+    with contextlib.suppress(OSError):
+        os.unlink(cache_path(out_dir))
+
+
+def keyed(parts: Iterable[bytes]) -> bytes:
+    """An output key from `parts`, always bound to the code version."""
+    return digest(CODE, *parts)
