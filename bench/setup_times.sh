@@ -29,6 +29,7 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 time_serve() {
   local name=$1 start pid
   start=$(date +%s.%N)
+  # shellcheck disable=SC2016  # $1 and $@ are the inner shell's
   setsid bash -c 'cd "$1" && shift && exec "$@"' _ "$WORK/$name" env PIP_NO_CACHE_DIR=1 UV_CACHE_DIR="$WORK/cache-$name/uv" \
     npm_config_cache="$WORK/cache-$name/npm" ./scripts/serve --port "$PORT" >"$WORK/serve-$name.log" 2>&1 &
   pid=$!

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 NODE_VERSION=22.23.3  # the other Node tools are pinned, with all they depend on, by the
                       # lock files in scripts/tools/*/ (installed with npm ci)
-APT_PACKAGES="chromium chromium-driver fonts-dejavu-core"
+APT_PACKAGES=(chromium chromium-driver fonts-dejavu-core)
 
 TOOLS=.tools
 LOG=$TOOLS/install.log
@@ -88,16 +88,16 @@ apt_install() {
     sudo=(sudo -n)
   fi
   # Try the local package lists first; a fresh machine has none yet, so update and retry.
-  if ! "${sudo[@]}" apt-get install -y --no-install-recommends $APT_PACKAGES >"$LOG" 2>&1; then
+  if ! "${sudo[@]}" apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}" >"$LOG" 2>&1; then
     quietly "${sudo[@]}" apt-get update
-    quietly "${sudo[@]}" apt-get install -y --no-install-recommends $APT_PACKAGES
+    quietly "${sudo[@]}" apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
   fi
   say "installed $(sed -n 's/^\([0-9]*\) newly installed.*/\1/p' "$LOG") Debian packages with apt-get"
 }
 
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 ||
   [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
-  say "installing Debian packages $APT_PACKAGES (browser tests, chart-preview font) and their dependencies"
+  say "installing Debian packages ${APT_PACKAGES[*]} (browser tests, chart-preview font) and their dependencies"
   apt_install
 fi
 say "Debian packages: $(chromium --version 2>/dev/null || echo 'no chromium'), fonts-dejavu-core"

