@@ -35,10 +35,14 @@ def _run(index: int) -> bytes:
 
 
 def map_ordered(
-    task: Callable[[int], bytes], count: int, workers: int, minimum: int = MIN_PARALLEL
+    task: Callable[[int], bytes], count: int, workers: int, minimum: int | None = None
 ) -> list[bytes]:
-    """`[task(i) for i in range(count)]`, spread over `workers` forked processes."""
-    if workers <= 1 or count < max(minimum, 2) or not _can_fork():
+    """`[task(i) for i in range(count)]`, spread over `workers` forked processes.
+
+    Below `minimum` tasks (default `MIN_PARALLEL`) they run here instead.
+    """
+    least = MIN_PARALLEL if minimum is None else minimum
+    if workers <= 1 or count < max(least, 2) or not _can_fork():
         return [task(i) for i in range(count)]
     global _task
     _task = task

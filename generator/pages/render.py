@@ -27,6 +27,7 @@ from generator.api.contract import (
     METHODOLOGY,
     MODELS,
     RANKINGS,
+    Envelope,
 )
 from generator.api.mcp_tools import MCP_TOOLS
 from generator.api.openapi import build_openapi
@@ -325,6 +326,17 @@ def _api_docs_page(out: _Renderer, openapi: Mapping[str, Any] | None) -> None:
     )
 
 
+def _envelope(docs: SiteDocuments) -> Envelope:
+    """What every page's footer shows (`meta`): the model list's envelope, not its models,
+    so that a page's key does not depend on every model."""
+    models = docs.models
+    return Envelope(
+        api_version=models.api_version,
+        methodology_version=models.methodology_version,
+        updated_at=models.updated_at,
+    )
+
+
 @dataclass(frozen=True)
 class PageJob:
     """One page to render: its file, template and the context the template sees."""
@@ -463,7 +475,7 @@ def render_pages(
     )
     _api_docs_page(out, openapi)
     out.page("404.html", "404.html", "Page not found", "This page does not exist.")
-    pages = _render_jobs(_Pages(config, docs.models, out.jobs), outputs, workers)
+    pages = _render_jobs(_Pages(config, _envelope(docs), out.jobs), outputs, workers)
     for path, data in pages.items():
         out.add(path, data)
     return dict(sorted(out.files.items()))

@@ -1,0 +1,248 @@
+"""Incremental builds: after any sequence of edits, the same bytes as a clean full build.
+
+Each example copies the fixture data, builds it, then applies random edits (a price, a
+result, a new model, a removed model, a template change, a methodology parameter), and
+after each one builds incrementally into the same site (cache in play, two workers, the
+pool forced on) and cleanly into a new directory (no cache, one process), and compares
+the two trees byte for byte. A damaged cache must give the same site as no cache.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import jinja2
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from support.paths import FIXTURE_DATA
+
+from generator.api.urls import SiteConfig
+from generator.build import build_site
+from generator.errors import DataError
+from generator.output import cache, pool
+from generator.output.cache import Manifest, cache_path, forget
+from generator.pages import render
+
+Edit = tuple[str, int, float]
+EDITS = st.tuples(
+    st.sampled_from(["price", "result", "new", "remove", "template", "methodology"]),
+    st.integers(0, 1_000),
+    st.floats(0.5, 0.99),
+)
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def _models(data: Path) -> list[Path]:
+    return sorted((data / "models").glob("*.toml"))
+
+
+def _replace_first(path: Path, pattern: str, replace: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    path.write_text(re.sub(pattern, replace, text, count=1, flags=re.M), encoding="utf-8")
+
+
+def _apply(edit: Edit, data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kind, pick, factor = edit
+    models = _models(data)
+    model = models[pick % len(models)]
+    if kind == "price":
+        _replace_first(model, r"^output = ([0-9.]+)$", f"output = {1 + pick % 40}.5")
+    elif kind == "result":
+        _replace_first(
+            model, r"^value = ([0-9.]+)$", lambda m: f"value = {round(float(m[1]) * factor, 3)}"
+        )  # type: ignore[arg-type]
+    elif kind == "new":
+        source = (FIXTURE_DATA / "models" / "alpha-1.toml").read_text(encoding="utf-8")
+        new_id = f"zeta-{pick}"
+        source = re.sub(r'^id = ".*"$', f'id = "{new_id}"', source, flags=re.M)
+        source = re.sub(r'^name = ".*"$', f'name = "Zeta {pick}"', source, flags=re.M)
+        source = re.sub(r"^aliases = .*$\n", "", source, flags=re.M)
+        source = re.sub(r'^family = ".*"$', f'family = "zeta{pick}"', source, flags=re.M)
+        source = re.sub(r"^output = .*$", f"output = {factor * 10:.2f}", source, flags=re.M)
+        (data / "models" / f"{new_id}.toml").write_text(source, encoding="utf-8")
+    elif kind == "remove":
+        removable = [m for m in models if m.stem in ("beta-1", "gamma-1") or "zeta" in m.stem]
+        if removable:
+            removable[pick % len(removable)].unlink()
+    elif kind == "template":
+        _change_templates(monkeypatch, f"<!-- template edit {pick} -->\n")
+    elif kind == "methodology":
+        _replace_first(
+            data / "methodology.toml", r"^peer_count = .*$", f"peer_count = {2 + pick % 3}"
+        )
+        _replace_first(
+            data / "methodology.toml", r"^interval_z = .*$", f"interval_z = {1 + factor}"
+        )
+
+
+def _change_templates(monkeypatch: pytest.MonkeyPatch, footer: str) -> None:
+    """What editing base.html does: other template bytes and another code version."""
+    original = render._environment
+
+    def environment() -> jinja2.Environment:
+        env = original()
+        base = env.loader.get_source(env, "base.html")[0]  # type: ignore[union-attr]
+        overlay = jinja2.DictLoader({"base.html": base + footer})
+        env.loader = jinja2.ChoiceLoader([overlay, env.loader])  # type: ignore[list-item]
+        return env
+
+    monkeypatch.setattr(render, "_environment", environment)
+    monkeypatch.setattr(cache, "CODE", cache.digest(cache.CODE, footer.encode()))
+
+
+def _clean_build(data: Path, out: Path) -> dict[str, bytes] | None:
+    """The site a full build of `data` makes (no cache, one process); None if invalid."""
+    if out.parent.exists():
+        shutil.rmtree(out.parent)
+    try:
+        build_site(data, out, SiteConfig(), workers=1)
+    except DataError:
+        return None
+    forget(out)
+    return _tree(out)
+
+
+@pytest.fixture
+def forced_pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(pool, "MIN_PARALLEL", 2)  # the fixture has too few pages otherwise
+    yield
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(edits=st.lists(EDITS, min_size=1, max_size=4))
+def test_incremental_builds_match_clean_builds(
+    edits: list[Edit], monkeypatch: pytest.MonkeyPatch, forced_pool: None
+) -> None:
+    with monkeypatch.context() as patch, tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        data = root / "data"
+        shutil.copytree(FIXTURE_DATA, data)
+        site = root / "incremental" / "site_out"
+        build_site(data, site, SiteConfig(), workers=2)
+        for edit in edits:
+            _apply(edit, data, patch)
+            expected = _clean_build(data, root / "clean" / "site_out")
+            if expected is None:
+                with pytest.raises(DataError):
+                    build_site(data, site, SiteConfig(), workers=2)
+                continue
+            report = build_site(data, site, SiteConfig(), workers=2)
+            assert _tree(site) == expected, (edit, report)
+
+
+def _built(tmp_path: Path) -> tuple[Path, Path, dict[str, bytes]]:
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURE_DATA, data)
+    site = tmp_path / "site" / "site_out"
+    build_site(data, site, SiteConfig())
+    return data, site, _tree(site)
+
+
+def _damage(site: Path, how: str) -> None:
+    path = cache_path(site)
+    manifest = msgspec.msgpack.decode(path.read_bytes(), type=Manifest)
+    if how == "truncated":
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    elif how == "wrong version":
+        path.write_bytes(msgspec.msgpack.encode(msgspec.structs.replace(manifest, format=0)))
+    elif how == "foreign code":
+        stale = msgspec.structs.replace(manifest, code=b"another generator")
+        path.write_bytes(msgspec.msgpack.encode(stale))
+    elif how == "not msgpack":
+        path.write_bytes(b"\x00garbage")
+
+
+@pytest.mark.parametrize("how", ["truncated", "wrong version", "foreign code", "not msgpack"])
+def test_damaged_cache_means_a_full_build(tmp_path: Path, how: str) -> None:
+    data, site, built = _built(tmp_path)
+    _damage(site, how)
+    report = build_site(data, site, SiteConfig())
+    assert "load" in report.seconds  # not answered by the cache
+    assert _tree(site) == built
+    assert cache.load_manifest(site).inputs  # and a good cache again
+
+
+def test_tampered_site_is_rebuilt_not_trusted(tmp_path: Path) -> None:
+    """A page changed behind the cache's back: its digest no longer matches, so it is remade."""
+    data, site, built = _built(tmp_path)
+    page = site / "models" / "alpha-1" / "index.html"
+    page.write_bytes(page.read_bytes().replace(b"Alpha 1", b"Omega 9"))
+    report = build_site(data, site, SiteConfig())
+    assert report.written == 1 and _tree(site) == built
+
+
+def test_recorded_digest_mismatch_is_not_reused(tmp_path: Path) -> None:
+    """Same key, but the recorded digest is not the live file's: rendered again, not read."""
+    data, site, built = _built(tmp_path)
+    path = cache_path(site)
+    manifest = msgspec.msgpack.decode(path.read_bytes(), type=Manifest)
+    page = "models/alpha-1/index.html"
+    outputs = dict(manifest.outputs)
+    outputs[page] = cache.Output(key=outputs[page].key, content=cache.digest(b"other bytes"))
+    path.write_bytes(msgspec.msgpack.encode(msgspec.structs.replace(manifest, outputs=outputs)))
+    _replace_first(data / "models" / "beta-1.toml", r"^output = ([0-9.]+)$", "output = 2.5")
+    seen: list[str] = []
+    original = cache.OutputCache.reused
+
+    def reused(self: cache.OutputCache, name: str, key: bytes) -> bytes | None:
+        data = original(self, name, key)
+        if data is not None:
+            seen.append(name)
+        return data
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cache.OutputCache, "reused", reused)
+        build_site(data, site, SiteConfig())
+    assert page not in seen and "models/alpha-2/index.html" in seen
+    assert _tree(site) == _clean_build(data, tmp_path / "clean" / "site_out")
+    assert built != _tree(site)
+
+
+def test_unchanged_rebuild_stops_at_the_cache(tmp_path: Path) -> None:
+    data, site, built = _built(tmp_path)
+    report = build_site(data, site, SiteConfig())
+    assert set(report.seconds) == {"cache"} and report.files == len(built)
+    (data / "models" / "gamma-1.toml").touch()  # a touched file with the same bytes
+    assert set(build_site(data, site, SiteConfig()).seconds) == {"cache"}
+
+
+def test_code_version_covers_templates(tmp_path: Path) -> None:
+    templates = tmp_path / "templates"
+    shutil.copytree(Path(render.__file__).parent / "templates", templates)
+    before = cache._tree_digest(templates)
+    with open(templates / "base.html", "a", encoding="utf-8") as handle:
+        handle.write("\n")
+    assert cache._tree_digest(templates) != before
+
+
+def test_pool_gives_the_same_results_in_order() -> None:
+    def task(i: int) -> bytes:
+        return str(i * i).encode()
+
+    expected = [task(i) for i in range(50)]
+    assert pool.map_ordered(task, 50, workers=2, minimum=2) == expected
+    assert pool.map_ordered(task, 50, workers=1) == expected
+
+
+def test_pool_reraises_a_worker_error() -> None:
+    def task(i: int) -> bytes:
+        if i == 7:
+            raise ValueError("seven")
+        return b""
+
+    with pytest.raises(ValueError, match="seven"):
+        pool.map_ordered(task, 20, workers=2, minimum=2)
