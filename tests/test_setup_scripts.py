@@ -149,3 +149,20 @@ def test_every_uv_install_pins_the_scripts_version() -> None:
     for name, text in (("Dockerfile", (REPO / "Dockerfile").read_text()), ("netlify", command)):
         pins = re.findall(r"\buv==(\S+)", text)
         assert pins == [version], (name, pins)
+
+
+def test_a_readme_modelscores_line_runs_literally_through_the_wrapper() -> None:
+    """`./modelscores check` exactly as the README shows it (tests/test_readme.py runs every
+    command through `python -m generator`; this runs the wrapper in front of it, in place)."""
+    readme = (REPO / "README.md").read_text()
+    (line,) = re.findall(r"^(\./modelscores check)\s+#", readme, flags=re.M)
+    env = _env()
+    env["PYTHON"] = sys.executable  # the interpreter of this checkout's .venv
+    result = subprocess.run(
+        ["bash", "-c", line], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    direct = subprocess.run(
+        [sys.executable, "-m", "generator", "check"], cwd=REPO, capture_output=True, text=True
+    )
+    assert result.stdout == direct.stdout != ""
