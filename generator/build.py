@@ -38,31 +38,12 @@ from generator.output.cache import (
     up_to_date,
 )
 from generator.output.pool import default_workers
+from generator.output.report import BuildReport as BuildReport
+from generator.output.report import unchanged_report
 from generator.output.writer import merge_files, write_site
 from generator.pages.render import render_pages
 from generator.pages.svg import RenderError
 from generator.scoring import compute_scores
-
-
-class BuildReport(msgspec.Struct, frozen=True, kw_only=True):
-    """What a build produced and how long each stage took."""
-
-    out_dir: str
-    files: int
-    written: int  # files whose bytes changed (or are new)
-    unchanged: int  # files kept byte-for-byte from the previous site
-    swapped: bool  # False: the live site already was exactly this build
-    documents: int
-    seconds: dict[str, float]  # stage -> wall time
-
-    def describe(self) -> str:
-        """One line for the terminal."""
-        total = sum(self.seconds.values())
-        state = "" if self.swapped else "; site already up to date"
-        return (
-            f"Built {self.out_dir}: {self.files} files ({self.written} written, "
-            f"{self.unchanged} unchanged){state} in {total:.2f} s"
-        )
 
 
 class _Timer:
@@ -128,16 +109,7 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
         manifest = load_manifest(out_dir)
         inputs = inputs_digest(data_dir, config)
         if up_to_date(manifest, inputs, out_dir):
-            count = len(manifest.site)
-            return BuildReport(
-                out_dir=str(out_dir),
-                files=count,
-                written=0,
-                unchanged=count,
-                swapped=False,
-                documents=manifest.documents,
-                seconds=timer.seconds,
-            )
+            return unchanged_report(manifest, out_dir, timer.seconds)
         outputs = output_cache(manifest, out_dir)
     with timer.stage("load"):
         dataset = load_dataset(data_dir)

@@ -59,9 +59,15 @@ def check(data_dir: Path) -> None:
 def build(data_dir: Path, out_dir: Path, base_url: str, mcp_origin: str | None) -> None:
     """Build the site (JSON API, OpenAPI, pages, hosting rules) from data/ into --out-dir."""
     from generator.api.urls import site_config
-    from generator.build import build_site
+    from generator.output.report import up_to_date_report
 
-    click.echo(build_site(data_dir, out_dir, site_config(base_url, mcp_origin)).describe())
+    config = site_config(base_url, mcp_origin)
+    report = up_to_date_report(data_dir, out_dir, config)  # before importing the pipeline
+    if report is None:
+        from generator.build import build_site
+
+        report = build_site(data_dir, out_dir, config)
+    click.echo(report.describe())
 
 
 @cli.command()
