@@ -191,7 +191,22 @@ class _Walker:
             return self._struct(raw, struct, path)
         if get_origin(annotation) is dict and isinstance(raw, dict):
             return self._table(raw, annotation, path)
+        if get_origin(annotation) is list and isinstance(raw, list):
+            return self._list(raw, get_args(annotation)[0], path)
         return self._leaf(raw, annotation, path)
+
+    def _list(self, raw: Sequence[Any], item_type: Any, path: str) -> list[Any]:
+        """A list of plain values item by item, so every bad item is named; any bad item
+        fails the whole list (a ladder or alias list with a hole is no repair)."""
+        items, failed = [], False
+        for index, item in enumerate(raw):
+            try:
+                items.append(self._leaf(item, item_type, f"{path}[{index}]"))
+            except _Failed:
+                failed = True
+        if failed:
+            raise _Failed
+        return items
 
     def _table(self, raw: dict[str, Any], annotation: Any, path: str) -> dict[str, Any]:
         """A `dict[str, X]` value by value, so a bad one is named by its key."""

@@ -447,6 +447,22 @@ CASES: tuple[Case, ...] = (
         setitem(A2, "aliases", ["alpha/2"]),
         (_m(A2, "aliases[0]", ALIAS_PROBLEM + ' (value: "alpha/2")'),),
     ),
+    Case(
+        "two-unsafe-aliases-each-named",  # a list of plain values is checked item by item
+        setitem(A2, "aliases", ["alpha/2", "Alpha 2", "alpha?2"]),
+        (
+            _m(A2, "aliases[0]", ALIAS_PROBLEM + ' (value: "alpha/2")'),
+            _m(A2, "aliases[2]", ALIAS_PROBLEM + ' (value: "alpha?2")'),
+        ),
+    ),
+    Case(
+        "two-bad-ladder-steps-each-named",
+        both(setitem(GPQA, "ladder.1", "x"), setitem(GPQA, "ladder.4", True)),
+        (
+            _m(GPQA, "ladder[1]", 'Expected `float`, got `str` (value: "x")'),
+            _m(GPQA, "ladder[4]", "Expected `float`, got `bool` (value: true)"),
+        ),
+    ),
     # unsafe ids
     Case(
         "unsafe-id-traversal",

@@ -17,16 +17,14 @@ from pathlib import Path
 
 from support.paths import FIXTURE_DATA as FIXTURE
 
-Mutation = Callable[[Path], None]
+from bad_data.corpus import SLUG_PROBLEM, Mutation, _m, both, replace
+
 SECRET = "SECRET-FROM-OUTSIDE-DATA-91c2e7"
 SECRET_KEY = "ci_deploy_token"
 SYMLINK = "a symbolic link (data/ holds only regular files and folders)"
 NOT_REGULAR = "not a regular file (data/ holds only regular files and folders)"
 TOO_DEEP = "nested too deeply (more than 16 levels)"
 OUT_OF_RANGE = "every number is 0 or 1e-12..1e12 in size"
-SLUG = (
-    "must be a slug: 1 to 64 of a-z, 0-9, '.', '_', '-', starting and ending with a letter or digit"
-)
 
 
 @dataclass(frozen=True)
@@ -63,16 +61,6 @@ def outside(data: Path) -> Path:
 
 
 # --- mutations ------------------------------------------------------------------------
-
-
-def replace(rel: str, old: str, new: str) -> Mutation:
-    def mutate(data: Path) -> None:
-        path = data / rel
-        text = path.read_text(encoding="utf-8")
-        assert text.count(old) == 1, f"{rel}: {old!r} occurs {text.count(old)} times"
-        path.write_text(text.replace(old, new), encoding="utf-8")
-
-    return mutate
 
 
 def nth_value(rel: str, benchmark: str, value: str) -> Mutation:
@@ -113,14 +101,6 @@ def fifo(rel: str) -> Mutation:
     return lambda data: os.mkfifo(data / rel)
 
 
-def both(*mutations: Mutation) -> Mutation:
-    def mutate(data: Path) -> None:
-        for mutation in mutations:
-            mutation(data)
-
-    return mutate
-
-
 # --- what a clean build must show ----------------------------------------------------
 
 
@@ -140,10 +120,6 @@ def gpqa_chart_drawn(site: Path) -> None:
 A2 = "models/alpha-2.toml"
 GPQA = "benchmarks/gpqa-diamond.toml"
 CHART = "charts/benchmark-gpqa-diamond.toml"
-
-
-def _m(rel: str, field: str, problem: str) -> str:
-    return f"{{data}}/{rel}: {field}: {problem}"
 
 
 HOSTILE: tuple[HostileCase, ...] = (
@@ -233,7 +209,7 @@ HOSTILE: tuple[HostileCase, ...] = (
     HostileCase(
         "id-with-a-trailing-newline",
         replace(A2, 'id = "alpha-2"', 'id = "alpha-2\\n"'),
-        (_m(A2, "id", SLUG + ' (value: "alpha-2\\n")'),),
+        (_m(A2, "id", SLUG_PROBLEM + ' (value: "alpha-2\\n")'),),
     ),
     HostileCase(
         "updated-with-a-utc-offset",
