@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -122,7 +123,11 @@ def _naive(estimates: dict[str, tuple[float, float]], z: float) -> dict[str, Ran
     bands = {}
     for i, (c_i, sd_i) in estimates.items():
         scores = [
-            (c_j - c_i) / math.sqrt(sd_i**2 + sd_j**2)
+            (c_j - c_i) / scale
+            if (scale := math.sqrt(sd_i**2 + sd_j**2))
+            else math.copysign(math.inf, c_j - c_i)
+            if c_j != c_i
+            else 0.0
             for j, (c_j, sd_j) in estimates.items()
             if j != i
         ]
@@ -138,7 +143,7 @@ entries = st.lists(
         st.floats(min_value=0.05, max_value=15, allow_nan=False),
     ),
     min_size=1,
-    max_size=40,
+    max_size=150,
     unique_by=lambda e: e[0],
 )
 
@@ -153,6 +158,16 @@ def test_bands_match_the_definition_and_contain_the_rank(items: list[tuple[float
     for model_id, (score, _) in estimates.items():
         rank = 1 + sum(other > score for other, _ in estimates.values())
         assert bands[model_id].low <= rank <= bands[model_id].high
+
+
+def test_bands_match_the_definition_on_many_models_with_ties_and_zero_sds() -> None:
+    # 600 models (nine sd buckets): scores on a coarse grid so many tie, a tenth with sd 0
+    rnd = random.Random(11)
+    estimates = {
+        f"m{i:03d}": (70 + rnd.randrange(0, 181) / 2, 0.0 if i % 10 == 0 else rnd.uniform(0.1, 15))
+        for i in range(600)
+    }
+    assert rank_bands(estimates, Z) == _naive(estimates, Z)
 
 
 @given(entries, st.randoms(use_true_random=False))

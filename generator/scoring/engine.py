@@ -59,6 +59,7 @@ class Population(msgspec.Struct, frozen=True, kw_only=True):
     slots: tuple[Slot, ...]
     offsets: dict[str, dict[str, float]]  # slug -> benchmark -> offset (dimensions 2-7)
     noise: dict[str, BenchmarkNoise]  # benchmark -> sigma_b and where it came from
+    sigmas: dict[str, float]  # benchmark -> sigma_b alone
     direct: dict[str, dict[str, float | None]]  # model -> slug -> direct estimate
     means: dict[str, float | None]  # slug -> population mean of direct estimates
     predictor: AbstractPredictor | None
@@ -156,10 +157,12 @@ def build_population(dataset: Dataset, grouped: Grouped) -> Population:
         for slug in DIMENSION_SLUGS[1:]
     }
     direct = {m: _direct_estimates(grouped[m], offsets) for m in ids}
+    noise = _noise(dataset, grouped, offsets)
     return Population(
         slots=_slots(dataset),
         offsets=offsets,
-        noise=_noise(dataset, grouped, offsets),
+        noise=noise,
+        sigmas={b: n.sd for b, n in noise.items()},
         direct=direct,
         means={slug: population_mean(direct[m][slug] for m in ids) for slug in DIMENSION_SLUGS},
         predictor=_predictor(direct),
@@ -187,7 +190,7 @@ def estimate_dimensions(
             population.means[ABSTRACT],
             AbstractSpread(
                 weight=params.legacy_weight,
-                sigmas={b: n.sd for b, n in population.noise.items()},
+                sigmas=population.sigmas,
                 population_sd=params.sigma_population,
                 z=params.interval_z,
             ),
@@ -207,7 +210,7 @@ def estimate_dimensions(
                 slot,
                 grouped[slot.slug],
                 population.offsets[slot.slug],
-                {b: n.sd for b, n in population.noise.items()},
+                population.sigmas,
                 prior,
                 shown,
                 params.interval_z,

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import bisect
 import math
+import operator
 from collections.abc import Mapping, Sequence
+from itertools import compress, repeat
 
 import msgspec
 
@@ -14,6 +16,7 @@ from generator.scoring.rounding import round_half_up
 from generator.scoring.types import DimensionEstimate, RankBand
 
 _EDGE = 1e-9  # widen the exactly-checked window so float rounding cannot misplace a model
+_CHECKS = 4  # one-by-one checks per model and sd group worth one more group's bisections
 
 
 def composite_sd(sds: Sequence[float]) -> float:
@@ -30,39 +33,112 @@ def _z(c_j: float, sd_j: float, c_i: float, sd_i: float) -> float:
     return math.copysign(math.inf, gap) if gap else 0.0
 
 
+class _Bucket(msgspec.Struct, frozen=True, kw_only=True):
+    """Models whose sd lies in `[lo, hi]`, sorted by score."""
+
+    lo: float
+    hi: float
+    scores: list[float]
+    sds: list[float]
+    ids: list[str]
+
+
+def _buckets(estimates: Mapping[str, tuple[float, float]], z: float) -> list[_Bucket]:
+    """Models grouped by sd, each group sorted by score.
+
+    A group grows while its expected one-by-one checks per model stay small: with
+    `k` members whose sds span `hi - lo`, about `2 z k (hi - lo) / span` of them lie
+    between the clear and the unclear gap (`span` = the score range). Models with the
+    same sd (every prior-only estimate of a dimension, say) always share a group and
+    are then counted by bisection alone.
+    """
+    by_sd = sorted(estimates, key=lambda m: (estimates[m][1], estimates[m][0], m))
+    scores = [c for c, _ in estimates.values()]
+    span = max(scores) - min(scores) if scores else 0.0
+    budget = _CHECKS * max(span, 1.0) / (2 * z)
+    groups: list[list[str]] = []
+    for model_id in by_sd:
+        if groups:
+            group = groups[-1]
+            spread = estimates[model_id][1] - estimates[group[0]][1]
+            if (len(group) + 1) * spread <= budget:
+                group.append(model_id)
+                continue
+        groups.append([model_id])
+    return [_bucket(group, estimates) for group in groups]
+
+
+def _bucket(group: Sequence[str], estimates: Mapping[str, tuple[float, float]]) -> _Bucket:
+    members = sorted(group, key=lambda m: estimates[m][0])
+    sds = [estimates[m][1] for m in members]
+    return _Bucket(
+        lo=min(sds),
+        hi=max(sds),
+        scores=[estimates[m][0] for m in members],
+        sds=sds,
+        ids=members,
+    )
+
+
+def _count_clear(
+    ids: Sequence[str], scores: Sequence[float], sds: Sequence[float], bucket: _Bucket, z: float
+) -> tuple[list[int], list[int]]:
+    """Per model i, how many models of `bucket` lie clearly above / below it.
+
+    With sd_j in [lo, hi], a gap beyond `z * sqrt(sd_i^2 + hi^2)` is clear and one
+    within `z * sqrt(sd_i^2 + lo^2)` is not, whatever sd_j is: those are counted by
+    bisection (for every i at once); only models between the two thresholds
+    (widened by a float margin) are checked one by one.
+    """
+    lo2, hi2, sorted_scores = bucket.lo * bucket.lo, bucket.hi * bucket.hi, bucket.scores
+    near = [max(0.0, z * math.sqrt(sd * sd + lo2) - _EDGE) for sd in sds]
+    far = [z * math.sqrt(sd * sd + hi2) + _EDGE for sd in sds]
+    within = repeat(sorted_scores)
+    up_near = list(map(bisect.bisect_left, within, map(operator.add, scores, near)))
+    up_far = list(map(bisect.bisect_left, within, map(operator.add, scores, far)))
+    down_far = list(map(bisect.bisect_right, within, map(operator.sub, scores, far)))
+    down_near = list(map(bisect.bisect_right, within, map(operator.sub, scores, near)))
+    above = [len(sorted_scores) - index for index in up_far]
+    below = down_far
+    for i in compress(range(len(ids)), map(operator.lt, up_near, up_far)):
+        above[i] += _window(ids[i], scores[i], sds[i], bucket, range(up_near[i], up_far[i]), z)
+    for i in compress(range(len(ids)), map(operator.lt, down_far, down_near)):
+        below[i] += _window(ids[i], scores[i], sds[i], bucket, range(down_far[i], down_near[i]), -z)
+    return above, below
+
+
+def _window(
+    model_id: str, c_i: float, sd_i: float, bucket: _Bucket, window: range, z: float
+) -> int:
+    """Models of `bucket` in `window` with `z_ji >= z` (z > 0) or `z_ji <= z` (z < 0)."""
+    found = 0
+    for index in window:
+        if bucket.ids[index] != model_id:
+            z_ji = _z(bucket.scores[index], bucket.sds[index], c_i, sd_i)
+            found += z_ji >= z if z > 0 else z_ji <= z
+    return found
+
+
 def rank_bands(estimates: Mapping[str, tuple[float, float]], z: float) -> dict[str, RankBand]:
     """Band of every model from `(unrounded score, sd)`, higher scores ranking first.
 
     `low = 1 + #{j : z_ji >= z}` (models clearly above), `high = 1 + #{j : z_ji > -z}`
     (models not clearly below), j != i. Only the scores and sds matter, never ids
-    or order. Models are sorted by score so that only those within the widest
-    possible gap `z * sqrt(sd_i^2 + max_sd^2)` are compared one by one:
-    O(n log n) plus the size of that window.
+    or order. Models are grouped by sd and sorted by score in each group, so most
+    of them are counted by bisection rather than one by one (`_count_clear`).
     """
-    ids = sorted(estimates, key=lambda m: estimates[m][0])
+    ids = sorted(estimates)
     scores = [estimates[m][0] for m in ids]
     sds = [estimates[m][1] for m in ids]
-    sd_max = max(sds, default=0.0)
-    sd_min = min(sds, default=0.0)
-    bands: dict[str, RankBand] = {}
-    for model_id in ids:
-        c_i, sd_i = estimates[model_id]
-        near = z * math.sqrt(sd_i * sd_i + sd_min * sd_min) - _EDGE  # any gap below: unclear
-        far = z * math.sqrt(sd_i * sd_i + sd_max * sd_max) + _EDGE  # any gap above: clear
-        start = bisect.bisect_left(scores, c_i - far)
-        stop = bisect.bisect_right(scores, c_i + far)
-        clearly_below, clearly_above = start, len(ids) - stop
-        window_above = window_below = 0
-        for index in range(start, stop):
-            if ids[index] == model_id or abs(scores[index] - c_i) < near:
-                continue
-            z_ji = _z(scores[index], sds[index], c_i, sd_i)
-            window_above += z_ji >= z
-            window_below += z_ji <= -z
-        above = clearly_above + window_above
-        below = clearly_below + window_below
-        bands[model_id] = RankBand(low=1 + above, high=len(ids) - below)
-    return bands
+    above, below = [0] * len(ids), [0] * len(ids)
+    for bucket in _buckets(estimates, z):
+        bucket_above, bucket_below = _count_clear(ids, scores, sds, bucket, z)
+        above = list(map(operator.add, above, bucket_above))
+        below = list(map(operator.add, below, bucket_below))
+    return {
+        m: RankBand(low=1 + up, high=len(ids) - down)
+        for m, up, down in zip(ids, above, below, strict=True)
+    }
 
 
 def within_rank(band: RankBand, rank: int) -> RankBand:
