@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -238,11 +239,27 @@ def report(dataset: Dataset) -> str:
     )
 
 
+DOC = Path(__file__).resolve().parent.parent / "docs" / "METHODOLOGY_CHECK.md"
+_BLOCK = re.compile(r"(```text\n).*?(\n```)", re.S)
+
+
+def update_doc(text: str, doc: Path = DOC) -> None:
+    """Replace the table block of docs/METHODOLOGY_CHECK.md with `text`."""
+    page = doc.read_text(encoding="utf-8")
+    doc.write_text(_BLOCK.sub(lambda m: m.group(1) + text + m.group(2), page, count=1), "utf-8")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--data-dir", type=Path, default=Path("data"), help="data/ to check")
+    parser.add_argument(
+        "--update-docs", action="store_true", help="also write the table into docs/"
+    )
     args = parser.parse_args(argv)
-    print(report(load_dataset(args.data_dir)))
+    text = report(load_dataset(args.data_dir))
+    print(text)
+    if args.update_docs:
+        update_doc(text)
     return 0
 
 

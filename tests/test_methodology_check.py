@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from support.scoring import PARAMETERS
 
-from bench.methodology import RULES, Case, cases, evaluate, main, report
+from bench.methodology import RULES, Case, cases, evaluate, main, report, update_doc
 from bench.synth import SynthSpec, write_dataset
 from generator.input.load import load_dataset
 from generator.input.records import Dataset, ParametersRecord
@@ -62,4 +62,11 @@ def test_the_docs_table_is_the_scripts_output(shipped_scores: tuple[Dataset, Sco
     dataset, _ = shipped_scores
     block = re.search(r"```text\n(.*?)\n```", DOC.read_text(encoding="utf-8"), re.S)
     assert block is not None
-    assert block.group(1) == report(dataset), "rerun: python -m bench.methodology"
+    assert block.group(1) == report(dataset), "rerun: python -m bench.methodology --update-docs"
+
+
+def test_update_docs_rewrites_only_the_table(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("intro\n```text\nold\ntable\n```\nafter\n", encoding="utf-8")
+    update_doc("new", page)
+    assert page.read_text(encoding="utf-8") == "intro\n```text\nnew\n```\nafter\n"
