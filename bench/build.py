@@ -9,8 +9,16 @@ by timers. It then measures, in the same process:
   encoder and formatting) and writing the same files, bytes and paths, into a fresh
   directory with plain writes, nothing else;
 - a no-op rebuild (unchanged data) and a one-model change (one model's output price),
-  counting the files actually rewritten (inode or mtime changed) and the bytes the
-  process wrote (`wchar` of /proc/self/io).
+  with the build cache of the first build in play, counting the files actually
+  rewritten (inode or mtime changed) and the bytes the process wrote (`wchar` of
+  /proc/self/io);
+- side by side, the same cold build in one process (`workers=1`, no cache to use): what
+  the build cost before it rendered pages in parallel.
+
+CPU includes the page workers (reaped children); peak RSS is given for the build
+process and for the largest worker. `--jobs` sets the workers (default: every CPU).
+Then, at the shipped data (`data/`), the CLI's start-up (`modelscores --help`) against a
+no-op `modelscores build`, each the fastest of five runs as separate processes.
 
 Prints Markdown tables; `--json` also keeps the raw figures.
 """
@@ -36,7 +44,14 @@ from typing import Any
 import msgspec
 import rtoml
 
-from bench.measure import Sample, human_bytes, measure, peak_rss_mib, table
+from bench.measure import (
+    Sample,
+    children_peak_rss_mib,
+    human_bytes,
+    measure,
+    peak_rss_mib,
+    table,
+)
 
 STAGES = ("load", "score", "render", "pages", "check", "write")
 # Function name in generator.build -> the stage its time is charged to.
@@ -64,12 +79,15 @@ class BuildRun:
     total_wall: float = 0.0
     total_cpu: float = 0.0
     peak_rss_mib: float = 0.0
+    worker_peak_rss_mib: float = 0.0
+    workers: int = 1
     files: int = 0
     bytes: int = 0
     api_bytes: dict[str, int] = field(default_factory=dict)
     floor: dict[str, float] = field(default_factory=dict)
     noop: dict[str, float] = field(default_factory=dict)
     one_change: dict[str, float] = field(default_factory=dict)
+    one_process: dict[str, float] = field(default_factory=dict)
 
 
 # --- the instrumented build (child process) ----------------------------------
@@ -126,6 +144,7 @@ def cold_build(run: BuildRun, data: Path, out: Path) -> dict[str, Any]:
         build_site(data, out, _config())
     run.total_wall, run.total_cpu = total.wall, total.cpu
     run.peak_rss_mib = peak_rss_mib()
+    run.worker_peak_rss_mib = children_peak_rss_mib()
     for stage in STAGES:
         sample = samples.get(stage, Sample(stage))
         run.stages[stage] = {"wall": sample.wall, "cpu": sample.cpu}
@@ -173,6 +192,17 @@ def snapshot(root: Path) -> dict[str, tuple[int, int]]:
                 stat.st_mtime_ns,
             )
     return found
+
+
+def one_process_build(data: Path, out: Path) -> dict[str, float]:
+    """The same cold build in one process (no workers; a new directory has no cache)."""
+    from generator.build import build_site
+
+    shutil.rmtree(out.parent, ignore_errors=True)
+    with measure("one process") as sample:
+        build_site(data, out, _config(), workers=1)
+    shutil.rmtree(out.parent, ignore_errors=True)
+    return {"wall": sample.wall, "cpu": sample.cpu}
 
 
 def rebuild(data: Path, out: Path) -> dict[str, float]:
@@ -227,7 +257,9 @@ def api_sizes(site: Path) -> dict[str, int]:
 
 def run_child(data: Path, work: Path, models: int) -> BuildRun:
     """Everything for one N, in this (fresh) process."""
-    run = BuildRun(models=models, published=0)
+    from generator.output.pool import default_workers
+
+    run = BuildRun(models=models, published=0, workers=default_workers())
     site, floor_dir = work / "site", work / "floor"
     for path in (site, floor_dir):
         shutil.rmtree(path, ignore_errors=True)
@@ -243,6 +275,7 @@ def run_child(data: Path, work: Path, models: int) -> BuildRun:
     change_one_model(edited)
     run.one_change = rebuild(edited, site)
     shutil.rmtree(edited, ignore_errors=True)
+    run.one_process = one_process_build(data, work / "one-process" / "site")
     return run
 
 
@@ -331,6 +364,54 @@ def rebuild_table(runs: Sequence[BuildRun]) -> str:
     )
 
 
+def target_table(runs: Sequence[BuildRun]) -> str:
+    """The issue's targets, as ratios measured in the same run (parallel, cached builds)."""
+    rows = []
+    for run in runs:
+        full = run.total_wall
+        rows.append(
+            [run.models, run.workers, f"{full / run.floor['wall']:.1f}x",
+             f"{run.one_process['wall'] / run.floor['wall']:.1f}x",
+             f"{run.one_process['wall'] / full:.2f}x",
+             f"{run.noop['wall'] / full:.3f}x", f"{run.one_change['wall'] / full:.2f}x",
+             run.peak_rss_mib, run.worker_peak_rss_mib]
+        )  # fmt: skip
+    return table(
+        ["models", "workers", "full/floor", "one process/floor", "speed-up", "no-op/full",
+         "one model/full", "peak RSS MiB", "worker peak RSS MiB"],
+        rows,
+    )  # fmt: skip
+
+
+def startup(data: Path, work: Path, repeat: int = 5) -> dict[str, float]:
+    """Fastest of `repeat` runs: `modelscores --help`, and a no-op build of `data`."""
+    cli = [sys.executable, "-m", "generator"]
+    out = work / "startup" / "site_out"
+    build = [*cli, "build", "--data-dir", str(data), "--out-dir", str(out)]
+    subprocess.run(build, check=True, capture_output=True)  # the build the no-ops follow
+
+    def fastest(command: list[str]) -> float:
+        times = []
+        for _ in range(repeat):
+            started = time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True)
+            times.append(time.perf_counter() - started)
+        return min(times)
+
+    figures = {"help": fastest([*cli, "--help"]), "noop": fastest(build)}
+    shutil.rmtree(out.parent, ignore_errors=True)
+    return figures
+
+
+def startup_table(figures: Mapping[str, float]) -> str:
+    """The CLI's start-up against a no-op build of the shipped data."""
+    ratio = figures["noop"] / figures["help"]
+    return table(
+        ["modelscores --help s", "no-op build s", "no-op/start-up"],
+        [[figures["help"], figures["noop"], f"{ratio:.1f}x"]],
+    )
+
+
 def size_table(runs: Sequence[BuildRun]) -> str:
     """The single-response list endpoints, raw and compressed."""
     keys = sorted({k for r in runs for k in r.api_bytes})
@@ -341,9 +422,11 @@ def size_table(runs: Sequence[BuildRun]) -> str:
     return table(["models", *keys], rows)
 
 
-def report(runs: Sequence[BuildRun]) -> str:
+def report(runs: Sequence[BuildRun], start: Mapping[str, float] | None = None) -> str:
     """All tables, Markdown."""
     sections = [
+        ("Targets (same run)", target_table(runs)),
+        ("Start-up at the shipped data", startup_table(start) if start else ""),
         ("Build by stage (wall seconds)", stage_table(runs)),
         ("Build against the floor", floor_table(runs)),
         ("Scaling from 1,000 to 10,000 models", scaling_table(runs)),
@@ -361,6 +444,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--work", type=Path, help="scratch directory (default: a temp dir)")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    parser.add_argument("--jobs", type=int, help="page workers (default: every usable CPU)")
+    parser.add_argument(
+        "--shipped", type=Path, default=Path("data"), help="data for the start-up figures"
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--models", type=int, default=0, help=argparse.SUPPRESS)
@@ -368,12 +455,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.child:
         print(json.dumps(asdict(run_child(args.data, args.work, args.models))))
         return
+    if args.jobs:
+        os.environ["MODELSCORES_JOBS"] = str(args.jobs)  # the children inherit it
     sizes = [int(s) for s in args.sizes.split(",") if s]
     with tempfile.TemporaryDirectory(prefix="bench-build-", dir=args.work) as tmp:
         runs = [measure_size(n, args.benchmarks, args.seed, Path(tmp)) for n in sizes]
-    print(report(runs))
+        start = startup(args.shipped, Path(tmp)) if args.shipped.is_dir() else None
+    print(report(runs, start))
     if args.json:
-        args.json.write_text(json.dumps([asdict(r) for r in runs], indent=2), encoding="utf-8")
+        raw = {"runs": [asdict(r) for r in runs], "startup": start}
+        args.json.write_text(json.dumps(raw, indent=2), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -26,14 +26,26 @@ class Sample:
 
 
 def cpu_seconds() -> float:
-    """User + system CPU seconds of this process so far."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+    """User + system CPU seconds of this process and its finished children so far.
+
+    Children count because the build renders pages in worker processes it has reaped by
+    the time a stage ends.
+    """
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
 
 
 def peak_rss_mib() -> float:
     """Peak resident set size of this process so far, in MiB (Linux reports KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def children_peak_rss_mib() -> float:
+    """The largest peak RSS of any finished child process (a build's page workers), MiB."""
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
 def rss_mib(pid: int | None = None) -> float:

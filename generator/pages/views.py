@@ -18,7 +18,6 @@ from generator.api.contract import (
     DerivedRanking,
     DimensionScoreDetailed,
     DomainCompositeEntry,
-    DomainDetail,
     ModelBenchmarkResult,
     ModelCost,
     ModelDetail,
@@ -141,13 +140,22 @@ class CostRow:
 
 
 @dataclass(frozen=True)
+class DomainLink:
+    """A domain as a model page names it (not its whole leaderboard: a page's cache key
+    is its context, so it holds only what the page shows)."""
+
+    name: str
+    url: str
+
+
+@dataclass(frozen=True)
 class ModelView:
     """Everything a model profile shows besides the ModelDetail itself."""
 
     dimensions: list[tuple[str, str, DimensionScoreDetailed, str | None]]
     cost: list[CostRow]
     results: list[tuple[str, ModelBenchmarkResult, str | None]]
-    domains: list[tuple[DomainDetail, int, int, DomainCompositeEntry]]
+    domains: list[tuple[DomainLink, int, int, DomainCompositeEntry]]
     dimension_names: dict[str, str]
 
 
@@ -193,7 +201,7 @@ def model_view(docs: SiteDocuments, model: ModelDetail) -> ModelView:
         bench = docs.benchmark(bench_id)
         results.append((bench_id, result, bench.url if bench else None))
     domains = [
-        (domain, position, total, domain.models[position - 1])
+        (DomainLink(domain.name, domain.url), position, total, domain.models[position - 1])
         for domain, position, total in docs.domain_standings(model.id)
     ]
     return ModelView(dims, cost_rows(model.cost), results, domains, names)
