@@ -221,6 +221,7 @@ def rebuild(data: Path, out: Path) -> dict[str, float]:
         "bytes_rewritten": float(sum(os.path.getsize(out / p) for p in rewritten)),
         "process_bytes_written": float(sample.written),
         "reported_written": float(report.written),
+        **{f"stage {name}": seconds for name, seconds in report.seconds.items()},
     }
 
 
@@ -357,11 +358,20 @@ def rebuild_table(runs: Sequence[BuildRun]) -> str:
         for label, r in (("no-op", run.noop), ("one model", run.one_change)):
             rows.append(
                 [run.models, label, r["wall"], int(r["files_rewritten"]),
-                 human_bytes(r["bytes_rewritten"]), human_bytes(r["process_bytes_written"])]
+                 human_bytes(r["bytes_rewritten"]), human_bytes(r["process_bytes_written"]),
+                 _stages(r)]
             )  # fmt: skip
     return table(
-        ["models", "rebuild", "wall s", "files rewritten", "their bytes", "bytes written"], rows
-    )
+        ["models", "rebuild", "wall s", "files rewritten", "their bytes", "bytes written",
+         "by stage (s)"],
+        rows,
+    )  # fmt: skip
+
+
+def _stages(rebuilt: Mapping[str, float]) -> str:
+    """The build's own stage times of a rebuild, as `stage s` pairs."""
+    found = [(k.removeprefix("stage "), v) for k, v in rebuilt.items() if k.startswith("stage ")]
+    return ", ".join(f"{name} {seconds:.2f}" for name, seconds in found)
 
 
 def target_table(runs: Sequence[BuildRun]) -> str:
