@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from importlib import metadata
@@ -52,7 +53,8 @@ def _tree_digest(root: Path, skip: Callable[[str], bool] = lambda _: False) -> b
     """Digest of every entry under `root`: relative path, kind and bytes (or link target).
 
     Follows no symbolic link: a link is hashed as its target text, so replacing a file by
-    a link (which the loader refuses) changes the digest.
+    a link (which the loader refuses) changes the digest. Opens regular files only, so a
+    FIFO planted in data/ cannot hang the build before the loader refuses it.
     """
     h = hashlib.blake2b(digest_size=32)
     for dirpath, dirnames, filenames in os.walk(root):
@@ -63,11 +65,20 @@ def _tree_digest(root: Path, skip: Callable[[str], bool] = lambda _: False) -> b
                 continue
             path = here / name
             rel = path.relative_to(root).as_posix().encode()
-            if path.is_symlink():
+            mode = path.lstat().st_mode
+            if stat.S_ISLNK(mode):
                 h.update(digest(b"link", rel, os.fsencode(os.readlink(path))))
-            else:
-                h.update(digest(b"file", rel, path.read_bytes()))
+            elif stat.S_ISREG(mode):
+                h.update(digest(b"file", rel, _file_digest(path)))
+            else:  # a FIFO or device: never opened (reading one could block or never end)
+                h.update(digest(b"other", rel, mode.to_bytes(4, "little")))
     return h.digest()
+
+
+def _file_digest(path: Path) -> bytes:
+    """BLAKE2b of a regular file's bytes, read in chunks (memory stays small for any size)."""
+    with path.open("rb") as f:
+        return hashlib.file_digest(f, lambda: hashlib.blake2b(digest_size=32)).digest()
 
 
 def _code_digest() -> bytes:
