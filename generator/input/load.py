@@ -199,13 +199,21 @@ def _record_files(folder: Path, problems: list[str]) -> list[tuple[Path, str]]:
 
 
 def _stray_files(data_dir: Path) -> list[str]:
-    """TOML files outside the known places would be silently ignored: report them."""
+    """TOML files outside the known places would be silently ignored: report them; and
+    refuse any other symlink or special file at the top (a README.md pointing elsewhere)."""
     expected = {METHODOLOGY_FILE, *FOLDERS}
-    return [
-        f"{path}: file: unexpected data file (use {METHODOLOGY_FILE} or a record folder)"
-        for path in sorted(data_dir.iterdir())
-        if path.suffix == ".toml" and path.name not in expected
-    ]
+    problems = []
+    for path in sorted(data_dir.iterdir()):
+        if path.name in expected or path.name.startswith("."):
+            continue
+        kind = _entry_kind(path) or "other"
+        if kind not in ("file", "dir"):
+            problems.append(f"{path}: file: {_refusal(kind)}")
+        elif path.suffix == ".toml":
+            problems.append(
+                f"{path}: file: unexpected data file (use {METHODOLOGY_FILE} or a record folder)"
+            )
+    return problems
 
 
 def _load_file(path: Path, record_type: type[T], problems: list[str]) -> Loaded[T] | None:

@@ -201,6 +201,11 @@ HOSTILE: tuple[HostileCase, ...] = (
         (_m(A2, "file", SYMLINK),),
     ),
     HostileCase(
+        "readme-symlinked-to-credentials",  # not read by the build, refused all the same
+        link("README.md", "credentials.toml"),
+        ("{data}/README.md: file: " + SYMLINK,),
+    ),
+    HostileCase(
         "fifo-as-a-model-file",  # reading it would block the build forever
         fifo("models/alpha-9.toml"),
         (_m("models/alpha-9.toml", "file", NOT_REGULAR),),
