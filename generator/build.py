@@ -44,6 +44,7 @@ from generator.output.writer import merge_files, write_site
 from generator.pages.render import render_pages
 from generator.pages.svg import RenderError
 from generator.scoring import compute_scores
+from generator.scoring.history import replay
 
 
 class _Timer:
@@ -115,8 +116,10 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
         dataset = load_dataset(data_dir)
     with timer.stage("score"):
         scores = compute_scores(dataset)
+    with timer.stage("history"):
+        snapshots = replay(dataset)
     with timer.stage("render"):
-        documents = build_documents(dataset, scores, config)
+        documents = build_documents(dataset, scores, config, snapshots)
         api = render_api(documents, config)
     with timer.stage("pages"):
         try:

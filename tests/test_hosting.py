@@ -86,6 +86,8 @@ def test_404_rules_per_prefix_most_specific_first_html_last() -> None:
         ("/api/rankings/*", "/api/_errors/ranking_not_found.json"),
         ("/api/v1/domains/*", "/api/_errors/domain_not_found.json"),
         ("/api/domains/*", "/api/_errors/domain_not_found.json"),
+        ("/api/v1/history/*", "/api/_errors/history_not_found.json"),
+        ("/api/history/*", "/api/_errors/history_not_found.json"),
         ("/api/*", "/api/_errors/not_found.json"),
         ("/*", "/404.html"),
     ]

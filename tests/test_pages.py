@@ -60,6 +60,7 @@ def test_every_page_the_api_promises_is_rendered(pages: dict[str, bytes]) -> Non
     expected |= {f"domains/{d}/index.html" for d in docs.domain_details}
     expected |= {f"charts/{c.id}/index.html" for c in docs.charts.charts}
     expected |= {f"charts/{c.id}.png" for c in docs.charts.charts}
+    expected |= {"history/index.html", *(f"history/{d}/index.html" for d in docs.history_details)}
     assert set(pages) == expected
 
 

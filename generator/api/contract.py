@@ -339,6 +339,65 @@ class RankingDetail(Envelope, kw_only=True, frozen=True):
     models: list[RankedModel]
 
 
+# --- history -------------------------------------------------------------------
+
+HISTORY_NOTE = (
+    "Replayed from the data: each snapshot is what today's methodology makes of the evidence "
+    "of that date (models released by then, results dated on or before it), not what any site "
+    "published then. Cost is not replayed: prices exist only as current values."
+)
+
+
+class HistoryTopModel(Contract, kw_only=True, frozen=True):
+    """The first-ranked model of a snapshot."""
+
+    id: str
+    name: str
+    iq: DimensionIq
+    url: Uri
+
+
+class HistorySnapshot(Contract, kw_only=True, frozen=True):
+    """One month end of the replayed history."""
+
+    date: dt.date
+    model_count: Annotated[int, Meta(ge=0)]
+    ranked_model_count: Annotated[int, Meta(ge=0)]
+    top_model: HistoryTopModel | None
+    url: Uri
+
+
+class HistoryList(Envelope, kw_only=True, frozen=True):
+    """GET /history: the snapshot dates, oldest first."""
+
+    note: str
+    snapshots: list[HistorySnapshot]
+
+
+class HistoryEntry(Contract, kw_only=True, frozen=True):
+    """One ranked model of a snapshot's composite leaderboard."""
+
+    id: str
+    name: str
+    provider: str
+    rank: Annotated[int, Meta(ge=1)]
+    iq: DimensionIq
+    iq_low95: float | None
+    iq_high95: float | None
+    rank_low: Annotated[int, Meta(ge=1)] | None
+    rank_high: Annotated[int, Meta(ge=1)] | None
+    url: Uri
+
+
+class HistoryDetail(Envelope, kw_only=True, frozen=True):
+    """GET /history/{date}: the composite leaderboard as of one month end."""
+
+    date: dt.date
+    note: str
+    model_count: Annotated[int, Meta(ge=0)]
+    models: list[HistoryEntry]
+
+
 # --- charts, methodology, domains -------------------------------------------
 
 
@@ -553,6 +612,7 @@ ERROR_CODES: dict[str, str] = {
     "model_not_found": "Unknown model id.",
     "ranking_not_found": "Unknown ranking id.",
     "domain_not_found": "Unknown domain slug.",
+    "history_not_found": "Unknown history snapshot date.",
     "not_found": "No such API path.",
 }
 
@@ -663,6 +723,22 @@ DOMAIN = DocumentKind(
     "slug",
     "domain_not_found",
 )
+HISTORY = DocumentKind(
+    "/history",
+    HistoryList,
+    "List the monthly snapshots of the replayed score history",
+    "history.json",
+    "history/",
+)
+HISTORY_SNAPSHOT = DocumentKind(
+    "/history/{date}",
+    HistoryDetail,
+    "Get the composite leaderboard as of one month end (YYYY-MM-DD)",
+    "history/{date}",
+    "history/{date}/",
+    "date",
+    "history_not_found",
+)
 
 DOCUMENTS: tuple[DocumentKind[Any], ...] = (
     INDEX,
@@ -675,6 +751,8 @@ DOCUMENTS: tuple[DocumentKind[Any], ...] = (
     METHODOLOGY,
     DOMAINS,
     DOMAIN,
+    HISTORY,
+    HISTORY_SNAPSHOT,
 )
 """Every published document kind, in OpenAPI and `_redirects` order."""
 ENDPOINTS: tuple[DocumentKind[Any], ...] = tuple(d for d in DOCUMENTS if d is not INDEX)

@@ -8,7 +8,7 @@ docs/ARCHITECTURE.md (versioned tree, byte-identical alias tree, 404 bodies, Ope
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -50,6 +50,7 @@ from generator.api.contract import (
     MethodologyParameters,
     SourceRef,
 )
+from generator.api.history import history_documents
 from generator.api.models import model_documents
 from generator.api.openapi import build_openapi
 from generator.api.rankings import (
@@ -78,6 +79,7 @@ from generator.api.urls import (
 from generator.errors import BuildError
 from generator.input.records import BenchmarkRecord, Dataset, DomainRecord
 from generator.scoring import round_to
+from generator.scoring.history import Snapshot, replay
 from generator.scoring.types import BenchmarkNoise as ScoredNoise
 from generator.scoring.types import DomainEntry, Scores
 
@@ -102,9 +104,15 @@ def encode(document: Any) -> bytes:
 
 
 def build_documents(
-    dataset: Dataset, scores: Scores, config: SiteConfig
+    dataset: Dataset,
+    scores: Scores,
+    config: SiteConfig,
+    snapshots: Sequence[Snapshot] | None = None,
 ) -> dict[str, msgspec.Struct]:
-    """Every API document, keyed by its path relative to /api/v1 (`/` is the index)."""
+    """Every API document, keyed by its path relative to /api/v1 (`/` is the index).
+
+    `snapshots`: the replayed history (`scoring.history.replay`), replayed here if not given.
+    """
     env = envelope(dataset)
     documents: dict[str, msgspec.Struct] = {}
     documents.update(model_documents(dataset, scores, config, env))
@@ -113,6 +121,9 @@ def build_documents(
     documents[CHARTS.path] = _charts(dataset, config, env)
     documents[METHODOLOGY.path] = _methodology(dataset, scores.noise, config, env)
     documents.update(_domains(dataset, scores, config, env))
+    documents.update(
+        history_documents(replay(dataset) if snapshots is None else snapshots, config, env)
+    )
     documents[INDEX.path] = _index(config, env)
     return documents
 

@@ -23,6 +23,8 @@ from generator.api.contract import (
     BENCHMARKS,
     CHARTS,
     DOMAINS,
+    HISTORY,
+    HISTORY_SNAPSHOT,
     INDEX,
     METHODOLOGY,
     MODELS,
@@ -46,6 +48,7 @@ NAV = (
     (BENCHMARKS.page, "Benchmarks"),
     (DOMAINS.page, "Domains"),
     (CHARTS.page, "Charts"),
+    (HISTORY.page, "History"),
     (METHODOLOGY.page, "Methodology"),
     (INDEX.page, "API"),
 )
@@ -306,6 +309,29 @@ def _domain_pages(out: _Renderer) -> None:
     )
 
 
+def _history_pages(out: _Renderer) -> None:
+    history = out.docs.history
+    for date, detail in out.docs.history_details.items():
+        out.page(
+            HISTORY_SNAPSHOT.page_path(date) + PAGE_FILE,
+            "history_snapshot.html",
+            f"Composite IQ leaderboard as of {date}",
+            f"The composite IQ leaderboard replayed with the evidence of {date}.",
+            snapshot=detail,
+        )
+    out.page(
+        HISTORY.page + PAGE_FILE,
+        "history.html",
+        "Score history",
+        "The composite IQ leaderboard at every month end, replayed from the data.",
+        history=history,
+        pages={
+            s.date.isoformat(): HISTORY_SNAPSHOT.page_path(s.date.isoformat())
+            for s in history.snapshots
+        },
+    )
+
+
 def _api_docs_page(out: _Renderer, openapi: Mapping[str, Any] | None) -> None:
     base = out.config.base
     api = apidocs.build_api_docs(
@@ -465,6 +491,7 @@ def render_pages(
     _benchmark_pages(out, chart_urls)
     _domain_pages(out)
     _chart_pages(out, drawn)
+    _history_pages(out)
     out.page(
         METHODOLOGY.page + PAGE_FILE,
         "methodology.html",

@@ -17,6 +17,8 @@ from generator.api.contract import (
     CHARTS,
     DOMAIN,
     DOMAINS,
+    HISTORY,
+    HISTORY_SNAPSHOT,
     METHODOLOGY,
     MODEL,
     MODELS,
@@ -61,6 +63,11 @@ class SiteDocuments:
             r.id: _get(documents, RANKING, r.id) for r in self.rankings.rankings
         }
         self.domain_details = {d.id: _get(documents, DOMAIN, d.id) for d in self.domains.domains}
+        self.history = _get(documents, HISTORY)
+        self.history_details = {
+            s.date.isoformat(): _get(documents, HISTORY_SNAPSHOT, s.date.isoformat())
+            for s in self.history.snapshots
+        }
         self._model_urls = {m.id: m.url for m in self.models.models}
         self._standings: dict[str, list[tuple[DomainDetail, int, int]]] | None = None
 

@@ -42,6 +42,11 @@ from generator.api.contract import (
     DomainList,
     DomainResultRow,
     DomainSummary,
+    HistoryDetail,
+    HistoryEntry,
+    HistoryList,
+    HistorySnapshot,
+    HistoryTopModel,
     IqCoverage,
     Methodology,
     MethodologyDimension,
@@ -545,6 +550,37 @@ def _benchmarks(s: _Sample) -> BenchmarkList:
     )
 
 
+SNAPSHOT_DATE = dt.date(2026, 1, 31)
+
+
+def _history(s: _Sample) -> tuple[HistoryList, HistoryDetail]:
+    """One snapshot: the ranked models of the sample, as the current leaderboard."""
+    rows = [_summary_fields(s, i) for i in range(len(s.models))]
+    ranked = sorted((r for r in rows if r["rank"] is not None), key=lambda r: r["rank"])
+    entries = [
+        HistoryEntry(**{k: r[k] for k in ("id", "name", "provider", "rank", "iq", "url")},
+                     iq_low95=r["iq_low95"], iq_high95=r["iq_high95"],
+                     rank_low=r["rank_low"], rank_high=r["rank_high"])
+        for r in ranked
+    ]  # fmt: skip
+    date = SNAPSHOT_DATE.isoformat()
+    detail = HistoryDetail(
+        **s.envelope, date=SNAPSHOT_DATE, note=kinds.HISTORY_NOTE, model_count=len(entries),
+        models=entries,
+    )  # fmt: skip
+    top = entries[0] if entries else None
+    snapshot = HistorySnapshot(
+        date=SNAPSHOT_DATE,
+        model_count=len(rows),
+        ranked_model_count=len(entries),
+        top_model=None
+        if top is None
+        else HistoryTopModel(id=top.id, name=top.name, iq=top.iq, url=top.url),
+        url=f"{BASE}/api/v1/history/{date}",
+    )
+    return HistoryList(**s.envelope, note=kinds.HISTORY_NOTE, snapshots=[snapshot]), detail
+
+
 def sample_documents(
     models: Sequence[SampleModel] = PAGE_MODELS, tag: str = ""
 ) -> dict[str, msgspec.Struct]:
@@ -574,6 +610,7 @@ def sample_documents(
     )
     for d in domains:
         docs[kinds.DOMAIN.api_path(d.id)] = d
+    docs[kinds.HISTORY.path], docs[kinds.HISTORY_SNAPSHOT.api_path("2026-01-31")] = _history(s)
     return docs
 
 

@@ -1,0 +1,90 @@
+"""The history documents: `/history` (the snapshot dates) and one `/history/{date}` each.
+
+Each snapshot is `scoring.history.replay`'s scores of the dataset as it stood at a month
+end; its leaderboard lists the ranked models by composite rank, then id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from generator.api.common import Envelope, spread_or_none
+from generator.api.contract import (
+    HISTORY,
+    HISTORY_NOTE,
+    HISTORY_SNAPSHOT,
+    HistoryDetail,
+    HistoryEntry,
+    HistoryList,
+    HistorySnapshot,
+    HistoryTopModel,
+)
+from generator.api.urls import SiteConfig, api_url, model_page_url
+from generator.scoring.history import Snapshot
+
+
+def history_documents(
+    snapshots: Sequence[Snapshot], config: SiteConfig, env: Envelope
+) -> dict[str, msgspec.Struct]:
+    """`/history` and every `/history/{date}`."""
+    details = {s.date.isoformat(): _detail(s, config, env) for s in snapshots}
+    documents: dict[str, msgspec.Struct] = {
+        HISTORY.path: HistoryList(
+            **env,
+            note=HISTORY_NOTE,
+            snapshots=[_summary(s, details[s.date.isoformat()], config) for s in snapshots],
+        )
+    }
+    for date, detail in details.items():
+        documents[HISTORY_SNAPSHOT.api_path(date)] = detail
+    return documents
+
+
+def _entries(snapshot: Snapshot, config: SiteConfig) -> list[HistoryEntry]:
+    models = {m.id: m for m in snapshot.dataset.models}
+    ranked = sorted(
+        (s for s in snapshot.scores.models.values() if s.rank is not None and s.iq is not None),
+        key=lambda s: (s.rank, s.model_id),
+    )
+    return [
+        HistoryEntry(
+            id=s.model_id,
+            name=models[s.model_id].name,
+            provider=models[s.model_id].provider,
+            rank=s.rank,
+            iq=s.iq,
+            iq_low95=spread_or_none(s.composite_low95),
+            iq_high95=spread_or_none(s.composite_high95),
+            rank_low=s.rank_band.low if s.rank_band is not None else None,
+            rank_high=s.rank_band.high if s.rank_band is not None else None,
+            url=model_page_url(config, s.model_id),
+        )
+        for s in ranked
+        if s.rank is not None and s.iq is not None
+    ]
+
+
+def _detail(snapshot: Snapshot, config: SiteConfig, env: Envelope) -> HistoryDetail:
+    entries = _entries(snapshot, config)
+    return HistoryDetail(
+        **env,
+        date=snapshot.date,
+        note=HISTORY_NOTE,
+        model_count=len(entries),
+        models=entries,
+    )
+
+
+def _summary(snapshot: Snapshot, detail: HistoryDetail, config: SiteConfig) -> HistorySnapshot:
+    top = detail.models[0] if detail.models else None
+    return HistorySnapshot(
+        date=snapshot.date,
+        model_count=len(snapshot.dataset.models),
+        ranked_model_count=detail.model_count,
+        top_model=None
+        if top is None
+        else HistoryTopModel(id=top.id, name=top.name, iq=top.iq, url=top.url),
+        url=api_url(config, HISTORY_SNAPSHOT.api_path(snapshot.date.isoformat())),
+    )

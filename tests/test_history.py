@@ -1,0 +1,121 @@
+"""Score history replayed from the data: a hand-made dataset across three months."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import msgspec
+
+from generator.api.contract import HISTORY, HISTORY_SNAPSHOT, HistoryDetail, HistoryList
+from generator.api.documents import build_documents
+from generator.api.urls import SiteConfig
+from generator.input.records import Dataset, ModelRecord
+from generator.scoring import compute_scores
+from generator.scoring.history import dataset_as_of, month_end, replay, snapshot_dates
+from generator.scoring.types import Scores
+from tests.support.scoring import make_methodology, make_model, result, standard_benchmarks
+
+JAN, FEB, MAR = dt.date(2026, 1, 31), dt.date(2026, 2, 28), dt.date(2026, 3, 31)
+
+
+def _model(model_id: str, released: dt.date, iq: float, dated: dt.date) -> ModelRecord:
+    """A model with the same IQ (raw iq/100 on the linear ladder) on arc-a and math-a:
+    two direct dimensions, enough to be ranked (min_direct_dimensions = 2)."""
+    results = [
+        msgspec.structs.replace(result(b, iq / 100), as_of=dated) for b in ("arc-a", "math-a")
+    ]
+    return make_model(model_id, results, release_date=released)
+
+
+def _dataset() -> Dataset:
+    """A (Jan) 130, B (Jan) 115, C (Feb) 140, D (Mar) 150; E released in January with its
+    only results dated in March; B's March result is a later one on a third benchmark."""
+    b_late = msgspec.structs.replace(result("acad-a", 1.15), as_of=dt.date(2026, 3, 2))
+    b = _model("b", dt.date(2026, 1, 20), 115, dt.date(2026, 1, 25))
+    models = (
+        _model("a", dt.date(2026, 1, 5), 130, dt.date(2026, 1, 10)),
+        msgspec.structs.replace(b, results=[*b.results, b_late]),
+        _model("c", dt.date(2026, 2, 3), 140, dt.date(2026, 2, 10)),
+        _model("d", dt.date(2026, 3, 1), 150, dt.date(2026, 3, 5)),
+        _model("e", dt.date(2026, 1, 15), 100, dt.date(2026, 3, 20)),
+    )
+    return Dataset(
+        methodology=make_methodology(),
+        benchmarks=standard_benchmarks(),
+        models=models,
+        domains=(),
+        charts=(),
+    )
+
+
+def _ranks(dataset: Dataset) -> dict[str, int | None]:
+    return {m: s.rank for m, s in compute_scores(dataset).models.items()}
+
+
+def test_month_ends_cross_the_year() -> None:
+    assert month_end(dt.date(2025, 12, 3)) == dt.date(2025, 12, 31)
+    assert month_end(dt.date(2024, 2, 1)) == dt.date(2024, 2, 29)
+
+
+def test_a_snapshot_per_month_from_the_first_result_to_the_last() -> None:
+    assert snapshot_dates(_dataset()) == [JAN, FEB, MAR]
+
+
+def test_each_snapshot_ranks_what_was_known_then() -> None:
+    # Every ranked model has the same IQ on the same two benchmarks, so the composite
+    # order is the order of those IQs: Jan a 130 > b 115; Feb c 140 joins first;
+    # Mar d 150 joins first. e (released in January) has no result before March, and
+    # its March results (IQ 100) place it last.
+    snapshots = replay(_dataset())
+    ranks = [{m: s.rank for m, s in snap.scores.models.items()} for snap in snapshots]
+    assert ranks[0] == {"a": 1, "b": 2, "e": None}
+    assert ranks[1] == {"a": 2, "b": 3, "c": 1, "e": None}
+    assert ranks[2] == {"a": 3, "b": 4, "c": 2, "d": 1, "e": 5}
+
+
+def test_a_model_enters_at_its_release_and_results_at_their_date() -> None:
+    dataset = _dataset()
+    jan = dataset_as_of(dataset, JAN)
+    assert [m.id for m in jan.models] == ["a", "b", "e"]
+    assert [r.benchmark for m in jan.models if m.id == "b" for r in m.results] == [
+        "arc-a",
+        "math-a",
+    ]  # b's acad-a result is dated 2 March
+
+
+def test_the_latest_snapshot_is_the_current_leaderboard() -> None:
+    dataset = _dataset()
+    latest = replay(dataset)[-1].scores.models
+    assert {m: s.rank for m, s in latest.items()} == _ranks(dataset)
+    assert {m: s.iq for m, s in latest.items()} == {
+        m: s.iq for m, s in compute_scores(dataset).models.items()
+    }
+
+
+def test_history_documents_list_the_snapshots_with_their_leaderboards() -> None:
+    dataset = _dataset()
+    documents = build_documents(dataset, compute_scores(dataset), SiteConfig())
+    history = documents[HISTORY.path]
+    assert isinstance(history, HistoryList)
+    summary = [(s.date, s.model_count, s.ranked_model_count) for s in history.snapshots]
+    assert summary == [(JAN, 3, 2), (FEB, 4, 3), (MAR, 5, 5)]
+    assert [s.top_model.id if s.top_model else None for s in history.snapshots] == ["a", "c", "d"]
+    feb = documents[HISTORY_SNAPSHOT.api_path("2026-02-28")]
+    assert isinstance(feb, HistoryDetail)
+    assert [(m.id, m.rank) for m in feb.models] == [("c", 1), ("a", 2), ("b", 3)]
+    assert all(
+        m.rank_low is not None and m.rank_low <= m.rank <= (m.rank_high or 0) for m in feb.models
+    )
+
+
+def test_replay_on_the_shipped_data_ends_at_the_current_leaderboard(
+    shipped_scores: tuple[Dataset, Scores],
+) -> None:
+    dataset, scores = shipped_scores
+    snapshots = replay(dataset)
+    dates = [s.date for s in snapshots]
+    assert dates == sorted(set(dates)) and all(d == month_end(d) for d in dates)
+    latest = snapshots[-1].scores.models
+    assert {m: (s.rank, s.iq) for m, s in latest.items()} == {
+        m: (s.rank, s.iq) for m, s in scores.models.items()
+    }
