@@ -155,8 +155,8 @@ def _dimension(
     if estimate.prior_source is not None:
         meaning = _PRIORS.get(estimate.prior_source, estimate.prior_source)
         lines.append(
-            f"  prior: {estimate.prior_source} ({meaning}), mean {_num(estimate.prior_mean)}, "
-            f"sd {_num(estimate.prior_sd)}"
+            f"  prior: {estimate.prior_source} ({meaning}), mean0 {_num(estimate.prior_mean)}, "
+            f"sd0 {_num(estimate.prior_sd)}"
         )
     if estimate.value is not None and estimate.sd is not None:
         lines.append(

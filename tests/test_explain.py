@@ -59,6 +59,9 @@ def test_explain_inherited_model(dataset: Dataset, scores: Scores) -> None:
     assert "Lineage: family alpha, generation 1, predecessor alpha" in text
     assert "[predecessor-cross-prior] covered 0/2, imputed yes, evidence yes" in text
     assert "prior: predecessor-cross" in text
+    # the combined prior's sd0: 1/sd0^2 = 1/sigma_P^2 + 1/sigma_C^2 (test parameters 15, 12)
+    #   = 369/32400 -> sd0 = sqrt(87.80) = 9.37
+    assert "sd0 9.37" in text
     # version 2: the prior's components and each result's estimated noise
     assert "mu_P (predecessor's estimate + drift): " in text
     # offsets from alpha alone (k = 2): math-a (110 - 104) / (1 + 2) = +2, so alpha-2's
