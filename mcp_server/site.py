@@ -9,7 +9,6 @@ swaps `site_out/`.
 
 from __future__ import annotations
 
-import errno
 import gc
 import logging
 import os
@@ -129,14 +128,39 @@ def probe_fingerprint(site_dir: Path) -> tuple[int, ...] | None:
     return (top.st_dev, top.st_ino, marker.st_ino, marker.st_mtime_ns, marker.st_size)
 
 
-def _read(fd: int, rel: str) -> bytes:
+def _open_beneath(fd: int, rel: str, flags: int) -> int:
+    """Open `rel` under the directory open at `fd`, following no symbolic link on the way:
+    every folder of the path is opened with O_NOFOLLOW too, so a planted `api/v1/rankings`
+    link to a folder outside the site is refused, not read (raises `SiteError`)."""
+    parts = rel.split("/")
+    parent = fd
+    for depth, name in enumerate(parts):
+        last = depth == len(parts) - 1
+        mode = (flags if last else os.O_RDONLY | os.O_DIRECTORY) | os.O_NOFOLLOW
+        try:
+            opened = os.open(name, mode, dir_fd=parent)
+        except OSError as exc:
+            where = "/".join(parts[: depth + 1])
+            problem = "a symbolic link (the site holds only regular files)"
+            raise SiteError(
+                f"{where}: {problem if _is_link(parent, name) else exc.strerror}"
+            ) from exc
+        finally:
+            if parent != fd:
+                os.close(parent)
+        parent = opened
+    return parent
+
+
+def _is_link(fd: int, name: str) -> bool:
     try:
-        handle = os.open(rel, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=fd)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise SiteError(f"{rel}: a symbolic link (the site holds only regular files)") from exc
-        raise SiteError(f"{rel}: {exc.strerror}") from exc
-    with os.fdopen(handle, "rb") as file:
+        return stat.S_ISLNK(os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+
+
+def _read(fd: int, rel: str) -> bytes:
+    with os.fdopen(_open_beneath(fd, rel, os.O_RDONLY), "rb") as file:
         return file.read()
 
 
@@ -156,10 +180,7 @@ def _document(fd: int, kind: DocumentKind[T], value: str | None = None) -> Docum
 def _details(fd: int, kind: DocumentKind[T]) -> dict[str, Document[T]]:
     """Every file of the kind's folder, keyed by file name: the ids its path answers."""
     rel_dir = f"{API_DIR}/{kind.folder}"
-    try:
-        folder_fd = os.open(rel_dir, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
-    except OSError as exc:
-        raise SiteError(f"{rel_dir}: {exc.strerror}") from exc
+    folder_fd = _open_beneath(fd, rel_dir, os.O_RDONLY | os.O_DIRECTORY)
     try:
         names = sorted(os.listdir(folder_fd))
     finally:

@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 
 from generator.serve import create_static_app
 from mcp_server.server import create_server
-from mcp_server.site import SnapshotStore, load_snapshot
+from mcp_server.site import SiteError, SnapshotStore, load_snapshot
 
 SECRET = "SECRET-OUTSIDE-THE-SITE-7f3e21"
 
@@ -102,6 +102,21 @@ def test_sidecar_loads_a_site_with_a_planted_symlink_and_skips_it(
     assert [r.getMessage() for r in caplog.records] == [
         "skipping api/v1/models/planted: a symbolic link (not served)"
     ]
+
+
+def test_sidecar_refuses_a_detail_folder_linked_outside(site_copy: Path, tmp_path: Path) -> None:
+    """A symlinked folder on the way is refused too (O_NOFOLLOW held only for the last
+    component: the rankings of a folder outside the site were loaded and served)."""
+    outside = tmp_path / "outside" / "rankings"
+    shutil.move(site_copy / "api/v1/rankings", outside)
+    for path in outside.iterdir():
+        path.write_text(path.read_text(encoding="utf-8").replace("Alpha 1", SECRET))
+    _plant(site_copy, "api/v1/rankings", outside)
+    with pytest.raises(SiteError) as refused:
+        load_snapshot(site_copy)
+    assert str(refused.value) == (
+        "api/v1/rankings: a symbolic link (the site holds only regular files)"
+    )
 
 
 @pytest.fixture
