@@ -270,6 +270,28 @@ def test_a_git_revision_of_data_is_built_and_compared(
     assert output.splitlines()[0] == "1 model added"
 
 
+def test_a_committed_symlink_in_data_is_one_line_and_exit_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`git archive` carries symlinks; one to an absolute path made tarfile's data filter
+    raise (a traceback), one inside the tree would be extracted: both are refused."""
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURE, repo / "data")
+    (repo / "data/models/evil.toml").symlink_to("/etc/passwd")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "data"], check=True)
+    subprocess.run([*git, "commit", "-qm", "data"], check=True)
+    monkeypatch.chdir(repo)
+    code, output = _diff("git:HEAD", "data")
+    assert code == 1
+    assert "Traceback" not in output
+    assert output.strip().splitlines()[-1] == (
+        "Error: git:HEAD: data/models/evil.toml: file: a symbolic link"
+        " (data/ holds only regular files and folders)"
+    )
+
+
 def test_a_side_that_is_no_build_is_one_line_and_exit_1(tmp_path: Path) -> None:
     code, output = _diff(str(tmp_path), str(tmp_path))
     assert code == 1

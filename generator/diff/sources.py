@@ -12,7 +12,7 @@ from generator.api.contract import MODELS
 from generator.api.urls import api_file, site_config
 from generator.build import build_site
 from generator.diff.snapshot import DiffError
-from generator.input.load import METHODOLOGY_FILE
+from generator.input.load import METHODOLOGY_FILE, SYMLINK
 
 GIT_PREFIX = "git:"
 DATA_FOLDER = "data"
@@ -52,6 +52,13 @@ def _data_at_revision(revision: str, scratch: Path) -> Path:
         detail = " ".join(exc.stderr.decode(errors="replace").split())
         raise DiffError(f"{GIT_PREFIX}{revision}: {detail or 'git archive failed'}") from None
     target = scratch / f"data-{len(list(scratch.iterdir()))}"
+
+    def regular_only(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
+        """Refuse a committed symlink as the loader would (one line, never followed)."""
+        if member.issym() or member.islnk():
+            raise DiffError(f"{GIT_PREFIX}{revision}: {member.name}: file: {SYMLINK}")
+        return tarfile.data_filter(member, dest)
+
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(target, filter="data")
+        tar.extractall(target, filter=regular_only)
     return target / DATA_FOLDER
