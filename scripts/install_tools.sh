@@ -6,7 +6,8 @@
 #     Inspector; installed with the machine's npm.
 #   Debian packages (apt-get, needs root or passwordless sudo): chromium and chromium-driver for
 #     the browser tests, fonts-dejavu-core for the chart previews (rasterised with DejaVu Sans so
-#     the pixels are the same on every host); apt-get adds what they depend on.
+#     the pixels are the same on every host), and npm and curl if the machine has none (a fresh
+#     one); apt-get adds what they depend on. Installed first: npm installs the Node tools.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -70,16 +71,6 @@ version_of() {
   sed -n "s|^ *\"$2\": *\"\([^\"]*\)\".*|\1|p" "scripts/tools/$1/package.json"
 }
 
-npm_install node22 "$NODE_PKG@$NODE_VERSION"
-NODE22="$PWD/$TOOLS/node22/node_modules/$NODE_PKG/bin/node"
-"$NODE22" --version >/dev/null
-npm_ci netlify
-npm_ci mcp
-say "Node tools in .tools/: node $("$NODE22" --version)," \
-  "netlify-cli $(version_of netlify netlify-cli)," \
-  "MCP conformance $(version_of mcp @modelcontextprotocol/conformance)," \
-  "MCP Inspector $(version_of mcp @modelcontextprotocol/inspector)"
-
 apt_install() {
   export DEBIAN_FRONTEND=noninteractive
   local sudo=()
@@ -95,9 +86,27 @@ apt_install() {
   say "installed $(sed -n 's/^\([0-9]*\) newly installed.*/\1/p' "$LOG") Debian packages with apt-get"
 }
 
-if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 ||
+# A fresh machine may lack npm (it installs the Node tools below; Node itself is pinned) and curl
+# (the README's commands, run by tests/test_readme.py): Debian's, only when missing.
+MISSING=()
+command -v npm >/dev/null 2>&1 || MISSING+=(npm)
+command -v curl >/dev/null 2>&1 || MISSING+=(curl)
+if [ ${#MISSING[@]} -gt 0 ] || ! command -v chromium >/dev/null 2>&1 ||
+  ! command -v chromedriver >/dev/null 2>&1 ||
   [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
-  say "installing Debian packages ${APT_PACKAGES[*]} (browser tests, chart-preview font) and their dependencies"
+  APT_PACKAGES+=("${MISSING[@]}")
+  say "installing Debian packages ${APT_PACKAGES[*]} (browser tests, chart-preview font${MISSING[*]:+, ${MISSING[*]}}) and their dependencies"
   apt_install
 fi
 say "Debian packages: $(chromium --version 2>/dev/null || echo 'no chromium'), fonts-dejavu-core"
+
+npm_install node22 "$NODE_PKG@$NODE_VERSION"
+NODE22="$PWD/$TOOLS/node22/node_modules/$NODE_PKG/bin/node"
+"$NODE22" --version >/dev/null
+npm_ci netlify
+npm_ci mcp
+say "Node tools in .tools/: node $("$NODE22" --version)," \
+  "netlify-cli $(version_of netlify netlify-cli)," \
+  "MCP conformance $(version_of mcp @modelcontextprotocol/conformance)," \
+  "MCP Inspector $(version_of mcp @modelcontextprotocol/inspector)"
+

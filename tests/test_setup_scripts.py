@@ -85,13 +85,24 @@ def _scratch_project(tmp_path: Path) -> Path:
     return repo
 
 
+def _base_python(python: str) -> Path:
+    """The real interpreter behind `python` (a venv's or a shim's), as the scripts resolve it."""
+    code = "import sys; print(getattr(sys, '_base_executable', sys.executable))"
+    out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True).stdout
+    return Path(out.strip()).resolve()
+
+
 def _other_python() -> str | None:
-    """A Python other than the one running the tests (3.10 was the issue's), if there is one."""
+    """A working interpreter other than the one running the tests (3.10 was the issue's; the
+    system's python3.11 beside a pyenv one is another interpreter too), if there is one."""
+    mine = _base_python(sys.executable)
     for minor in range(8, 16):
-        found = shutil.which(f"python3.{minor}")
-        if found and sys.version_info[:2] != (3, minor):
-            check = subprocess.run([found, "-c", ""], capture_output=True)
-            if check.returncode == 0:
+        for found in (shutil.which(f"python3.{minor}"), f"/usr/bin/python3.{minor}"):
+            if found is None or not Path(found).exists():
+                continue
+            if subprocess.run([found, "-c", ""], capture_output=True).returncode != 0:
+                continue  # a pyenv shim of a version that is not installed
+            if _base_python(found) != mine:
                 return found
     return None
 
@@ -106,7 +117,7 @@ def _broken_venv(repo: Path) -> None:
 def _venv_of_another_python(repo: Path) -> None:
     other = _other_python()
     if other is None:
-        pytest.skip("no second Python >= 3.11 on this machine")
+        pytest.skip("no second Python on this machine")
     subprocess.run([other, "-m", "venv", "--without-pip", str(repo / ".venv")], check=True)
 
 
@@ -135,6 +146,7 @@ def test_wrong_venv_is_rebuilt_with_the_right_python(tmp_path: Path, make_venv: 
         check=True,
     )
     assert venv_python.stdout.strip() == str(sys.version_info[:2])
+    assert _base_python(str(repo / ".venv" / "bin" / "python")) == _base_python(sys.executable)
     again = subprocess.run(
         ["./modelscores", "--version"], cwd=repo, env=env, capture_output=True, text=True
     )
@@ -166,3 +178,48 @@ def test_a_readme_modelscores_line_runs_literally_through_the_wrapper() -> None:
         [sys.executable, "-m", "generator", "check"], cwd=REPO, capture_output=True, text=True
     )
     assert result.stdout == direct.stdout != ""
+
+
+def _fresh_machine_bin(bin_dir: Path, missing: tuple[str, ...]) -> Path:
+    """A PATH like this machine's without `missing`, with chromium present and an apt-get that
+    records its arguments instead of installing."""
+    bin_dir.mkdir()
+    for directory in ("/usr/bin", "/bin"):
+        for tool in Path(directory).iterdir():
+            target = bin_dir / tool.name
+            if tool.name not in (*missing, "apt-get", "sudo") and not target.exists():
+                target.symlink_to(tool)
+    calls = bin_dir.parent / "apt.calls"
+    fakes = {
+        "apt-get": f'#!/bin/sh\necho "$*" >> {calls}\necho "2 newly installed, 0 upgraded"\n',
+        "chromium": "#!/bin/sh\necho Chromium 1\n",
+        "chromedriver": "#!/bin/sh\n",
+    }
+    for name, text in fakes.items():
+        (bin_dir / name).unlink(missing_ok=True)
+        (bin_dir / name).write_text(text)
+        (bin_dir / name).chmod(0o755)
+    return calls
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="apt-get runs through sudo when not root")
+def test_a_machine_without_npm_or_curl_gets_them_from_apt(tmp_path: Path) -> None:
+    """scripts/install_tools.sh installs npm (it installs the Node tools) and curl (the README's
+    commands) when a fresh machine has neither, before it needs npm."""
+    repo = tmp_path / "repo"
+    _copy(repo, ("scripts/install_tools.sh", "scripts/tools"))
+    calls = _fresh_machine_bin(tmp_path / "bin", missing=("npm", "curl"))
+    env = _env()
+    env["PATH"] = str(tmp_path / "bin")
+    result = subprocess.run(
+        ["bash", "scripts/install_tools.sh"], cwd=repo, env=env, capture_output=True, text=True
+    )
+    (install,) = calls.read_text().splitlines()
+    assert install.split()[:3] == ["install", "-y", "--no-install-recommends"]
+    assert {"npm", "curl", "chromium"} <= set(install.split()[3:])
+    # The fake apt-get installed nothing, so the Node step stops with one line naming npm.
+    assert result.returncode == 1
+    assert (
+        result.stderr.splitlines()[-1]
+        == "install_tools: needs npm (Debian package npm) for the Node tools"
+    )

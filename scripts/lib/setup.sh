@@ -41,6 +41,8 @@ setup_uv() {
   if [ -x "$UV" ] && [[ "$("$UV" --version 2>/dev/null)" == "uv $UV_VERSION "* ]]; then
     return 0
   fi
+  "$PYTHON_EXE" -m pip --version >/dev/null 2>&1 ||
+    fail "needs pip for $PYTHON_EXE to install uv (Debian: apt-get install python3-pip)"
   say "installing uv $UV_VERSION from PyPI into .tools/uv"
   rm -rf .tools/uv .tools/uv.partial
   mkdir -p .tools
