@@ -53,13 +53,15 @@ from bench.measure import (
     table,
 )
 
-STAGES = ("load", "score", "render", "pages", "check", "write")
+STAGES = ("load", "score", "history", "render", "downloads", "pages", "check", "write")
 # Function name in generator.build -> the stage its time is charged to.
 WRAPPED = {
     "load_dataset": "load",
     "compute_scores": "score",
+    "replay": "history",  # its own compute_scores per month end are charged here
     "build_documents": "render",
     "render_api": "render",
+    "render_downloads": "downloads",
     "build_openapi": "pages",  # built for the pages (the API's own copy is in render_api)
     "render_hosting": "check",
     "merge_files": "check",

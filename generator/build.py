@@ -16,6 +16,7 @@ from pathlib import Path
 import msgspec
 
 from generator.api.documents import build_documents, render_api
+from generator.api.downloads import render_downloads
 from generator.api.hosting import parse_redirects, render_hosting
 from generator.api.models import model_aliases
 from generator.api.openapi import build_openapi
@@ -121,6 +122,8 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
     with timer.stage("render"):
         documents = build_documents(dataset, scores, config, snapshots)
         api = render_api(documents, config)
+    with timer.stage("downloads"):
+        downloads = render_downloads(documents)
     with timer.stage("pages"):
         try:
             openapi = build_openapi(documents, config)
@@ -129,7 +132,7 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
             raise BuildError(f"cannot render the pages: {exc}") from exc
     with timer.stage("check"):
         hosting = render_hosting(config, HTML_404 in pages, model_aliases(documents))
-        files = merge_files(api, pages, hosting)
+        files = merge_files(api, pages, hosting, downloads)
         check_site(files)
     with timer.stage("write"):
         written = write_site(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import msgspec
+from support.scoring import make_methodology, make_model, result, standard_benchmarks
 
 from generator.api.contract import HISTORY, HISTORY_SNAPSHOT, HistoryDetail, HistoryList
 from generator.api.documents import build_documents
@@ -13,7 +14,6 @@ from generator.input.records import Dataset, ModelRecord
 from generator.scoring import compute_scores
 from generator.scoring.history import dataset_as_of, month_end, replay, snapshot_dates
 from generator.scoring.types import Scores
-from tests.support.scoring import make_methodology, make_model, result, standard_benchmarks
 
 JAN, FEB, MAR = dt.date(2026, 1, 31), dt.date(2026, 2, 28), dt.date(2026, 3, 31)
 

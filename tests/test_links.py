@@ -10,6 +10,7 @@ from support.documents import BASE, sample_documents
 from support.paths import SHIPPED_BASE_URL
 from support.sitecheck import BuiltSite, broken_links, external_loads
 
+from generator.api.downloads import render_downloads
 from generator.api.hosting import RedirectRule, parse_redirects
 from generator.api.urls import DEFAULT_BASE_URL, SiteConfig
 from generator.pages.render import render_pages
@@ -18,7 +19,9 @@ from generator.pages.render import render_pages
 @pytest.fixture(scope="module")
 def sample_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     root = tmp_path_factory.mktemp("sample_site")
-    for path, data in render_pages(sample_documents(), SiteConfig(base_url=BASE)).items():
+    documents = sample_documents()
+    files = {**render_pages(documents, SiteConfig(base_url=BASE)), **render_downloads(documents)}
+    for path, data in files.items():
         target = root / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from generator.api.contract import DOCUMENTS, MODEL
+from generator.api.downloads import CSV_TYPE, DOWNLOADS_DIR
 from generator.api.urls import (
     ALIAS_PREFIX,
     API_PREFIXES,
@@ -40,6 +41,11 @@ API_HEADERS: tuple[tuple[str, str], ...] = (
     ("Access-Control-Allow-Origin", "*"),
     ("Cache-Control", API_CACHE_CONTROL),
     ("Content-Type", JSON_TYPE),
+)
+DOWNLOAD_HEADERS: tuple[tuple[str, str], ...] = (
+    ("Access-Control-Allow-Origin", "*"),
+    ("Cache-Control", API_CACHE_CONTROL),
+    ("Content-Type", CSV_TYPE),
 )
 SITE_HEADERS: tuple[tuple[str, str], ...] = (("X-Content-Type-Options", "nosniff"),)
 HOSTING_FILES = ("_headers", "_redirects")
@@ -67,9 +73,11 @@ class RedirectRule:
 
 
 def header_rules() -> tuple[HeaderRule, ...]:
-    """The header rules: JSON, CORS and caching on the API; nosniff on everything."""
+    """The header rules: JSON, CORS and caching on the API; CSV, CORS and caching on the
+    downloads; nosniff on everything."""
     return (
         HeaderRule(f"{ALIAS_PREFIX}/*", API_HEADERS),
+        HeaderRule(f"/{DOWNLOADS_DIR}/*", DOWNLOAD_HEADERS),
         HeaderRule("/*", SITE_HEADERS),
     )
 

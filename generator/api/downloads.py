@@ -1,0 +1,162 @@
+"""Bulk downloads: the model list, every ranking, every domain and the history as CSV.
+
+RFC 4180 (CRLF line ends, fields quoted only when needed), UTF-8 without a byte order
+mark, a header row, columns in a fixed order, rows in the JSON document's order; an
+empty field is a null. Each file is made from the published document it mirrors, so a
+CSV never says anything its JSON twin does not. They live in `downloads/` at the site
+root, outside the API tree, so that their `Content-Type` rule (`text/csv`) never meets
+the API's JSON one (`api/hosting.py`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeVar
+
+import msgspec
+
+from generator.api.contract import (
+    DIMENSION_SLUGS,
+    DOMAIN,
+    DOMAINS,
+    HISTORY,
+    HISTORY_SNAPSHOT,
+    MODELS,
+    RANKING,
+    RANKINGS,
+    DomainDetail,
+    DomainList,
+    HistoryDetail,
+    HistoryList,
+    ModelList,
+    ModelSummary,
+    RankingDetail,
+    RankingList,
+)
+from generator.errors import BuildError
+
+DOWNLOADS_DIR = "downloads"
+CSV_TYPE = "text/csv; charset=utf-8; header=present"
+
+Cell = str | int | float | bool | None
+MODEL_COLUMNS = (
+    "id", "name", "provider", "country", "rank", "iq", "iqLow95", "iqHigh95", "rankLow",
+    "rankHigh", *DIMENSION_SLUGS, "emotionalReasoning",
+    "inputPer1M", "outputPer1M", "usageMultiplier", "usageMultiplierSource", "effectivePer1M",
+    "releaseDate", "openSource", "url",
+)  # fmt: skip
+RANKING_COLUMNS = ("rank", "rankLow", "rankHigh", "id", "name", "provider", "score")
+DOMAIN_COLUMNS = (
+    "model", "modelName", "compositeIq", "rankStatus", "benchmarksCovered", "benchmarksTotal",
+    "estimateLow95", "estimateHigh95",
+)  # fmt: skip
+HISTORY_COLUMNS = (
+    "date", "rank", "rankLow", "rankHigh", "id", "name", "provider", "iq", "iqLow95", "iqHigh95",
+)  # fmt: skip
+
+
+def download_path(name: str) -> str:
+    """The site path of a download (`models` -> `downloads/models.csv`)."""
+    return f"{DOWNLOADS_DIR}/{name}.csv"
+
+
+def ranking_download(ranking_id: str) -> str:
+    return download_path(f"rankings/{ranking_id}")
+
+
+def domain_download(slug: str) -> str:
+    return download_path(f"domains/{slug}")
+
+
+def history_download() -> str:
+    return download_path("history")
+
+
+def models_download() -> str:
+    return download_path("models")
+
+
+def to_csv(columns: Sequence[str], rows: Iterable[Sequence[Cell]]) -> bytes:
+    """RFC 4180 text: a header row, then one line per row; None is an empty field."""
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow(["" if cell is None else _text(cell) for cell in row])
+    return out.getvalue().encode("utf-8")
+
+
+def _text(cell: Cell) -> str:
+    if isinstance(cell, bool):
+        return "true" if cell else "false"
+    return str(cell)
+
+
+def _unset(value: object) -> Cell:
+    return None if value is msgspec.UNSET else value  # type: ignore[return-value]
+
+
+def _model_row(m: ModelSummary) -> list[Cell]:
+    dims = msgspec.structs.astuple(m.dimensions)
+    c = m.cost
+    return [
+        m.id, m.name, m.provider, m.country, m.rank, m.iq, m.iq_low95, m.iq_high95, m.rank_low,
+        m.rank_high, *dims, m.emotional_reasoning, c.input_per_1m, c.output_per_1m,
+        c.usage_multiplier, c.usage_multiplier_source, c.effective_per_1m,
+        m.release_date.isoformat() if m.release_date else None, m.open_source, m.url,
+    ]  # fmt: skip
+
+
+def _ranking_rows(r: RankingDetail) -> list[list[Cell]]:
+    return [
+        [m.rank, _unset(m.rank_low), _unset(m.rank_high), m.id, m.name, m.provider, m.score]
+        for m in r.models
+    ]
+
+
+def _domain_rows(d: DomainDetail) -> list[list[Cell]]:
+    return [
+        [e.model, e.model_name, e.composite_iq, e.rank_status, e.benchmarks_covered,
+         e.benchmarks_total, _unset(e.estimate_low95), _unset(e.estimate_high95)]
+        for e in d.models
+    ]  # fmt: skip
+
+
+def _history_rows(snapshots: Iterable[HistoryDetail]) -> list[list[Cell]]:
+    return [
+        [s.date.isoformat(), e.rank, e.rank_low, e.rank_high, e.id, e.name, e.provider, e.iq,
+         e.iq_low95, e.iq_high95]
+        for s in snapshots
+        for e in s.models
+    ]  # fmt: skip
+
+
+T = TypeVar("T")
+
+
+def _get(documents: Mapping[str, msgspec.Struct], path: str, kind: type[T]) -> T:
+    document = documents[path]
+    if not isinstance(document, kind):
+        raise BuildError(f"downloads: document {path} is not a {kind.__name__}")
+    return document
+
+
+def render_downloads(documents: Mapping[str, msgspec.Struct]) -> dict[str, bytes]:
+    """Every CSV download, by site path."""
+    models = _get(documents, MODELS.path, ModelList)
+    files = {models_download(): to_csv(MODEL_COLUMNS, map(_model_row, models.models))}
+    for entry in _get(documents, RANKINGS.path, RankingList).rankings:
+        ranking = _get(documents, RANKING.api_path(entry.id), RankingDetail)
+        files[ranking_download(entry.id)] = to_csv(RANKING_COLUMNS, _ranking_rows(ranking))
+    for summary in _get(documents, DOMAINS.path, DomainList).domains:
+        domain = _get(documents, DOMAIN.api_path(summary.id), DomainDetail)
+        files[domain_download(domain.id)] = to_csv(DOMAIN_COLUMNS, _domain_rows(domain))
+    history = _get(documents, HISTORY.path, HistoryList)
+    snapshots = [
+        _get(documents, HISTORY_SNAPSHOT.api_path(s.date.isoformat()), HistoryDetail)
+        for s in history.snapshots
+    ]
+    files[history_download()] = to_csv(HISTORY_COLUMNS, _history_rows(snapshots))
+    return files

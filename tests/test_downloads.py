@@ -1,0 +1,89 @@
+"""CSV downloads: RFC 4180, one row per element of the JSON list they mirror, served as CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from generator.api.downloads import (
+    DOMAIN_COLUMNS,
+    HISTORY_COLUMNS,
+    MODEL_COLUMNS,
+    RANKING_COLUMNS,
+    to_csv,
+)
+from generator.api.hosting import header_rules, headers_for, parse_headers
+
+
+def _rows(path: Path) -> list[list[str]]:
+    data = path.read_bytes()
+    assert not data.startswith(b"\xef\xbb\xbf")  # UTF-8 without a byte order mark
+    assert data.count(b"\r\n") == data.count(b"\n")  # every line ends in CRLF
+    return list(csv.reader(io.StringIO(data.decode("utf-8"), newline="")))
+
+
+def _json(path: Path) -> Any:
+    return json.loads(path.read_bytes())
+
+
+def test_models_csv_has_one_row_per_model_in_list_order(built_site: Path) -> None:
+    header, *rows = _rows(built_site / "downloads" / "models.csv")
+    models = _json(built_site / "api" / "v1" / "models.json")["models"]
+    assert header == list(MODEL_COLUMNS)
+    assert [r[0] for r in rows] == [m["id"] for m in models]
+    first = dict(zip(header, rows[0], strict=True))
+    assert first["iq"] == ("" if models[0]["iq"] is None else str(models[0]["iq"]))
+    assert first["effectivePer1M"] in ("", str(models[0]["cost"]["effectivePer1M"]))
+
+
+def test_every_ranking_and_domain_csv_matches_its_json(built_site: Path) -> None:
+    api = built_site / "api" / "v1"
+    for entry in _json(api / "rankings.json")["rankings"]:
+        header, *rows = _rows(built_site / "downloads" / "rankings" / f"{entry['id']}.csv")
+        ranking = _json(api / "rankings" / entry["id"])
+        assert header == list(RANKING_COLUMNS)
+        assert [(r[0], r[3]) for r in rows] == [
+            (str(m["rank"]), m["id"]) for m in ranking["models"]
+        ]
+    for entry in _json(api / "domains.json")["domains"]:
+        header, *rows = _rows(built_site / "downloads" / "domains" / f"{entry['id']}.csv")
+        assert header == list(DOMAIN_COLUMNS)
+        assert len(rows) == len(_json(api / "domains" / entry["id"])["models"])
+
+
+def test_history_csv_has_every_snapshot_row(built_site: Path) -> None:
+    header, *rows = _rows(built_site / "downloads" / "history.csv")
+    api = built_site / "api" / "v1"
+    snapshots = _json(api / "history.json")["snapshots"]
+    expected = [
+        (s["date"], m["id"])
+        for s in snapshots
+        for m in _json(api / "history" / s["date"])["models"]
+    ]
+    assert header == list(HISTORY_COLUMNS)
+    assert expected and [(r[0], r[4]) for r in rows] == expected
+
+
+def test_quotes_commas_and_newlines_round_trip() -> None:
+    cells = ['Model "X", large', "line\nbreak", None, 1.5, True]
+    data = to_csv(["a", "b", "c", "d", "e"], [cells])
+    assert data.startswith(b"a,b,c,d,e\r\n")
+    assert list(csv.reader(io.StringIO(data.decode(), newline="")))[1] == [
+        'Model "X", large',
+        "line\nbreak",
+        "",
+        "1.5",
+        "true",
+    ]
+
+
+def test_downloads_are_served_as_csv_and_the_api_as_json(built_site: Path) -> None:
+    rules = parse_headers((built_site / "_headers").read_text())
+    assert rules == header_rules()
+    csv_types = [v for k, v in headers_for(rules, "/downloads/models.csv") if k == "Content-Type"]
+    assert csv_types == ["text/csv; charset=utf-8; header=present"]
+    api_types = [v for k, v in headers_for(rules, "/api/v1/models") if k == "Content-Type"]
+    assert api_types == ["application/json; charset=utf-8"]
