@@ -53,6 +53,12 @@ def _variant(src: Path, dest: Path) -> Path:
     return dest
 
 
+def _write_phase(parent: Path, out_name: str = "site_out") -> set[str]:
+    """The build's staging and old trees beside `out_dir` (not the site, not its build cache)."""
+    prefixes = (f".{out_name}.staging-", f".{out_name}.old-")
+    return {name for name in os.listdir(parent) if name.startswith(prefixes)}
+
+
 class Sites:
     """Two datasets and the manifests of their complete builds."""
 
@@ -88,7 +94,7 @@ class Sites:
         appeared: float | None = None
         gone: float | None = None
         while proc.poll() is None:
-            staged = set(os.listdir(scratch)) - {"site_out"}
+            staged = _write_phase(scratch)
             if staged and appeared is None:
                 appeared = time.monotonic()
             elif not staged and appeared is not None and gone is None:
@@ -119,18 +125,18 @@ def _kill_after(command: list[str], delay: float, parent: Path, aim: bool) -> tu
     `parent`, which aims the kill at the write-and-swap phase. "Mid-write" means such an
     entry existed at the moment of the kill.
     """
-    before = set(os.listdir(parent))
+    before = _write_phase(parent)
     proc = subprocess.Popen(
         command, env=python_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
         if aim:
             deadline = time.monotonic() + 60
-            while not set(os.listdir(parent)) - before and proc.poll() is None:
+            while not _write_phase(parent) - before and proc.poll() is None:
                 assert time.monotonic() < deadline, "the build never started writing"
                 time.sleep(0.0005)
         time.sleep(delay)
-        mid_write = bool(set(os.listdir(parent)) - before)
+        mid_write = bool(_write_phase(parent) - before)
         with contextlib.suppress(ProcessLookupError):
             proc.send_signal(signal.SIGKILL)
         return proc.wait(timeout=60), mid_write
