@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from support.paths import REPO
+from support.servers import free_port, running_server
 
 ENTRY_POINTS = (["./modelscores", "--version"], ["./scripts/serve"], ["./scripts/test"])
 SETUP_FILES = ("modelscores", "scripts/serve", "scripts/test", "scripts/lib/setup.sh")
@@ -223,3 +224,34 @@ def test_a_machine_without_npm_or_curl_gets_them_from_apt(tmp_path: Path) -> Non
         result.stderr.splitlines()[-1]
         == "install_tools: needs npm (Debian package npm) for the Node tools"
     )
+
+
+@pytest.mark.slow
+def test_scripts_serve_cold_then_warm(tmp_path: Path) -> None:
+    """`./scripts/serve` as the README shows it, in a clone without .venv or site_out: it sets up,
+    builds and answers; started again with nothing changed it installs and builds nothing."""
+    repo = _scratch_project(tmp_path)
+    _copy(repo, ("scripts/serve", "data"))
+    env = _env()
+    env["PYTHON"] = sys.executable
+    logs = []
+    port = free_port()  # the same both times: the base URL is part of what was built
+    for run in ("cold", "warm"):
+        log = tmp_path / f"{run}.log"
+        base = f"http://127.0.0.1:{port}"
+        with running_server(
+            ["./scripts/serve", "--port", str(port)],
+            f"{base}/api/v1/models/gpt-5.5",
+            env=env,
+            cwd=repo,
+            timeout=240,
+            log=log,
+        ):
+            pass
+        logs.append(log.read_text())
+    cold, warm = logs
+    assert "new .venv" in cold and "Built site_out:" in cold, cold
+    assert "Serving http://127.0.0.1:" in cold
+    assert "packages from uv.lock in .venv: up to date" in warm, warm
+    assert "not rebuilt (data unchanged)" in warm and "Built" not in warm, warm
+    assert "installing" not in warm, warm
