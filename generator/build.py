@@ -17,6 +17,7 @@ import msgspec
 
 from generator.api.documents import build_documents, render_api
 from generator.api.downloads import render_downloads
+from generator.api.feed import FEED_FILE, render_feed
 from generator.api.hosting import parse_redirects, render_hosting
 from generator.api.llmstxt import LLMS_FILE, render_llms_txt
 from generator.api.models import model_aliases
@@ -124,7 +125,11 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
         documents = build_documents(dataset, scores, config, snapshots)
         api = render_api(documents, config)
     with timer.stage("downloads"):
-        downloads = {**render_downloads(documents), LLMS_FILE: render_llms_txt(config)}
+        downloads = {
+            **render_downloads(documents),
+            LLMS_FILE: render_llms_txt(config),
+            FEED_FILE: render_feed(documents, config),
+        }
     with timer.stage("pages"):
         try:
             openapi = build_openapi(documents, config)

@@ -11,6 +11,7 @@ from support.paths import SHIPPED_BASE_URL
 from support.sitecheck import BuiltSite, broken_links, external_loads
 
 from generator.api.downloads import render_downloads
+from generator.api.feed import FEED_FILE, render_feed
 from generator.api.hosting import RedirectRule, parse_redirects
 from generator.api.urls import DEFAULT_BASE_URL, SiteConfig
 from generator.pages.render import render_pages
@@ -20,7 +21,9 @@ from generator.pages.render import render_pages
 def sample_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     root = tmp_path_factory.mktemp("sample_site")
     documents = sample_documents()
-    files = {**render_pages(documents, SiteConfig(base_url=BASE)), **render_downloads(documents)}
+    config = SiteConfig(base_url=BASE)
+    files = {**render_pages(documents, config), **render_downloads(documents)}
+    files[FEED_FILE] = render_feed(documents, config)
     for path, data in files.items():
         target = root / path
         target.parent.mkdir(parents=True, exist_ok=True)

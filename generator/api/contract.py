@@ -398,6 +398,31 @@ class HistoryDetail(Envelope, kw_only=True, frozen=True):
     models: list[HistoryEntry]
 
 
+ChangeKind = Literal["model_released", "results_added", "methodology"]
+
+
+class Change(Contract, kw_only=True, frozen=True):
+    """One change derived from the data: a release, new results, a methodology version."""
+
+    id: str
+    kind: ChangeKind
+    date: dt.date
+    title: str
+    summary: str
+    url: Uri
+    model: str | None
+    iq_before: DimensionIq | None = None
+    iq_after: DimensionIq | None = None
+    rank_before: Annotated[int, Meta(ge=1)] | None = None
+    rank_after: Annotated[int, Meta(ge=1)] | None = None
+
+
+class ChangeList(Envelope, kw_only=True, frozen=True):
+    """GET /changes: every change, newest first (also the Atom feed `/feed.atom`)."""
+
+    changes: list[Change]
+
+
 # --- charts, methodology, domains -------------------------------------------
 
 
@@ -739,6 +764,13 @@ HISTORY_SNAPSHOT = DocumentKind(
     "date",
     "history_not_found",
 )
+CHANGES = DocumentKind(
+    "/changes",
+    ChangeList,
+    "List what changed, newest first: releases, new results with their effect, methodology",
+    "changes.json",
+    "history/",
+)
 
 DOCUMENTS: tuple[DocumentKind[Any], ...] = (
     INDEX,
@@ -753,6 +785,7 @@ DOCUMENTS: tuple[DocumentKind[Any], ...] = (
     DOMAIN,
     HISTORY,
     HISTORY_SNAPSHOT,
+    CHANGES,
 )
 """Every published document kind, in OpenAPI and `_redirects` order."""
 ENDPOINTS: tuple[DocumentKind[Any], ...] = tuple(d for d in DOCUMENTS if d is not INDEX)

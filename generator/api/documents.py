@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from generator.api.changes import changes_documents
 from generator.api.common import (
     SPREAD_DECIMALS as NOISE_DECIMALS,
 )
@@ -121,9 +122,9 @@ def build_documents(
     documents[CHARTS.path] = _charts(dataset, config, env)
     documents[METHODOLOGY.path] = _methodology(dataset, scores.noise, config, env)
     documents.update(_domains(dataset, scores, config, env))
-    documents.update(
-        history_documents(replay(dataset) if snapshots is None else snapshots, config, env)
-    )
+    snapshots = replay(dataset) if snapshots is None else snapshots
+    documents.update(history_documents(snapshots, config, env))
+    documents.update(changes_documents(dataset, snapshots, config, env))
     documents[INDEX.path] = _index(config, env)
     return documents
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from generator.api.contract import DOCUMENTS, MODEL
 from generator.api.downloads import CSV_TYPE, DOWNLOADS_DIR
+from generator.api.feed import FEED_FILE, FEED_TYPE
 from generator.api.urls import (
     ALIAS_PREFIX,
     API_PREFIXES,
@@ -78,6 +79,7 @@ def header_rules() -> tuple[HeaderRule, ...]:
     return (
         HeaderRule(f"{ALIAS_PREFIX}/*", API_HEADERS),
         HeaderRule(f"/{DOWNLOADS_DIR}/*", DOWNLOAD_HEADERS),
+        HeaderRule(f"/{FEED_FILE}", (("Content-Type", FEED_TYPE),)),
         HeaderRule("/*", SITE_HEADERS),
     )
 

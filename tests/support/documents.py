@@ -28,6 +28,8 @@ from generator.api.contract import (
     BenchmarkMetadata,
     BenchmarkNoise,
     BenchmarkRef,
+    Change,
+    ChangeList,
     ChangelogEntry,
     Chart,
     ChartList,
@@ -611,6 +613,15 @@ def sample_documents(
     for d in domains:
         docs[kinds.DOMAIN.api_path(d.id)] = d
     docs[kinds.HISTORY.path], docs[kinds.HISTORY_SNAPSHOT.api_path("2026-01-31")] = _history(s)
+    docs[kinds.CHANGES.path] = ChangeList(
+        **s.envelope,
+        changes=[
+            Change(id=f"released:{m.id}", kind="model_released", date=SNAPSHOT_DATE,
+                   title=f"{m.id} released", summary=f"{m.id} released.",
+                   url=_url(f"models/{m.id}/"), model=m.id)
+            for m in models
+        ],
+    )  # fmt: skip
     return docs
 
 

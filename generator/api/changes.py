@@ -1,0 +1,121 @@
+"""`/changes`: what changed, derived from the data only (never from the build's clock).
+
+Three kinds of entry, each dated by the data and linking its page:
+- `model_released`: a model's release date;
+- `results_added`: a model's results dated in one month (one entry per model and month,
+  dated by the newest of them), with its composite IQ and rank at the end of the month
+  before and at the end of that month, from the replayed history;
+- `methodology`: a dated entry of the methodology changelog.
+Ids are built from the kind, the model and the date, so an entry keeps its id as
+long as the data that made it stays. Newest first; ties by kind, then id.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+import msgspec
+
+from generator.api.common import Envelope
+from generator.api.contract import CHANGES, Change, ChangeList
+from generator.api.urls import SiteConfig, methodology_page_url, model_page_url
+from generator.input.records import Dataset, ModelRecord
+from generator.scoring.history import Snapshot, month_end
+
+Standing = tuple[int | None, int | None]  # (iq, rank) in one snapshot
+
+
+def changes_documents(
+    dataset: Dataset, snapshots: Sequence[Snapshot], config: SiteConfig, env: Envelope
+) -> dict[str, msgspec.Struct]:
+    """`/changes`: every change, newest first."""
+    standings = {s.date: _standings(s) for s in snapshots}
+    changes: list[Change] = []
+    for model in dataset.models:
+        changes.extend(_model_changes(model, standings, config))
+    changes.extend(
+        Change(
+            id=f"methodology:{entry.date.isoformat()}:{index}",
+            kind="methodology",
+            date=entry.date,
+            title=f"Methodology {'breaking ' if entry.breaking else ''}change",
+            summary=entry.text,
+            url=methodology_page_url(config),
+            model=None,
+        )
+        for index, entry in enumerate(dataset.methodology.changelog)
+    )
+    changes.sort(key=lambda c: c.id)
+    changes.sort(key=lambda c: (c.date, c.kind), reverse=True)
+    return {CHANGES.path: ChangeList(**env, changes=changes)}
+
+
+def _standings(snapshot: Snapshot) -> dict[str, Standing]:
+    return {m: (s.iq, s.rank) for m, s in snapshot.scores.models.items()}
+
+
+def _previous_month_end(day: dt.date) -> dt.date:
+    return day.replace(day=1) - dt.timedelta(days=1)
+
+
+def _model_changes(
+    model: ModelRecord, standings: Mapping[dt.date, Mapping[str, Standing]], config: SiteConfig
+) -> list[Change]:
+    url = model_page_url(config, model.id)
+    changes = []
+    if model.release_date is not None:
+        changes.append(
+            Change(
+                id=f"released:{model.id}",
+                kind="model_released",
+                date=model.release_date,
+                title=f"{model.name} released",
+                summary=f"{model.name} by {model.provider} released on {model.release_date}.",
+                url=url,
+                model=model.id,
+            )
+        )
+    by_month: dict[dt.date, list[tuple[dt.date, str]]] = defaultdict(list)
+    for result in model.results:
+        by_month[month_end(result.as_of)].append((result.as_of, result.benchmark))
+    for end, dated in sorted(by_month.items()):
+        before = standings.get(_previous_month_end(end), {}).get(model.id, (None, None))
+        after = standings.get(end, {}).get(model.id, (None, None))
+        changes.append(_results_added(model, url, max(dated)[0], dated, before, after))
+    return changes
+
+
+def _results_added(
+    model: ModelRecord,
+    url: str,
+    date: dt.date,
+    dated: list[tuple[dt.date, str]],
+    before: Standing,
+    after: Standing,
+) -> Change:
+    benchmarks = sorted({b for _, b in dated})
+    effect = f"composite IQ {_show(before[0], 'none')} -> {_show(after[0], 'none')}, "
+    effect += f"rank {_show(before[1])} -> {_show(after[1])} (month ends)"
+    return Change(
+        id=f"results:{model.id}:{date.strftime('%Y-%m')}",
+        kind="results_added",
+        date=date,
+        title=f"{model.name}: {len(benchmarks)} new benchmark result{_plural(benchmarks)}",
+        summary=f"New results on {', '.join(benchmarks)}; {effect}.",
+        url=url,
+        model=model.id,
+        iq_before=before[0],
+        iq_after=after[0],
+        rank_before=before[1],
+        rank_after=after[1],
+    )
+
+
+def _plural(items: Sequence[object]) -> str:
+    return "s" if len(items) > 1 else ""
+
+
+def _show(value: int | None, missing: str = "unranked") -> str:
+    return missing if value is None else str(value)

@@ -1,0 +1,85 @@
+"""The changes feed: /changes from the data only, and /feed.atom as strict Atom 1.0."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import msgspec
+from support.scoring import make_methodology, make_model, result, standard_benchmarks
+
+from generator.api.changes import changes_documents
+from generator.api.common import envelope
+from generator.api.contract import CHANGES, ChangeList
+from generator.api.urls import SiteConfig
+from generator.input.records import Dataset
+from generator.scoring.history import replay
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+def _dataset() -> Dataset:
+    """a: released 5 Jan, IQ 130 on arc-a and math-a dated 10 Jan; b: released 20 Jan,
+    IQ 140 on the same two dated 3 Feb (so a drops from rank 1 to rank 2 in February)."""
+
+    def dated(benchmark: str, value: float, day: dt.date) -> object:
+        return msgspec.structs.replace(result(benchmark, value), as_of=day)
+
+    a = make_model("a", [dated(b, 1.3, dt.date(2026, 1, 10)) for b in ("arc-a", "math-a")],
+                   release_date=dt.date(2026, 1, 5))  # fmt: skip
+    b = make_model("b", [dated(b, 1.4, dt.date(2026, 2, 3)) for b in ("arc-a", "math-a")],
+                   release_date=dt.date(2026, 1, 20))  # fmt: skip
+    return Dataset(
+        methodology=make_methodology(), benchmarks=standard_benchmarks(), models=(a, b),
+        domains=(), charts=(),
+    )  # fmt: skip
+
+
+def test_changes_are_dated_by_the_data_newest_first() -> None:
+    dataset = _dataset()
+    doc = changes_documents(dataset, replay(dataset), SiteConfig(), envelope(dataset))
+    changes = doc[CHANGES.path]
+    assert isinstance(changes, ChangeList)
+    rows = [(c.id, c.date.isoformat(), c.rank_before, c.rank_after) for c in changes.changes]
+    assert rows == [
+        ("results:b:2026-02", "2026-02-03", None, 1),  # b unranked at the end of January
+        ("released:b", "2026-01-20", None, None),
+        ("results:a:2026-01", "2026-01-10", None, 1),
+        ("released:a", "2026-01-05", None, None),
+    ]
+
+
+def _text(element: ET.Element, name: str) -> str:
+    child = element.find(ATOM + name)
+    assert child is not None and child.text, name
+    return child.text
+
+
+def test_the_feed_is_atom_with_every_required_element(built_site: Path) -> None:
+    # RFC 4287 4.1.1 / 4.1.2: a feed has id, title, updated and an author (here at feed
+    # level); each entry id, title, updated and an alternate link. Ids are unique.
+    root = ET.fromstring((built_site / "feed.atom").read_bytes())
+    assert root.tag == ATOM + "feed"
+    for name in ("id", "title", "updated"):
+        _text(root, name)
+    assert root.find(f"{ATOM}author/{ATOM}name") is not None
+    assert root.find(f"{ATOM}link[@rel='self']") is not None
+    entries = root.findall(ATOM + "entry")
+    changes = json.loads((built_site / "api" / "v1" / "changes.json").read_bytes())["changes"]
+    assert entries and len(entries) == min(len(changes), 100)
+    ids = [_text(e, "id") for e in entries]
+    assert len(set(ids)) == len(ids)
+    for entry, change in zip(entries, changes, strict=False):
+        assert _text(entry, "title") == change["title"]
+        assert _text(entry, "updated") == change["date"] + "T00:00:00Z"
+        link = entry.find(f"{ATOM}link[@rel='alternate']")
+        assert link is not None and link.get("href") == change["url"]
+    assert _text(root, "updated") == max(_text(e, "updated") for e in entries)
+
+
+def test_every_page_links_the_feed_in_its_head(built_site: Path) -> None:
+    for page in ("index.html", "history/index.html", "methodology/index.html"):
+        head = (built_site / page).read_text().split("</head>")[0]
+        assert 'type="application/atom+xml"' in head and "feed.atom" in head, page
