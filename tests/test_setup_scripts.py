@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -255,3 +256,59 @@ def test_scripts_serve_cold_then_warm(tmp_path: Path) -> None:
     assert "packages from uv.lock in .venv: up to date" in warm, warm
     assert "not rebuilt (data unchanged)" in warm and "Built" not in warm, warm
     assert "installing" not in warm, warm
+
+
+def _fake_uv_wheel(directory: Path) -> None:
+    """A wheel named uv==UV_VERSION whose `uv` script prints that version, as PyPI's does."""
+    setup = (REPO / "scripts" / "lib" / "setup.sh").read_text()
+    (version,) = re.findall(r"^UV_VERSION=(\S+)$", setup, flags=re.M)
+    name = f"uv-{version}"
+    files = {
+        f"{name}.data/scripts/uv": f'#!/bin/sh\necho "uv {version} (test)"\n',
+        f"{name}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: uv\nVersion: {version}\n",
+        f"{name}.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: false\n"
+        "Tag: py3-none-any\n",
+    }
+    record = "".join(f"{path},,\n" for path in files) + f"{name}.dist-info/RECORD,,\n"
+    directory.mkdir()
+    with zipfile.ZipFile(directory / f"{name}-py3-none-any.whl", "w") as wheel:
+        for path, text in {**files, f"{name}.dist-info/RECORD": record}.items():
+            info = zipfile.ZipInfo(path)
+            info.external_attr = 0o100755 << 16  # a regular file, rwxr-xr-x
+            wheel.writestr(info, text)
+
+
+def _pythons_with_pip() -> list[str]:
+    """The interpreter behind this .venv (which has no pip) and the system's python3 (Debian's:
+    a --prefix install goes to PREFIX/local), each if it runs pip and is new enough."""
+    found = []
+    for python in sorted({str(_base_python(sys.executable)), "/usr/bin/python3"}):
+        check = "import sys, pip; assert sys.version_info >= (3, 11)"
+        if Path(python).exists() and subprocess.run([python, "-c", check]).returncode == 0:
+            found.append(python)
+    return found
+
+
+@pytest.mark.parametrize("python", _pythons_with_pip())
+def test_setup_uv_puts_uv_where_the_scripts_run_it(tmp_path: Path, python: str) -> None:
+    """setup_uv installs the pinned uv with pip (here from a local wheel, no network) into
+    .tools/uv/bin/uv, whatever install scheme the interpreter's pip uses."""
+    repo = tmp_path / "repo"
+    _copy(repo, (*SETUP_FILES, "pyproject.toml"))
+    _fake_uv_wheel(tmp_path / "wheels")
+    env = _env()
+    env |= {"PYTHON": python, "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(tmp_path / "wheels")}
+    result = subprocess.run(
+        ["bash", "-c", ". scripts/lib/setup.sh; setup_python; setup_uv; setup_uv"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("installing uv") == 1  # the second call had nothing to do
+    version = subprocess.run(
+        [repo / ".tools" / "uv" / "bin" / "uv", "--version"], capture_output=True, text=True
+    )
+    assert version.stdout.startswith("uv ") and "(test)" in version.stdout

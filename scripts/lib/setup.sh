@@ -47,9 +47,11 @@ setup_uv() {
   rm -rf .tools/uv .tools/uv.partial
   mkdir -p .tools
   # -qq: only errors (a machine's pip configuration may warn about its own index settings).
+  # --target, not --prefix: Debian's python3 puts a --prefix install's scripts in PREFIX/local/bin.
   "$PYTHON_EXE" -m pip install -qq --disable-pip-version-check --no-warn-script-location \
-    --root-user-action=ignore --ignore-installed --prefix .tools/uv.partial "uv==$UV_VERSION" ||
+    --root-user-action=ignore --target .tools/uv.partial "uv==$UV_VERSION" ||
     fail "could not install uv $UV_VERSION with pip"
+  [ -x .tools/uv.partial/bin/uv ] || fail "pip installed uv $UV_VERSION without .tools/uv.partial/bin/uv"
   mv .tools/uv.partial .tools/uv
 }
 
