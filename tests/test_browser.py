@@ -110,7 +110,12 @@ def top_model(served: Served) -> str:
     return str(ranking["models"][0]["id"])
 
 
-@pytest.mark.parametrize("kind", ["landing", "model", "chart", "benchmark"])
+def latest_snapshot(served: Served) -> str:
+    history = json.loads((served.root / "api/v1/history.json").read_bytes())
+    return str(history["snapshots"][-1]["date"])
+
+
+@pytest.mark.parametrize("kind", ["landing", "model", "chart", "benchmark", "history", "snapshot"])
 def test_page_loads_without_errors_and_is_not_blank(
     browser: Any, served: Served, kind: str
 ) -> None:
@@ -119,6 +124,8 @@ def test_page_loads_without_errors_and_is_not_blank(
         "model": f"/models/{top_model(served)}/",
         "chart": "/charts/iq-vs-cost/",
         "benchmark": "/benchmarks/gpqa-diamond/",
+        "history": "/history/",
+        "snapshot": f"/history/{latest_snapshot(served)}/",
     }
     page, seen = visit(browser, served.base_url + paths[kind])
     try:

@@ -110,6 +110,16 @@ def test_alias_equals_v1_through_netlify_dev(client: httpx.Client) -> None:
         assert client.get(f"/api{path}").content == client.get(f"/api/v1{path}").content
 
 
+def test_downloads_feed_and_llms_txt_through_netlify_dev(
+    client: httpx.Client, built_site: Path
+) -> None:
+    for path in ("downloads/models.csv", "downloads/history.csv", "feed.atom", "llms.txt"):
+        response = client.get("/" + path)
+        assert response.status_code == 200, path
+        assert response.content == (built_site / path).read_bytes(), path
+    assert client.get("/history/").status_code == 200
+
+
 def test_html_404_and_pages_through_netlify_dev(client: httpx.Client, built_site: Path) -> None:
     assert client.get("/").status_code == 200
     assert client.get("/models/alpha-1/").status_code == 200

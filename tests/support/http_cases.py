@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 
-from generator.api.contract import ERROR_CODES
+from generator.api.contract import DOCUMENTS, ERROR_CODES
 from generator.api.hosting import API_CACHE_CONTROL, JSON_TYPE, headers_for, parse_headers
 from generator.api.urls import API_PREFIXES, INDEX_PATH, api_file, api_path_of_file, endpoint_for
 
@@ -55,12 +55,10 @@ def not_found(site_dir: Path) -> list[Expected]:
     """Unknown ids per collection and unknown API paths: 404 with the exact JSON body."""
     cases: list[tuple[str, str]] = []
     for prefix in API_PREFIXES:
-        for collection, code in (
-            ("models", "model_not_found"),
-            ("rankings", "ranking_not_found"),
-            ("domains", "domain_not_found"),
-        ):
-            cases.append((f"{prefix}/{collection}/{UNKNOWN}", code))
+        for kind in DOCUMENTS:  # every collection with a not-found code, history included
+            if kind.not_found_code is not None:
+                collection = kind.path.rsplit("/", 1)[0]
+                cases.append((f"{prefix}{collection}/{UNKNOWN}", kind.not_found_code))
         cases.append((f"{prefix}/{UNKNOWN}", "not_found"))
     cases += [("/api/v2/models", "not_found"), ("/api/v1/models/x/y", "model_not_found")]
     return [
