@@ -66,12 +66,18 @@ def _parameter(endpoint: DocumentKind[Any], documents: Mapping[str, object]) -> 
         "name": endpoint.param,
         "in": "path",
         "required": True,
-        "description": f"A published {endpoint.path.split('/')[1][:-1]} id (unknown ids: 404).",
+        "description": f"A published {_noun(endpoint)} {endpoint.param} (unknown: 404).",
         "schema": schema,
     }
     if values:
         parameter["example"] = values[0]
     return parameter
+
+
+def _noun(endpoint: DocumentKind[Any]) -> str:
+    """The collection's noun in the singular: models -> model, history -> history."""
+    collection = endpoint.path.split("/")[1]
+    return collection[:-1] if collection.endswith("s") else collection
 
 
 def _operation(
