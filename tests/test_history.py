@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
+from pathlib import Path
 
 import msgspec
 from support.scoring import make_methodology, make_model, result, standard_benchmarks
@@ -119,3 +121,14 @@ def test_replay_on_the_shipped_data_ends_at_the_current_leaderboard(
     assert {m: (s.rank, s.iq) for m, s in latest.items()} == {
         m: (s.rank, s.iq) for m, s in scores.models.items()
     }
+
+
+def test_a_model_page_shows_its_rank_and_iq_at_each_snapshot(built_site: Path) -> None:
+    api = built_site / "api" / "v1"
+    for snapshot in json.loads((api / "history.json").read_bytes())["snapshots"]:
+        date = snapshot["date"]
+        for entry in json.loads((api / "history" / date).read_bytes())["models"]:
+            page = (built_site / "models" / entry["id"] / "index.html").read_text()
+            row = f'<a href="../../history/{date}/">{date}</a></th>'
+            row += f'<td class="num">{entry["rank"]}</td><td class="num">{entry["iq"]}</td>'
+            assert row in page, entry["id"]

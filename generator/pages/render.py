@@ -237,6 +237,10 @@ def _model_pages(out: _Renderer) -> None:
             f"{model.name} by {model.provider}: composite IQ, dimensions, cost and benchmarks.",
             model=model,
             view=views.model_view(docs, model),
+            history=[
+                (date, rank, iq, HISTORY_SNAPSHOT.page_path(date))
+                for date, rank, iq in docs.model_history(model.id)
+            ],
         )
 
 
