@@ -132,3 +132,17 @@ def test_a_model_page_shows_its_rank_and_iq_at_each_snapshot(built_site: Path) -
             row = f'<a href="../../history/{date}/">{date}</a></th>'
             row += f'<td class="num">{entry["rank"]}</td><td class="num">{entry["iq"]}</td>'
             assert row in page, entry["id"]
+
+
+def test_a_month_without_releases_or_results_reuses_the_previous_scores() -> None:
+    # Results in January and March only: February's snapshot is January's, re-dated,
+    # and equals what scoring the February dataset from scratch gives.
+    a = _model("a", dt.date(2026, 1, 5), 130, dt.date(2026, 1, 10))
+    late = msgspec.structs.replace(result("acad-a", 1.2), as_of=dt.date(2026, 3, 3))
+    dataset = msgspec.structs.replace(
+        _dataset(), models=(msgspec.structs.replace(a, results=[*a.results, late]),)
+    )
+    jan, feb, mar = replay(dataset)
+    assert (feb.date, feb.scores) == (FEB, jan.scores)
+    assert feb.scores == compute_scores(dataset_as_of(dataset, FEB))
+    assert mar.scores != jan.scores

@@ -10,6 +10,7 @@ cost of a snapshot is not a replay and is never published.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 from collections.abc import Iterable
 
@@ -68,10 +69,33 @@ def dataset_as_of(dataset: Dataset, date: dt.date) -> Dataset:
     return msgspec.structs.replace(dataset, models=models, domains=domains)
 
 
+def _event_dates(dataset: Dataset) -> list[dt.date]:
+    """Every date on which the dataset as of a date can change: entries and results."""
+    dates = [d for m in dataset.models if (d := entry_date(m)) is not None]
+    dates += [r.as_of for m in dataset.models for r in m.results]
+    dates += [r.as_of for d in dataset.domains for r in d.results]
+    return sorted(set(dates))
+
+
 def replay(dataset: Dataset, dates: Iterable[dt.date] | None = None) -> list[Snapshot]:
-    """One snapshot per month end (or per given date), oldest first."""
-    snapshots = []
+    """One snapshot per month end (or per given date, ascending), oldest first.
+
+    A date with no release or result since the previous one shares that snapshot's
+    dataset and scores (it would score the same records again).
+    """
+    events = _event_dates(dataset)
+    snapshots: list[Snapshot] = []
     for date in snapshot_dates(dataset) if dates is None else dates:
+        if snapshots and _unchanged(events, snapshots[-1].date, date):
+            snapshots.append(msgspec.structs.replace(snapshots[-1], date=date))
+            continue
         then = dataset_as_of(dataset, date)
         snapshots.append(Snapshot(date=date, dataset=then, scores=compute_scores(then)))
     return snapshots
+
+
+def _unchanged(events: list[dt.date], previous: dt.date, date: dt.date) -> bool:
+    """No event in (previous, date]."""
+    return previous <= date and bisect.bisect_right(events, previous) == bisect.bisect_right(
+        events, date
+    )
