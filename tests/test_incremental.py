@@ -220,6 +220,18 @@ def test_unchanged_rebuild_stops_at_the_cache(tmp_path: Path) -> None:
     assert set(build_site(data, site, SiteConfig()).seconds) == {"cache"}
 
 
+def test_killed_build_debris_is_cleared_even_when_nothing_changed(tmp_path: Path) -> None:
+    """A staging tree left by a killed build means the full path, whose writer removes it."""
+    data, site, built = _built(tmp_path)
+    debris = site.parent / f".{site.name}.staging-killed"
+    debris.mkdir()
+    (debris / "index.html").write_bytes(b"half written")
+    report = build_site(data, site, SiteConfig())
+    assert set(report.seconds) != {"cache"} and not report.swapped
+    assert not debris.exists() and _tree(site) == built
+    assert set(build_site(data, site, SiteConfig()).seconds) == {"cache"}
+
+
 def test_code_version_covers_templates(tmp_path: Path) -> None:
     templates = tmp_path / "templates"
     shutil.copytree(Path(render.__file__).parent / "templates", templates)

@@ -32,6 +32,8 @@ from pathlib import Path
 
 import msgspec
 
+from generator.output.writer import interrupted
+
 FORMAT = 1
 CACHE_SUFFIX = ".build-cache"
 LIBRARIES = ("msgspec", "rtoml", "jinja2", "markupsafe", "resvg-py")
@@ -154,8 +156,13 @@ def site_state(out_dir: Path) -> list[tuple[str, int, int, int]] | None:
 
 
 def up_to_date(manifest: Manifest, inputs: bytes | None, out_dir: Path) -> bool:
-    """Whether the live site is what the recorded build wrote, from these same inputs."""
+    """Whether the live site is what the recorded build wrote, from these same inputs.
+
+    Not while a killed build's trees lie beside the site: the full path's writer clears them.
+    """
     if inputs is None or not manifest.inputs or manifest.inputs != inputs:
+        return False
+    if interrupted(Path(os.path.abspath(out_dir))):
         return False
     return bool(manifest.site) and site_state(out_dir) == manifest.site
 

@@ -129,6 +129,11 @@ def _locked(parent: Path) -> Iterator[None]:
         os.close(fd)
 
 
+def interrupted(out_dir: Path) -> bool:
+    """Whether a killed build left a staging or old tree beside `out_dir` to clean up."""
+    return bool(_debris(out_dir, "staging") or _debris(out_dir, "old"))
+
+
 def _debris(out_dir: Path, kind: str) -> list[Path]:
     prefix = f".{out_dir.name}.{kind}-"
     return sorted(p for p in out_dir.parent.iterdir() if p.name.startswith(prefix))
