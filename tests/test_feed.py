@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+import feedparser
 import msgspec
 from support.scoring import make_methodology, make_model, result, standard_benchmarks
 
@@ -77,6 +78,24 @@ def test_the_feed_is_atom_with_every_required_element(built_site: Path) -> None:
         link = entry.find(f"{ATOM}link[@rel='alternate']")
         assert link is not None and link.get("href") == change["url"]
     assert _text(root, "updated") == max(_text(e, "updated") for e in entries)
+
+
+def test_a_strict_atom_parser_reads_the_feed_as_changes_says(built_site: Path) -> None:
+    """feedparser sets `bozo` on any XML or feed error; its entries match /changes."""
+    feed = feedparser.parse((built_site / "feed.atom").read_bytes())
+    assert not feed.bozo, feed.get("bozo_exception")
+    assert feed.version == "atom10"
+    changes = json.loads((built_site / "api" / "v1" / "changes.json").read_bytes())["changes"]
+    assert len(feed.entries) == min(len(changes), 100) > 0
+    for entry, change in zip(feed.entries, changes, strict=False):
+        assert entry.id.endswith(":" + change["id"]) and entry.id.startswith("tag:")
+        assert entry.title == change["title"]
+        assert entry.link == change["url"]
+        assert entry.summary == change["summary"]
+        assert entry.updated == change["date"] + "T00:00:00Z"
+        assert entry.updated_parsed[:3] == tuple(int(p) for p in change["date"].split("-"))
+    assert feed.feed.updated == max(c["date"] for c in changes[:100]) + "T00:00:00Z"
+    assert {link.rel for link in feed.feed.links} >= {"self", "alternate"}
 
 
 def test_every_page_links_the_feed_in_its_head(built_site: Path) -> None:
