@@ -19,7 +19,7 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from generator.errors import GeneratorError
-from mcp_server.site import SiteError, load_snapshot
+from mcp_server.site import SiteError, SiteSnapshot, load_snapshot
 
 BUILD_HINT = "run `modelscores build` first"
 PORT_HINT = "use --port to choose another port"
@@ -29,10 +29,11 @@ class ServeError(GeneratorError):
     """A server cannot start: no valid build to serve, or the address cannot be taken."""
 
 
-def check_build(site_dir: Path) -> None:
-    """Raise `ServeError` unless `site_dir` holds a complete, valid build."""
+def check_build(site_dir: Path) -> SiteSnapshot:
+    """The build in `site_dir`, loaded once (the app starts from it), or `ServeError` unless
+    `site_dir` holds a complete, valid build."""
     try:
-        load_snapshot(site_dir)
+        return load_snapshot(site_dir)
     except SiteError as exc:
         raise ServeError(f"{exc}; {BUILD_HINT}") from None
 
@@ -70,8 +71,7 @@ def run_preview(site_dir: Path, sock: socket.socket, url: str) -> None:
     """`modelscores serve`: the built site, with the sidecar at /api/mcp, until interrupted."""
     from generator.serve import create_app
 
-    check_build(site_dir)
-    _run(create_app(site_dir), sock, url)
+    _run(create_app(site_dir, first=check_build(site_dir)), sock, url)
 
 
 def run_sidecar(
@@ -84,8 +84,8 @@ def run_sidecar(
     """`modelscores mcp`: the MCP sidecar alone, until interrupted."""
     from mcp_server.app import create_app
 
-    check_build(site_dir)
-    _run(create_app(site_dir, allowed_hosts, allowed_origins), sock, url)
+    first = check_build(site_dir)
+    _run(create_app(site_dir, allowed_hosts, allowed_origins, first=first), sock, url)
 
 
 def _run(app: ASGIApp, sock: socket.socket, url: str) -> None:

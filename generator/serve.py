@@ -33,6 +33,7 @@ from generator.api.urls import HTML_404, INDEX_PATH, MCP_PATH, SiteConfig, api_f
 from generator.build import BuildReport, build_site
 from generator.output.writer import SITE_MARKER
 from mcp_server.app import create_app as create_mcp_app
+from mcp_server.site import SiteSnapshot
 
 DEFAULT_TYPE = "application/octet-stream"
 GET_METHODS = ("GET", "HEAD")
@@ -253,6 +254,8 @@ class _Dispatch:
         await self.static(scope, receive, send)
 
 
-def create_app(site_dir: Path, *, mcp: bool = True) -> ASGIApp:
-    """The preview server: the static site, plus the MCP sidecar at /api/mcp if available."""
-    return _Dispatch(create_static_app(site_dir), create_mcp_app(site_dir) if mcp else None)
+def create_app(site_dir: Path, *, mcp: bool = True, first: SiteSnapshot | None = None) -> ASGIApp:
+    """The preview server: the static site, plus the MCP sidecar at /api/mcp if available
+    (starting from `first`, the build already loaded, if given)."""
+    sidecar = create_mcp_app(site_dir, first=first) if mcp else None
+    return _Dispatch(create_static_app(site_dir), sidecar)

@@ -33,7 +33,7 @@ from generator.api.urls import MCP_PATH
 from mcp_server.fastpath import FastPath
 from mcp_server.guards import ANY, JsonRpcGuard, RebindingGuard
 from mcp_server.server import create_server
-from mcp_server.site import SiteError, SnapshotStore
+from mcp_server.site import SiteError, SiteSnapshot, SnapshotStore
 
 MAX_BODY_BYTES = 64 * 1024
 """Tool arguments are a few ids; anything much larger is not a request of ours (413)."""
@@ -86,12 +86,14 @@ def create_app(
     check_interval: float = 1.0,
     max_body_bytes: int = MAX_BODY_BYTES,
     fast_path: bool = True,
+    first: SiteSnapshot | None = None,
 ) -> Starlette:
     """The sidecar for the build at `site_dir` (loaded at startup, reloaded when swapped).
 
+    `first` is that build already loaded (the CLI's check), so it is not read twice.
     `fast_path=False` sends every MCP request through the SDK (`mcp_server.fastpath`).
     """
-    store = SnapshotStore(site_dir, check_interval)
+    store = SnapshotStore(site_dir, check_interval, first=first)
     server = create_server(store)
     hosts = list(allowed_hosts or DEFAULT_ALLOWED_HOSTS)
     origins = list(allowed_origins or DEFAULT_ALLOWED_ORIGINS)

@@ -283,11 +283,16 @@ class SnapshotStore:
     is retried at the next check.
     """
 
-    def __init__(self, site_dir: Path, check_interval: float = 1.0) -> None:
+    def __init__(
+        self, site_dir: Path, check_interval: float = 1.0, first: SiteSnapshot | None = None
+    ) -> None:
+        """`first`: the build in `site_dir` already loaded by the caller (not read again)."""
         self.site_dir = site_dir
         self.check_interval = check_interval
-        self._site: SiteSnapshot | None = None
-        self._checked_at = float("-inf")
+        self._site = first
+        self._checked_at = float("-inf") if first is None else time.monotonic()
+        if first is not None:
+            settle_heap()
         self._lock = threading.Lock()
 
     def current(self) -> SiteSnapshot:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import quote
@@ -14,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client
 from starlette.testclient import TestClient
+from support.servers import free_port, python_env, running_server
 
 from generator.serve import create_static_app
 from mcp_server.server import create_server
@@ -102,6 +104,25 @@ def test_sidecar_loads_a_site_with_a_planted_symlink_and_skips_it(
     assert [r.getMessage() for r in caplog.records] == [
         "skipping api/v1/models/planted: a symbolic link (not served)"
     ]
+
+
+@pytest.mark.parametrize("command", ["mcp", "serve"])
+def test_the_cli_warns_once_about_a_planted_symlink(
+    site_copy: Path, tmp_path: Path, command: str
+) -> None:
+    """The CLI's check loads the build, and the server starts from that load: the warning
+    was printed twice (once by the check, once by the app's own first load)."""
+    _plant(site_copy, "api/v1/models/planted", tmp_path / "outside" / "planted")
+    port = free_port()
+    site_option = ["--site-dir"] if command == "mcp" else ["--no-build", "--out-dir"]
+    argv = [sys.executable, "-m", "generator", command, *site_option, str(site_copy)]
+    log = tmp_path / "server.log"
+    url = f"http://127.0.0.1:{port}/api/mcp"
+    with running_server([*argv, "--port", str(port)], url, env=python_env(), log=log):
+        pass
+    warnings = [line for line in log.read_text().splitlines() if "skipping" in line]
+    assert len(warnings) == 1, log.read_text()
+    assert "skipping api/v1/models/planted: a symbolic link (not served)" in warnings[0]
 
 
 def test_sidecar_refuses_a_detail_folder_linked_outside(site_copy: Path, tmp_path: Path) -> None:

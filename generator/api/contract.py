@@ -287,8 +287,8 @@ class BenchmarkList(Envelope, kw_only=True, frozen=True):
 RankingType = Literal["derived", "dimension", "benchmark"]
 
 
-class RankingCatalogEntry(Contract, kw_only=True, frozen=True):
-    """One ranking in the catalog, without its rows."""
+class RankingFields(Contract, kw_only=True, frozen=True):
+    """The fields a ranking's catalog entry and its detail document share."""
 
     id: str
     ranking_name: str
@@ -299,8 +299,13 @@ class RankingCatalogEntry(Contract, kw_only=True, frozen=True):
     url: Uri
     field: str | UnsetType = UNSET
     category: str | UnsetType = UNSET
-    methodology_version: str | UnsetType = UNSET
     unit: str | UnsetType = UNSET
+
+
+class RankingCatalogEntry(RankingFields, kw_only=True, frozen=True):
+    """One ranking in the catalog, without its rows."""
+
+    methodology_version: str | UnsetType = UNSET
 
 
 class RankingList(Envelope, kw_only=True, frozen=True):
@@ -323,19 +328,18 @@ class RankedModel(Contract, kw_only=True, frozen=True):
     url: Uri | UnsetType = UNSET
 
 
-class RankingDetail(Envelope, kw_only=True, frozen=True):
+class VersionedRanking(RankingFields, kw_only=False, frozen=True):
+    """A ranking's fields under the envelope (`Envelope`'s three fields, positional so that
+    they are encoded first, as in every other envelope)."""
+
+    api_version: Literal["1"]
+    methodology_version: str
+    updated_at: dt.datetime | None
+
+
+class RankingDetail(VersionedRanking, kw_only=True, frozen=True):
     """GET /rankings/{id}: one ranking (its catalog entry's fields) with every ranked model."""
 
-    id: str
-    ranking_name: str
-    ranking_type: RankingType
-    dimension: str | None
-    direction: Direction
-    model_count: Annotated[int, Meta(ge=0)]
-    url: Uri
-    field: str | UnsetType = UNSET
-    category: str | UnsetType = UNSET
-    unit: str | UnsetType = UNSET
     models: list[RankedModel]
 
 
