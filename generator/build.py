@@ -137,7 +137,7 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
         except OSError as exc:
             raise BuildError(f"cannot render the pages: {exc}") from exc
     with timer.stage("check"):
-        hosting = render_hosting(config, HTML_404 in pages, model_aliases(documents))
+        hosting = render_hosting(config, HTML_404 in pages, model_aliases(documents), documents)
         files = merge_files(api, pages, hosting, downloads)
         check_site(files)
     with timer.stage("write"):
@@ -172,9 +172,12 @@ def check_site(files: Mapping[str, bytes]) -> None:
                 alias = prefix.lstrip("/") + "/" + path[len(root) :]
                 if files.get(alias) != data:
                     problems.append(f"{alias}: differs from {path}")
-    for rule in parse_redirects(files["_redirects"].decode()):
-        target = rule.target.lstrip("/") + ("index.html" if rule.target.endswith("/") else "")
-        if "://" not in rule.target and target not in files:
+    rules = parse_redirects(files["_redirects"].decode())
+    rewrites = {r.source: r.target for r in rules if r.status == 200}  # a path served elsewhere
+    for rule in rules:
+        served = rewrites.get(rule.target, rule.target) if rule.status != 200 else rule.target
+        target = served.lstrip("/") + ("index.html" if served.endswith("/") else "")
+        if "://" not in served and target not in files:
             problems.append(f"_redirects: {rule.source} -> missing {rule.target}")
     if problems:
         raise BuildError(f"{len(problems)} site check failures, first: {problems[0]}")

@@ -137,6 +137,25 @@ def test_page_loads_without_errors_and_is_not_blank(
         page.close()
 
 
+def test_model_page_links_its_history_as_json(browser: Any, served: Served) -> None:
+    """The link on the model page reaches /api/v1/models/{id}/history (a rewrite) and
+    gets the built document."""
+    model = top_model(served)
+    page, seen = visit(browser, f"{served.base_url}/models/{model}/")
+    try:
+        link = page.get_by_role("link", name="history as JSON")
+        path = f"/api/v1/models/{model}/history"
+        with page.expect_response(lambda r: r.url.endswith(path)) as answer:
+            link.click()
+        response = answer.value
+        assert response.status == 200
+        assert response.body() == (served.root / f"api/v1/model-history/{model}").read_bytes()
+        assert json.loads(response.body())["snapshots"][-1]["rank"] == 1
+        assert seen.console_errors == []
+    finally:
+        page.close()
+
+
 def test_chart_page_draws_the_svg(browser: Any, served: Served) -> None:
     page, _ = visit(browser, served.base_url + "/charts/iq-vs-cost/")
     try:

@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from generator.api.contract import DOCUMENTS, MODEL, MODELS, RANKINGS
+from generator.api.contract import (
+    DOCUMENTS,
+    MODEL,
+    MODEL_HISTORY,
+    MODELS,
+    RANKINGS,
+    DocumentKind,
+    ModelHistory,
+)
 from generator.api.urls import API_PREFIXES, api_file, api_path_of_file, endpoint_for
 
 REPO = Path(__file__).resolve().parent.parent
@@ -28,10 +36,7 @@ def test_every_built_document_is_a_kind_of_the_table_at_its_file_with_its_page(
         kind = endpoint_for(path)
         assert kind is not None and api_file(path) == f"api/v1/{rel}"
         seen.add(kind)
-        if kind.param is not None:
-            page = kind.page_path(path.rsplit("/", 1)[1])
-        else:
-            page = kind.page_path()
+        page = kind.page_path(kind.path_value(path))
         assert (built_site / page / "index.html").is_file(), (path, page)
     assert seen == set(DOCUMENTS)
 
@@ -47,6 +52,33 @@ def test_a_kind_fills_its_parameter_in_path_file_and_page() -> None:
     assert (MODELS.rewritten, RANKINGS.file, MODEL.rewritten) == (True, "rankings.json", False)
     with pytest.raises(ValueError, match="no value for {id}"):
         MODEL.api_path()
+
+
+def test_a_parameter_inside_the_path_is_filled_and_read_back() -> None:
+    """`/models/{id}/history`: the parameter is a middle segment of the path, the last of
+    the file (another folder: `models/{id}` is already a file)."""
+    assert MODEL_HISTORY.api_path("gpt-5") == "/models/gpt-5/history"
+    assert api_file("/models/gpt-5/history") == "api/v1/model-history/gpt-5"
+    assert api_path_of_file("model-history/gpt-5") == "/models/gpt-5/history"
+    assert endpoint_for("/models/gpt-5/history") is MODEL_HISTORY
+    assert endpoint_for("/models/gpt-5/history/x") is None
+    assert (MODEL_HISTORY.path_value("/models/a.b/history"), MODEL_HISTORY.folder) == (
+        "a.b",
+        "model-history",
+    )
+    assert MODEL_HISTORY.collection == MODEL.collection == "/models"
+    assert MODEL_HISTORY.rewritten and MODEL_HISTORY.page_path("x") == MODEL.page_path("x")
+    assert MODELS.path_value("/models") is None
+    with pytest.raises(ValueError, match="not of the form"):
+        MODEL_HISTORY.path_value("/models/x")
+    with pytest.raises(ValueError, match="single-segment"):
+        MODEL_HISTORY.path_value("/models/a/b/history")
+
+
+def test_a_parameter_must_be_a_path_segment_and_the_file_name() -> None:
+    for path, file in (("/m{id}", "m/{id}"), ("/m/{id}", "m/{id}.json")):
+        with pytest.raises(ValueError, match="must be a path segment"):
+            DocumentKind(path, ModelHistory, "x", file, "m/", "id", "model_not_found")
 
 
 def _code_strings(path: Path) -> list[tuple[int, str]]:

@@ -9,7 +9,16 @@ from pathlib import Path
 import msgspec
 from support.scoring import make_methodology, make_model, result, standard_benchmarks
 
-from generator.api.contract import HISTORY, HISTORY_SNAPSHOT, HistoryDetail, HistoryList
+from generator.api.contract import (
+    HISTORY,
+    HISTORY_SNAPSHOT,
+    MODEL,
+    MODEL_HISTORY,
+    HistoryDetail,
+    HistoryList,
+    ModelDetail,
+    ModelHistory,
+)
 from generator.api.documents import build_documents
 from generator.api.urls import SiteConfig
 from generator.input.records import Dataset, ModelRecord
@@ -108,6 +117,57 @@ def test_history_documents_list_the_snapshots_with_their_leaderboards() -> None:
     assert all(
         m.rank_low is not None and m.rank_low <= m.rank <= (m.rank_high or 0) for m in feb.models
     )
+
+
+def _model_history(documents: dict[str, msgspec.Struct], model_id: str) -> ModelHistory:
+    document = documents[MODEL_HISTORY.api_path(model_id)]
+    assert isinstance(document, ModelHistory)
+    return document
+
+
+def test_a_models_history_starts_at_its_release_month_with_rank_and_dimensions() -> None:
+    # The ranks of test_each_snapshot_ranks_what_was_known_then, per model: a 1, 2, 3 (c
+    # joins above it in February, d in March); c from its release month (February); e
+    # from January (its release) but unranked, with no dimension, until its March results
+    # (IQ 100 on arc-a and math-a: abstract and mathematical reasoning 100).
+    dataset = _dataset()
+    documents = build_documents(dataset, compute_scores(dataset), SiteConfig())
+    rows = {
+        m: [(p.date, p.rank, p.iq) for p in _model_history(documents, m).snapshots]
+        for m in ("a", "c", "d", "e")
+    }
+    assert rows == {
+        "a": [(JAN, 1, 130), (FEB, 2, 130), (MAR, 3, 130)],
+        "c": [(FEB, 1, 140), (MAR, 2, 140)],
+        "d": [(MAR, 1, 150)],
+        "e": [(JAN, None, None), (FEB, None, None), (MAR, 5, 100)],
+    }
+    e = _model_history(documents, "e").snapshots
+    assert e[0].dimensions.abstract_reasoning is None and e[0].rank_low is None
+    assert (e[2].dimensions.abstract_reasoning, e[2].dimensions.mathematical_reasoning) == (
+        100,
+        100,
+    )
+    assert e[1].snapshot == "http://127.0.0.1:8000/api/v1/history/2026-02-28"
+    assert _model_history(documents, "e").release_date == dt.date(2026, 1, 15)
+
+
+def test_a_models_latest_history_point_is_its_current_model_document() -> None:
+    dataset = _dataset()
+    documents = build_documents(dataset, compute_scores(dataset), SiteConfig())
+    for model in dataset.models:
+        current = documents[MODEL.api_path(model.id)]
+        assert isinstance(current, ModelDetail)
+        latest = _model_history(documents, model.id).snapshots[-1]
+        assert (latest.rank, latest.iq, latest.rank_low, latest.rank_high) == (
+            current.rank,
+            current.iq,
+            current.rank_low,
+            current.rank_high,
+        )
+        assert (latest.iq_low95, latest.iq_high95) == (current.iq_low95, current.iq_high95)
+        dims = msgspec.structs.asdict(latest.dimensions)
+        assert dims == {k: getattr(current.dimensions, k).iq for k in dims}
 
 
 def test_replay_on_the_shipped_data_ends_at_the_current_leaderboard(

@@ -163,8 +163,9 @@ def test_alias_rules_redirect_api_trees_and_page_before_the_404s() -> None:
     redirects = [(r.source, r.target) for r in rules if r.status == 301]
     assert all(r.status != 301 or not r.force for r in rules)  # existing files always win
     # "GPT-5.5" lower-cased is the id itself (a file): no rule; the spaced alias: no rule
+    # each alias: the model under both prefixes, its history under both, then its page
     assert redirects == [
-        (f"{prefix}/models/{alias}", f"{prefix}/models/{model_id}")
+        (f"{prefix}/models/{alias}{tail}", f"{prefix}/models/{model_id}{tail}")
         if prefix
         else (f"/models/{alias}", f"/models/{model_id}/")
         for model_id, alias in [
@@ -173,7 +174,13 @@ def test_alias_rules_redirect_api_trees_and_page_before_the_404s() -> None:
             ("o3", "O3-Mini"),
             ("o3", "o3-mini"),
         ]
-        for prefix in ("/api/v1", "/api", "")
+        for tail, prefix in [
+            ("", "/api/v1"),
+            ("", "/api"),
+            ("/history", "/api/v1"),
+            ("/history", "/api"),
+            ("", ""),
+        ]
     ]
     first_404 = next(i for i, r in enumerate(rules) if r.status == 404)
     assert max(i for i, r in enumerate(rules) if r.status == 301) < first_404
@@ -185,3 +192,27 @@ def test_an_alias_redirect_applies_only_where_no_file_exists() -> None:
     assert hit is not None and (hit.target, hit.status) == ("/api/v1/models/gpt-5.5", 301)
     other_case = first_redirect(rules, "/api/v1/models/Gpt-5.5", file_exists=False)
     assert other_case is not None and other_case.status == 404  # case-sensitive, as Netlify
+
+
+# --- a parameter inside the path: a model's history -------------------------------------
+
+
+def test_a_models_history_is_one_exact_rewrite_per_published_model() -> None:
+    """Not `/api/v1/models/:id/history`: that would also match unknown ids, and Netlify
+    answers a rewrite to a missing file with its plain 404, not the JSON one."""
+    paths = ["/models/b/history", "/models/a/history", "/models/a", "/history/2026-01-31"]
+    rules = list(redirect_rules(CONFIG, html_404=True, api_paths=paths))
+    history = [(r.source, r.target, r.status) for r in rules if "/models/" in r.source]
+    assert history == [
+        ("/api/v1/models/a/history", "/api/v1/model-history/a", 200),
+        ("/api/v1/models/b/history", "/api/v1/model-history/b", 200),
+        ("/api/models/a/history", "/api/model-history/a", 200),
+        ("/api/models/b/history", "/api/model-history/b", 200),
+        ("/api/v1/models/*", "/api/_errors/model_not_found.json", 404),
+        ("/api/models/*", "/api/_errors/model_not_found.json", 404),
+    ]
+    hit = first_redirect(rules, "/api/v1/models/a/history", file_exists=False)
+    assert hit == RedirectRule("/api/v1/models/a/history", "/api/v1/model-history/a", 200)
+    unknown = first_redirect(rules, "/api/v1/models/zzz/history", file_exists=False)
+    assert unknown is not None and unknown.target == "/api/_errors/model_not_found.json"
+    assert unknown.status == 404

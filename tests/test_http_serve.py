@@ -48,8 +48,9 @@ def client(server: str) -> Iterator[httpx.Client]:
 
 def test_every_endpoint_and_404_over_http(client: httpx.Client, built_site: Path) -> None:
     cases = all_cases(built_site)
-    # per prefix: models, rankings, domains, history and an unknown path; plus two more
-    assert len(found(built_site)) > 50 and len(not_found(built_site)) == 12
+    # per prefix: models, a model's history, rankings, domains, history and an unknown
+    # path; plus three more
+    assert len(found(built_site)) > 50 and len(not_found(built_site)) == 15
     for case in cases:
         check(client, built_site, case, server_sets_headers=True)
 

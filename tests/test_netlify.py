@@ -110,6 +110,19 @@ def test_alias_equals_v1_through_netlify_dev(client: httpx.Client) -> None:
         assert client.get(f"/api{path}").content == client.get(f"/api/v1{path}").content
 
 
+def test_a_models_history_through_netlify_dev(client: httpx.Client, built_site: Path) -> None:
+    """/models/{id}/history is served from model-history/{id} by an exact rewrite; an
+    unknown id falls through to the uniform JSON 404 (a placeholder rule would not)."""
+    for prefix in ("/api/v1", "/api"):
+        response = client.get(f"{prefix}/models/alpha-1/history")
+        assert response.status_code == 200
+        assert response.content == (built_site / f"{prefix[1:]}/model-history/alpha-1").read_bytes()
+        missing = client.get(f"{prefix}/models/no-such-model/history")
+        assert missing.status_code == 404
+        assert missing.json() == {"error": "Unknown model id.", "code": "model_not_found"}
+        assert missing.headers["access-control-allow-origin"] == "*"
+
+
 def test_downloads_feed_and_llms_txt_through_netlify_dev(
     client: httpx.Client, built_site: Path
 ) -> None:

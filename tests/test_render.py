@@ -70,6 +70,7 @@ def test_document_keys_cover_every_endpoint(documents: Documents) -> None:
         "/",
         "/models",
         *(f"/models/{m}" for m in ("alpha-1", "alpha-2", "alpha-3", "beta-1", "gamma-1")),
+        *(f"/models/{m}/history" for m in ("alpha-1", "alpha-2", "alpha-3", "beta-1", "gamma-1")),
         "/benchmarks",
         "/rankings",
         *(f"/rankings/{r}" for r in _ranking_ids()),

@@ -402,6 +402,31 @@ class HistoryDetail(Envelope, kw_only=True, frozen=True):
     models: list[HistoryEntry]
 
 
+class ModelHistoryPoint(Contract, kw_only=True, frozen=True):
+    """A model at one month end of the replayed history (rank and IQ null while unranked)."""
+
+    date: dt.date
+    rank: Annotated[int, Meta(ge=1)] | None
+    iq: DimensionIq | None
+    iq_low95: float | None
+    iq_high95: float | None
+    rank_low: Annotated[int, Meta(ge=1)] | None
+    rank_high: Annotated[int, Meta(ge=1)] | None
+    dimensions: DimensionScores
+    snapshot: Uri  # its month end's leaderboard, GET /history/{date}
+
+
+class ModelHistory(Envelope, kw_only=True, frozen=True):
+    """GET /models/{id}/history: one model at each month end since it entered, oldest first."""
+
+    id: str
+    name: str
+    release_date: dt.date | None
+    note: str
+    url: Uri
+    snapshots: list[ModelHistoryPoint]
+
+
 ChangeKind = Literal["model_released", "results_added", "methodology"]
 
 
@@ -657,7 +682,9 @@ class DocumentKind(Generic[S]):
 
     The producers (`api/documents.py` and its helpers), the file layout (`api/urls.py`),
     OpenAPI, the hosting rules, the pages (`SiteDocuments`), the MCP sidecar's snapshot and
-    the tests all read this table. A `{param}` is always the last segment of each pattern.
+    the tests all read this table. A `{param}` is one whole segment of the path (anywhere:
+    `/models/{id}/history`) and the last segment of the file (one file per value, in
+    `folder`).
     """
 
     path: str  # API path pattern, relative to /api/v1 ("/" is the discovery index)
@@ -667,6 +694,13 @@ class DocumentKind(Generic[S]):
     page: str  # site path of the human page that shows it ("" is the landing page)
     param: str | None = None  # path parameter name, if any
     not_found_code: str | None = None  # error code for an unknown parameter value
+
+    def __post_init__(self) -> None:
+        if self.param is None:
+            return
+        slot = "{" + self.param + "}"
+        if f"/{slot}" not in self.path or not self.file.endswith(f"/{slot}"):
+            raise ValueError(f"{self.path}: {slot} must be a path segment and the file's last")
 
     def _fill(self, pattern: str, value: str | None) -> str:
         if self.param is None:
@@ -687,6 +721,14 @@ class DocumentKind(Generic[S]):
         """Its page's site path (a folder ending in `/`, or "" for the landing page)."""
         return self._fill(self.page, value)
 
+    def path_value(self, path: str) -> str | None:
+        """The `{param}` value in a concrete API path of this kind (None: no parameter)."""
+        return _template_value(self.path, self.param, path)
+
+    def file_value(self, file: str) -> str | None:
+        """The `{param}` value in a concrete file of this kind (None: no parameter)."""
+        return _template_value(self.file, self.param, file)
+
     @property
     def rewritten(self) -> bool:
         """Served through a rewrite, because its file is not at its path."""
@@ -696,6 +738,24 @@ class DocumentKind(Generic[S]):
     def folder(self) -> str:
         """The folder holding one file per `{param}` value (parameterised kinds only)."""
         return self.file.rsplit("/", 1)[0]
+
+    @property
+    def collection(self) -> str:
+        """The API path before the `{param}` segment (`/models` for `/models/{id}/history`):
+        every path under it names a value of this kind's collection."""
+        return self.path.split("/{", 1)[0]
+
+
+def _template_value(template: str, param: str | None, concrete: str) -> str | None:
+    if param is None:
+        return None
+    head, tail = template.split("{" + param + "}")
+    if not (concrete.startswith(head) and concrete.endswith(tail)):
+        raise ValueError(f"{concrete!r} is not of the form {template!r}")
+    value = concrete[len(head) : len(concrete) - len(tail)]
+    if not value or "/" in value:
+        raise ValueError(f"{concrete!r}: no single-segment value for {{{param}}}")
+    return value
 
 
 INDEX: DocumentKind[ApiIndex] = DocumentKind(
@@ -711,6 +771,15 @@ MODEL = DocumentKind(
     ModelDetail,
     "Get one model",
     "models/{id}",
+    "models/{id}/",
+    "id",
+    "model_not_found",
+)
+MODEL_HISTORY = DocumentKind(
+    "/models/{id}/history",
+    ModelHistory,
+    "Get one model's composite IQ, rank and seven dimensions at each month end since release",
+    "model-history/{id}",
     "models/{id}/",
     "id",
     "model_not_found",
@@ -780,6 +849,7 @@ DOCUMENTS: tuple[DocumentKind[Any], ...] = (
     INDEX,
     MODELS,
     MODEL,
+    MODEL_HISTORY,
     BENCHMARKS,
     RANKINGS,
     RANKING,

@@ -51,7 +51,7 @@ from generator.api.contract import (
     MethodologyParameters,
     SourceRef,
 )
-from generator.api.history import history_documents
+from generator.api.history import history_documents, model_history_documents
 from generator.api.models import model_documents
 from generator.api.openapi import build_openapi
 from generator.api.rankings import (
@@ -124,6 +124,7 @@ def build_documents(
     documents.update(_domains(dataset, scores, config, env))
     snapshots = replay(dataset) if snapshots is None else snapshots
     documents.update(history_documents(snapshots, config, env))
+    documents.update(model_history_documents(dataset, snapshots, config, env))
     documents.update(changes_documents(dataset, snapshots, config, env))
     documents[INDEX.path] = _index(config, env)
     return documents

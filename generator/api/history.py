@@ -1,7 +1,9 @@
-"""The history documents: `/history` (the snapshot dates) and one `/history/{date}` each.
+"""The history documents: `/history` (the snapshot dates), one `/history/{date}` each, and
+one `/models/{id}/history` per published model.
 
 Each snapshot is `scoring.history.replay`'s scores of the dataset as it stood at a month
-end; its leaderboard lists the ranked models by composite rank, then id.
+end; its leaderboard lists the ranked models by composite rank, then id. A model's history
+has one point per snapshot from the month it entered (released, or its first result).
 """
 
 from __future__ import annotations
@@ -15,14 +17,20 @@ from generator.api.contract import (
     HISTORY,
     HISTORY_NOTE,
     HISTORY_SNAPSHOT,
+    MODEL_HISTORY,
     HistoryDetail,
     HistoryEntry,
     HistoryList,
     HistorySnapshot,
     HistoryTopModel,
+    ModelHistory,
+    ModelHistoryPoint,
 )
+from generator.api.models import compact_dimensions
 from generator.api.urls import SiteConfig, api_url, model_page_url
+from generator.input.records import Dataset
 from generator.scoring.history import Snapshot
+from generator.scoring.types import ModelScores
 
 
 def history_documents(
@@ -87,4 +95,45 @@ def _summary(snapshot: Snapshot, detail: HistoryDetail, config: SiteConfig) -> H
         if top is None
         else HistoryTopModel(id=top.id, name=top.name, iq=top.iq, url=top.url),
         url=api_url(config, HISTORY_SNAPSHOT.api_path(snapshot.date.isoformat())),
+    )
+
+
+def model_history_documents(
+    dataset: Dataset, snapshots: Sequence[Snapshot], config: SiteConfig, env: Envelope
+) -> dict[str, msgspec.Struct]:
+    """One `/models/{id}/history` per published model: its point at every snapshot whose
+    dataset holds it, oldest first (empty for a model that never entered)."""
+    points: dict[str, list[ModelHistoryPoint]] = {m.id: [] for m in dataset.models}
+    for snapshot in snapshots:
+        url = api_url(config, HISTORY_SNAPSHOT.api_path(snapshot.date.isoformat()))
+        for model_id, score in snapshot.scores.models.items():
+            if model_id in points:
+                points[model_id].append(_point(snapshot, score, url))
+    return {
+        MODEL_HISTORY.api_path(m.id): ModelHistory(
+            **env,
+            id=m.id,
+            name=m.name,
+            release_date=m.release_date,
+            note=HISTORY_NOTE,
+            url=model_page_url(config, m.id),
+            snapshots=points[m.id],
+        )
+        for m in dataset.models
+    }
+
+
+def _point(snapshot: Snapshot, score: ModelScores, url: str) -> ModelHistoryPoint:
+    ranked = score.rank is not None and score.iq is not None
+    band = score.rank_band if ranked else None
+    return ModelHistoryPoint(
+        date=snapshot.date,
+        rank=score.rank if ranked else None,
+        iq=score.iq if ranked else None,
+        iq_low95=spread_or_none(score.composite_low95) if ranked else None,
+        iq_high95=spread_or_none(score.composite_high95) if ranked else None,
+        rank_low=band.low if band is not None else None,
+        rank_high=band.high if band is not None else None,
+        dimensions=compact_dimensions(score),
+        snapshot=url,
     )

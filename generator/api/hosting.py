@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from generator.api.contract import DOCUMENTS, MODEL
+from generator.api.contract import DOCUMENTS, MODEL, MODEL_HISTORY, DocumentKind
 from generator.api.downloads import CSV_TYPE, DOWNLOADS_DIR
 from generator.api.feed import FEED_FILE, FEED_TYPE
 from generator.api.urls import (
@@ -30,6 +31,7 @@ from generator.api.urls import (
     MCP_PATH,
     SiteConfig,
     api_file,
+    endpoint_for,
     error_file,
 )
 
@@ -101,45 +103,72 @@ def alias_sources(model_id: str, aliases: Sequence[str]) -> list[str]:
     return [s for s in dict.fromkeys(spellings) if s != model_id and " " not in s]
 
 
+ALIASED_KINDS: tuple[DocumentKind[Any], ...] = (MODEL, MODEL_HISTORY)
+"""The documents named by a model id, whose paths also answer for the model's aliases."""
+
+
 def alias_rules(model_aliases: Mapping[str, Sequence[str]]) -> list[RedirectRule]:
-    """`/models/{alias}` to `/models/{id}` (301) under both API prefixes and for the page.
+    """`/models/{alias}` to `/models/{id}` (301), and the same for the model's history,
+    under both API prefixes, and for the model's page.
 
     Not forced: an existing file always wins, so a rule can never shadow a real document.
     """
     rules: list[RedirectRule] = []
     for model_id, aliases in sorted(model_aliases.items()):
         for alias in alias_sources(model_id, aliases):
-            for prefix in API_PREFIXES:
-                source = prefix + MODEL.api_path(alias)
-                rules.append(RedirectRule(source, prefix + MODEL.api_path(model_id), ALIAS_STATUS))
+            for kind in ALIASED_KINDS:
+                for prefix in API_PREFIXES:
+                    source, target = prefix + kind.api_path(alias), prefix + kind.api_path(model_id)
+                    rules.append(RedirectRule(source, target, ALIAS_STATUS))
             page, target = "/" + MODEL.page_path(alias), "/" + MODEL.page_path(model_id)
             rules.append(RedirectRule(page.rstrip("/"), target, ALIAS_STATUS))
     return rules
 
 
+def _rewritten_paths(api_paths: Iterable[str]) -> dict[DocumentKind[Any], list[str]]:
+    """The published paths of each kind served through a rewrite, in `DOCUMENTS` order.
+
+    A parameterised kind gets its published paths (sorted), each an exact rule: a
+    placeholder rule (`/models/:id/history`) would match unknown ids too, and Netlify
+    answers a rewrite to a missing file with its plain 404, never falling through to the
+    JSON 404 rules below (docs/DECISIONS.md).
+    """
+    published: dict[DocumentKind[Any], list[str]] = {}
+    for path in api_paths:
+        kind = endpoint_for(path)
+        if kind is not None and kind.param is not None and kind.rewritten:
+            published.setdefault(kind, []).append(path)
+    return {
+        kind: [kind.path] if kind.param is None else sorted(published.get(kind, []))
+        for kind in DOCUMENTS
+        if kind.rewritten
+    }
+
+
 def redirect_rules(
-    config: SiteConfig, html_404: bool, model_aliases: Mapping[str, Sequence[str]] | None = None
+    config: SiteConfig,
+    html_404: bool,
+    model_aliases: Mapping[str, Sequence[str]] | None = None,
+    api_paths: Iterable[str] = (),
 ) -> tuple[RedirectRule, ...]:
-    """The redirect rules in order: MCP proxy, rewrites, alias redirects (`model_aliases`:
-    model id to its aliases), then 404s, most specific first."""
+    """The redirect rules in order: MCP proxy, rewrites (`api_paths`: the published
+    documents' API paths), alias redirects (`model_aliases`: model id to its aliases),
+    then 404s, most specific first."""
     rules: list[RedirectRule] = []
     if config.mcp_origin is not None:
         target = config.mcp_origin.rstrip("/") + MCP_PATH
         rules.append(RedirectRule(MCP_PATH, target, 200, force=True))
+    rewritten = _rewritten_paths(api_paths)
     for prefix in API_PREFIXES:
-        for kind in DOCUMENTS:
-            if kind.rewritten:
-                source = prefix + ("" if kind.path == INDEX_PATH else kind.path)
-                rules.append(RedirectRule(source, "/" + api_file(kind.path, prefix), 200))
+        for paths in rewritten.values():
+            for path in paths:
+                source = prefix + ("" if path == INDEX_PATH else path)
+                rules.append(RedirectRule(source, "/" + api_file(path, prefix), 200))
     rules += alias_rules(model_aliases or {})
-    for kind in DOCUMENTS:
-        if kind.not_found_code is None:
-            continue
-        collection = kind.path.rsplit("/", 1)[0]
+    collections = {k.collection: k.not_found_code for k in DOCUMENTS if k.not_found_code}
+    for collection, code in collections.items():
         for prefix in API_PREFIXES:
-            rules.append(
-                RedirectRule(f"{prefix}{collection}/*", "/" + error_file(kind.not_found_code), 404)
-            )
+            rules.append(RedirectRule(f"{prefix}{collection}/*", "/" + error_file(code), 404))
     rules.append(RedirectRule(f"{ALIAS_PREFIX}/*", "/" + error_file("not_found"), 404))
     if html_404:
         rules.append(RedirectRule("/*", "/" + HTML_404, 404))
@@ -172,10 +201,13 @@ def render_redirects(rules: Iterable[RedirectRule]) -> str:
 
 
 def render_hosting(
-    config: SiteConfig, html_404: bool, model_aliases: Mapping[str, Sequence[str]] | None = None
+    config: SiteConfig,
+    html_404: bool,
+    model_aliases: Mapping[str, Sequence[str]] | None = None,
+    api_paths: Iterable[str] = (),
 ) -> dict[str, bytes]:
-    """The two hosting files, by site path."""
-    redirects = redirect_rules(config, html_404, model_aliases)
+    """The two hosting files, by site path (arguments as for `redirect_rules`)."""
+    redirects = redirect_rules(config, html_404, model_aliases, api_paths)
     return {
         "_headers": render_headers(header_rules()).encode(),
         "_redirects": render_redirects(redirects).encode(),

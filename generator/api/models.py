@@ -61,7 +61,7 @@ def model_documents(
         common = msgspec.structs.asdict(
             _common_fields(model, score, dataset.methodology.cost_unit, config)
         )
-        summaries.append(ModelSummary(**common, dimensions=_compact_dimensions(score)))
+        summaries.append(ModelSummary(**common, dimensions=compact_dimensions(score)))
         documents[MODEL.api_path(model.id)] = ModelDetail(
             api_version=env["api_version"],
             methodology_version=env["methodology_version"],
@@ -155,7 +155,8 @@ def _cost(model: ModelRecord, score: ModelScores, unit: str) -> ModelCost:
     )
 
 
-def _compact_dimensions(score: ModelScores) -> DimensionScores:
+def compact_dimensions(score: ModelScores) -> DimensionScores:
+    """The seven dimension IQs of a model, rounded (null where not computed)."""
     values = {_field_name(d.slug): iq_or_none(d.value) for d in score.dimensions}
     return DimensionScores(**{_field_name(s): values.get(_field_name(s)) for s in DIMENSION_SLUGS})
 

@@ -55,7 +55,11 @@ def _response(description: str, schema_name: str) -> JsonObject:
 
 def _known_values(endpoint: DocumentKind[Any], documents: Mapping[str, object]) -> list[str]:
     """The parameter values published for a `{param}` endpoint, sorted."""
-    return sorted(path.rsplit("/", 1)[1] for path in documents if endpoint_for(path) is endpoint)
+    return sorted(
+        value
+        for path in documents
+        if endpoint_for(path) is endpoint and (value := endpoint.path_value(path)) is not None
+    )
 
 
 def _parameter(endpoint: DocumentKind[Any], documents: Mapping[str, object]) -> JsonObject:

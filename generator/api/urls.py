@@ -159,11 +159,6 @@ def endpoint_for(path: str) -> DocumentKind[Any] | None:
     return None
 
 
-def _value(kind: DocumentKind[Any], path: str) -> str | None:
-    """The `{param}` value in a concrete path or file of `kind` (its last segment)."""
-    return path.rsplit("/", 1)[1] if kind.param is not None else None
-
-
 def api_file(path: str, prefix: str = API_PREFIX) -> str:
     """The site file holding the document at API `path` under `prefix` (no leading slash).
 
@@ -172,14 +167,14 @@ def api_file(path: str, prefix: str = API_PREFIX) -> str:
     kind = endpoint_for(path)
     if kind is None:
         raise ValueError(f"{path!r} is not an API endpoint path")
-    return f"{prefix.lstrip('/')}/{kind.file_path(_value(kind, path))}"
+    return f"{prefix.lstrip('/')}/{kind.file_path(kind.path_value(path))}"
 
 
 def api_path_of_file(file: str) -> str | None:
     """The API path of a file relative to an API root (`models.json` -> `/models`), or None."""
     for pattern, kind in _FILE_PATTERNS:
         if pattern.fullmatch(file):
-            return kind.api_path(_value(kind, file))
+            return kind.api_path(kind.file_value(file))
     return None
 
 

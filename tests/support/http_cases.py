@@ -56,11 +56,11 @@ def not_found(site_dir: Path) -> list[Expected]:
     cases: list[tuple[str, str]] = []
     for prefix in API_PREFIXES:
         for kind in DOCUMENTS:  # every collection with a not-found code, history included
-            if kind.not_found_code is not None:
-                collection = kind.path.rsplit("/", 1)[0]
-                cases.append((f"{prefix}{collection}/{UNKNOWN}", kind.not_found_code))
+            if kind.not_found_code is not None:  # a model's history: /models/{UNKNOWN}/history
+                cases.append((prefix + kind.api_path(UNKNOWN), kind.not_found_code))
         cases.append((f"{prefix}/{UNKNOWN}", "not_found"))
     cases += [("/api/v2/models", "not_found"), ("/api/v1/models/x/y", "model_not_found")]
+    cases += [("/api/v1/model-history/" + UNKNOWN, "not_found")]  # the file folder: no 404 rule
     return [
         Expected(path, 404, (site_dir / f"api/_errors/{code}.json").read_bytes(), code)
         for path, code in cases
@@ -108,11 +108,14 @@ ALIAS_REDIRECTS: tuple[tuple[str, str], ...] = (
     ("/api/v1/models/alpha-3-20260105", "/api/v1/models/alpha-3"),  # a dated revision
     ("/api/models/alpha-3-20260105/", "/api/models/alpha-3"),
     ("/models/Alpha-1", "/models/alpha-1/"),  # the model's page
+    ("/api/v1/models/Alpha-1/history", "/api/v1/models/alpha-1/history"),  # its history
+    ("/api/models/alpha-3-20260105/history", "/api/models/alpha-3/history"),
 )
 ALIAS_MISSES = (
     "/api/v1/models/Alpha-9",  # no such alias
     "/api/v1/models/ALPHA-1",  # another case: a static host cannot match it
     "/api/models/Alpha%201",  # an alias with a space: no hosting rule can hold it
+    "/api/v1/models/Alpha-9/history",
 )
 
 
@@ -125,12 +128,21 @@ def check_alias_redirects(client: httpx.Client, site_dir: Path) -> None:
         assert httpx.URL(response.headers["location"]).path == target, f"GET {path}"
         followed = client.get(path, follow_redirects=True)
         assert followed.status_code == 200, f"GET {path} (followed)"
-        file = target.lstrip("/") + ("index.html" if target.endswith("/") else "")
-        assert followed.content == (site_dir / file).read_bytes(), f"GET {path} (followed)"
+        assert followed.content == _served(site_dir, target), f"GET {path} (followed)"
     body = (site_dir / "api/_errors/model_not_found.json").read_bytes()
     for path in ALIAS_MISSES:
         response = client.get(path)
         assert (response.status_code, response.content) == (404, body), f"GET {path}"
+
+
+def _served(site_dir: Path, target: str) -> bytes:
+    """The bytes a canonical path serves: its page, its API document, or its file."""
+    if target.endswith("/"):
+        return (site_dir / target.lstrip("/") / "index.html").read_bytes()
+    for prefix in sorted(API_PREFIXES, key=len, reverse=True):
+        if target.startswith(prefix + "/") and endpoint_for(target[len(prefix) :]):
+            return (site_dir / api_file(target[len(prefix) :], prefix)).read_bytes()
+    return (site_dir / target.lstrip("/")).read_bytes()
 
 
 def all_cases(site_dir: Path) -> list[Expected]:
