@@ -591,7 +591,9 @@ def chart_docs(benchmarks: dict[str, Doc]) -> dict[str, Doc]:
         },
         "frontier-over-time": {
             "title": "The IQ frontier over time",
-            "description": "The best composite IQ available at each release date.",
+            "description": "The best composite IQ at each month end of the replayed score"
+            " history (thick line), and the best model of each of the five providers whose best"
+            " model ranks highest in the latest snapshot (one line each).",
             "kind": "frontier",
             "tags": ["iq", "frontier"],
         },

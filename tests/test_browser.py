@@ -115,7 +115,9 @@ def latest_snapshot(served: Served) -> str:
     return str(history["snapshots"][-1]["date"])
 
 
-@pytest.mark.parametrize("kind", ["landing", "model", "chart", "benchmark", "history", "snapshot"])
+@pytest.mark.parametrize(
+    "kind", ["landing", "model", "chart", "frontier", "benchmark", "history", "snapshot"]
+)
 def test_page_loads_without_errors_and_is_not_blank(
     browser: Any, served: Served, kind: str
 ) -> None:
@@ -123,6 +125,7 @@ def test_page_loads_without_errors_and_is_not_blank(
         "landing": "/",
         "model": f"/models/{top_model(served)}/",
         "chart": "/charts/iq-vs-cost/",
+        "frontier": "/charts/frontier-over-time/",
         "benchmark": "/benchmarks/gpqa-diamond/",
         "history": "/history/",
         "snapshot": f"/history/{latest_snapshot(served)}/",
@@ -170,7 +173,28 @@ def test_chart_page_draws_the_svg(browser: Any, served: Served) -> None:
         page.close()
 
 
-@pytest.mark.parametrize("path", ["/", "/charts/dimension-profiles/", "/docs/"])
+def test_frontier_chart_draws_a_line_per_series_from_the_history(
+    browser: Any, served: Served
+) -> None:
+    page, _ = visit(browser, served.base_url + "/charts/frontier-over-time/")
+    try:
+        chart = page.locator("svg.chart")
+        box = chart.bounding_box()
+        assert box is not None and box["width"] > 600 and box["height"] > 300
+        # the data table: month end, best model, best IQ, then one column per provider
+        providers = page.locator("#chart-data thead th").count() - 3
+        assert providers == 5
+        assert chart.locator("polyline").count() == 1 + providers
+        history = json.loads((served.root / "api/v1/history.json").read_bytes())
+        ranked = [s for s in history["snapshots"] if s["rankedModelCount"]]
+        assert page.locator("#chart-data tbody tr").count() == len(ranked)
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/charts/dimension-profiles/", "/charts/frontier-over-time/", "/docs/"]
+)
 def test_page_fits_a_phone_screen(browser: Any, served: Served, path: str) -> None:
     page, seen = visit(browser, served.base_url + path, width=390, height=844)
     try:

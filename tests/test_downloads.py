@@ -67,6 +67,19 @@ def test_history_csv_has_every_snapshot_row(built_site: Path) -> None:
     assert expected and [(r[0], r[4]) for r in rows] == expected
 
 
+def test_each_snapshot_has_its_own_csv_matching_its_json(built_site: Path) -> None:
+    api = built_site / "api" / "v1"
+    snapshots = _json(api / "history.json")["snapshots"]
+    assert snapshots
+    for s in snapshots:
+        header, *rows = _rows(built_site / "downloads" / "history" / f"{s['date']}.csv")
+        models = _json(api / "history" / s["date"])["models"]
+        assert header == list(HISTORY_COLUMNS)
+        assert [(r[0], r[1], r[4]) for r in rows] == [
+            (s["date"], str(m["rank"]), m["id"]) for m in models
+        ]
+
+
 def test_quotes_commas_and_newlines_round_trip() -> None:
     cells = ['Model "X", large', "line\nbreak", None, 1.5, True]
     data = to_csv(["a", "b", "c", "d", "e"], [cells])

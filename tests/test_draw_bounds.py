@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 from pathlib import Path
 
@@ -12,7 +11,7 @@ from click.testing import CliRunner
 from generator import build
 from generator.cli import cli
 from generator.pages import svg
-from generator.pages.axes import date_ticks, value_ticks
+from generator.pages.axes import month_ticks, value_ticks
 
 FIXTURE = Path(__file__).resolve().parent / "data"
 
@@ -56,10 +55,13 @@ def test_log_ticks_are_bounded() -> None:
     assert len(svg.log_ticks(1e-300, 1e300)) == svg.MAX_TICKS
 
 
-def test_date_ticks_over_a_century_stay_few() -> None:
-    # 2000-01 .. 2099-07 is 1194 months; step 12 * ceil(1194 / 120) = 120 months: 10 ticks
-    ticks = date_ticks(dt.date(2000, 1, 1), dt.date(2099, 7, 1))
-    assert [label for _, label in ticks] == [str(year) for year in range(2000, 2100, 10)]
+def test_month_ticks_over_a_century_stay_few() -> None:
+    # 1,200 month ends over 720 px: at most 720 / 72 = 10 labels, so every
+    # 1200 / 10 = 120th month: indexes 0, 120, ..., 1080
+    months = [f"{2000 + i // 12}-{i % 12 + 1:02d}-28" for i in range(1200)]
+    ticks = month_ticks(months, 720)
+    assert [index for index, _ in ticks] == [float(i) for i in range(0, 1200, 120)]
+    assert ticks[1] == (120.0, "2010-01")
 
 
 def test_resvg_refusal_is_a_render_error() -> None:

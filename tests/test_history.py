@@ -22,6 +22,9 @@ from generator.api.contract import (
 from generator.api.documents import build_documents
 from generator.api.urls import SiteConfig
 from generator.input.records import Dataset, ModelRecord
+from generator.pages.charts import frontier
+from generator.pages.plots import Holder
+from generator.pages.sitedocs import SiteDocuments
 from generator.scoring import compute_scores
 from generator.scoring.history import dataset_as_of, month_end, replay, snapshot_dates
 from generator.scoring.types import Scores
@@ -206,3 +209,15 @@ def test_a_month_without_releases_or_results_reuses_the_previous_scores() -> Non
     assert (feb.date, feb.scores) == (FEB, jan.scores)
     assert feb.scores == compute_scores(dataset_as_of(dataset, FEB))
     assert mar.scores != jan.scores
+
+
+def test_the_frontier_chart_follows_the_replayed_snapshots() -> None:
+    dataset = _dataset()
+    documents = build_documents(dataset, compute_scores(dataset), SiteConfig())
+    plot = frontier(SiteDocuments(documents))
+    # the month ends' top models (above): Jan a 130, Feb c 140, Mar d 150; every model is
+    # by the one provider "Test Lab", so its line is the best line
+    best = (Holder("A", 130), Holder("C", 140), Holder("D", 150))
+    assert plot.months == ("2026-01-31", "2026-02-28", "2026-03-31")
+    assert plot.best.values == best
+    assert [(line.label, line.values) for line in plot.providers] == [("Test Lab", best)]

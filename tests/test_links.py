@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from support.documents import BASE, sample_documents
 from support.paths import SHIPPED_BASE_URL
-from support.sitecheck import BuiltSite, broken_links, external_loads
+from support.sitecheck import BuiltSite, broken_links, external_loads, reachable
 
 from generator.api.downloads import render_downloads
 from generator.api.feed import FEED_FILE, render_feed
@@ -80,6 +80,22 @@ def test_shipped_build_has_no_broken_links_under_a_path_prefix(shipped: BuiltSit
     assert broken_links(shipped) == []
     assert external_loads(shipped) == []
     assert shipped.checked > 5000
+
+
+def test_the_frontier_chart_and_every_snapshot_are_reached_from_the_landing_page(
+    shipped: BuiltSite,
+) -> None:
+    found = reachable(shipped)
+    # landing -> charts gallery -> the chart's share page -> its PNG preview
+    assert {"charts/frontier-over-time/index.html", "charts/frontier-over-time.png"} <= found
+    # landing -> history -> each snapshot's page, JSON and CSV
+    snapshots = json.loads((shipped.root / "api/v1/history.json").read_bytes())["snapshots"]
+    for date in (s["date"] for s in snapshots):
+        assert {
+            f"history/{date}/index.html",
+            f"api/v1/history/{date}",
+            f"downloads/history/{date}.csv",
+        } <= found, date
 
 
 def test_every_json_url_field_is_a_page_or_file(shipped: BuiltSite) -> None:

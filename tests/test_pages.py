@@ -19,7 +19,7 @@ from generator.api.mcp_tools import MCP_TOOLS
 from generator.api.urls import SiteConfig
 from generator.errors import BuildError
 from generator.pages import svg
-from generator.pages.charts import chart_kind, cost_scatter, frontier, inline, iq_histogram
+from generator.pages.charts import chart_kind, cost_scatter, inline, iq_histogram
 from generator.pages.plots import Bar, Bars, Histogram
 from generator.pages.render import Linker, render_pages
 from generator.pages.sitedocs import SiteDocuments
@@ -214,19 +214,6 @@ def test_cost_frontier_highlights_models_no_cheaper_model_beats() -> None:
         ("Gamma Three", True),
         ("Beta Two <b>", True),
         ("Alpha One", True),
-    ]
-
-
-def test_frontier_records_are_running_maxima() -> None:
-    plot = frontier(SiteDocuments(sample_documents()))
-    # eta-7 has no release date; the others are released in increasing IQ order
-    assert [p.label for p in plot.records] == [
-        "Zeta Six",
-        "Epsilon Five",
-        "Delta Four",
-        "Gamma Three",
-        "Beta Two <b>",
-        "Alpha One",
     ]
 
 

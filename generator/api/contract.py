@@ -87,7 +87,8 @@ ChartKind = Literal[
     "benchmark-scores",
     "iq-ranges",
 ]
-"""What a promoted chart draws (a chart's `tags` include its kind)."""
+"""What a promoted chart draws (a chart's `tags` include its kind). `frontier` is the
+replayed history's best composite IQ per month end, overall and per top provider."""
 
 _DIMENSION_NAMES = {slug.replace("-", "_"): slug for slug in DIMENSION_SLUGS}
 

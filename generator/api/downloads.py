@@ -1,4 +1,5 @@
-"""Bulk downloads: the model list, every ranking, every domain and the history as CSV.
+"""Bulk downloads: the model list, every ranking, every domain and the history as CSV
+(the whole history in one file and each snapshot in its own).
 
 RFC 4180 (CRLF line ends, fields quoted only when needed), UTF-8 without a byte order
 mark, a header row, columns in a fixed order, rows in the JSON document's order; an
@@ -72,6 +73,11 @@ def domain_download(slug: str) -> str:
 
 def history_download() -> str:
     return download_path("history")
+
+
+def snapshot_download(date: str) -> str:
+    """One history snapshot's leaderboard (`downloads/history/<date>.csv`)."""
+    return download_path(f"history/{date}")
 
 
 def models_download() -> str:
@@ -159,4 +165,7 @@ def render_downloads(documents: Mapping[str, msgspec.Struct]) -> dict[str, bytes
         for s in history.snapshots
     ]
     files[history_download()] = to_csv(HISTORY_COLUMNS, _history_rows(snapshots))
+    for snapshot in snapshots:
+        path = snapshot_download(snapshot.date.isoformat())
+        files[path] = to_csv(HISTORY_COLUMNS, _history_rows([snapshot]))
     return files

@@ -14,6 +14,7 @@ from generator.api.downloads import (
     history_download,
     models_download,
     ranking_download,
+    snapshot_download,
 )
 from generator.api.mcp_tools import MCP_TOOLS
 from generator.api.urls import (
@@ -65,8 +66,8 @@ def render_llms_txt(config: SiteConfig) -> bytes:
         "",
         f"- [Models CSV]({base}/{models_download()}): one row per model",
         f"- [History CSV]({base}/{history_download()}): every month-end leaderboard",
-        f"- Every ranking and domain: `{base}/{ranking_download('{id}')}`, "
-        f"`{base}/{domain_download('{slug}')}`",
+        f"- Every ranking, domain and snapshot: `{base}/{ranking_download('{id}')}`, "
+        f"`{base}/{domain_download('{slug}')}`, `{base}/{snapshot_download('{date}')}`",
         "",
         "## MCP",
         "",

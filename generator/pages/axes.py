@@ -5,7 +5,6 @@ Shared by the chart kinds in `plots.py`; everything returns SVG element strings.
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -134,17 +133,11 @@ def iq_scale(points: Sequence[Point], frame: Frame) -> tuple[Scale, list[float]]
     return Scale(ticks[0], ticks[-1], frame.bottom, frame.top), ticks
 
 
-def date_ticks(start: dt.date, end: dt.date) -> list[tuple[float, str]]:
-    months = (end.year - start.year) * 12 + end.month - start.month
-    step = 6 if months <= 48 else 12 * math.ceil(months / 120)  # at most about 10 ticks
-    ticks = []
-    year, month = start.year, start.month
-    while (year, month) <= (end.year, end.month):
-        label = str(year) if month == 1 else f"{year}-{month:02d}"
-        ticks.append((float(dt.date(year, month, 1).toordinal()), label))
-        month += step
-        year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
-    return ticks
+def month_ticks(months: Sequence[str], width: float) -> list[tuple[float, str]]:
+    """Ticks at month indexes, labelled `YYYY-MM`, every k-th month so that labels sit at
+    least 72 px apart over `width` (bounded for any number of months)."""
+    step = max(1, math.ceil(len(months) / max(width / 72, 1)))
+    return [(float(i), months[i][:7]) for i in range(0, len(months), step)]
 
 
 def value_ticks(values: Sequence[float]) -> list[float]:
@@ -162,3 +155,47 @@ def format_value(value: float | None) -> str:
     if float(value).is_integer():
         return f"{int(value):,}"
     return f"{value:.4g}" if abs(value) < 1000 else f"{value:,.1f}"
+
+
+MARKERS = ("ring", "circle", "square", "triangle", "diamond", "triangle-down")
+"""Marker shapes in the order series get them, so lines differ by shape as well as colour."""
+
+
+def marker(shape: str, x: float, y: float, r: float, colour: str) -> str:
+    """A point mark of `shape` centred on (x, y), about `2 r` across, with a white edge."""
+    edge: dict[str, str | float] = {"stroke": "#ffffff", "stroke_width": 1}
+    if shape == "ring":
+        return svg.circle(x, y, r * 0.8, "none", stroke=colour, stroke_width=2.5)
+    if shape == "circle":
+        return svg.circle(x, y, r, colour, **edge)
+    if shape == "square":
+        side = r * 1.7
+        return svg.rect(x - side / 2, y - side / 2, side, side, colour, **edge)
+    if shape == "diamond":
+        d = r * 1.3
+        return svg.polygon([(x, y - d), (x + d, y), (x, y + d), (x - d, y)], colour, **edge)
+    tip = -1 if shape == "triangle" else 1  # "triangle" points up, "triangle-down" down
+    h = r * 1.2
+    points = [(x, y + tip * h), (x + h, y - tip * h * 0.8), (x - h, y - tip * h * 0.8)]
+    return svg.polygon(points, colour, **edge)
+
+
+def spread_labels(wanted: Sequence[float], gap: float, top: float, bottom: float) -> list[float]:
+    """Label baselines as near `wanted` as possible, at least `gap` apart, within [top, bottom].
+
+    Keeps the input order's positions: returns one y per wanted y, in the same order.
+    """
+    order = sorted(range(len(wanted)), key=lambda i: (wanted[i], i))
+    placed: list[float] = []
+    for i in order:
+        y = max(wanted[i], top)
+        if placed:
+            y = max(y, placed[-1] + gap)
+        placed.append(y)
+    overflow = placed[-1] - bottom if placed else 0.0
+    if overflow > 0:  # push the stack up, never above `top`
+        placed = [max(y - overflow, top + k * gap) for k, y in enumerate(placed)]
+    out = [0.0] * len(wanted)
+    for i, y in zip(order, placed, strict=True):
+        out[i] = y
+    return out

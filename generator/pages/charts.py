@@ -6,11 +6,19 @@ as an accessible inline SVG for its share page and as a 1200x630 PNG preview.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import get_args
 
-from generator.api.contract import COST_UNIT, Chart, ChartKind, ModelSummary, RankingDetail
+from generator.api.contract import (
+    COST_UNIT,
+    Chart,
+    ChartKind,
+    HistoryDetail,
+    HistoryEntry,
+    ModelSummary,
+    RankingDetail,
+)
 from generator.errors import BuildError
 from generator.pages import svg
 from generator.pages.axes import Point
@@ -18,13 +26,15 @@ from generator.pages.plots import (
     Bar,
     Bars,
     CostScatter,
+    FrontierLines,
     Histogram,
+    Holder,
     Interval,
     Intervals,
+    Line,
     Plot,
     Profile,
     Profiles,
-    Timeline,
 )
 from generator.pages.sitedocs import SiteDocuments
 from generator.pages.views import DIMENSION_SHORT
@@ -34,6 +44,7 @@ INLINE_WIDTH = 720
 PREVIEW_ROWS = 14
 INLINE_ROWS = 50
 PROFILE_MODELS = 6
+TOP_PROVIDERS = 5
 SITE_NAME = "modelscores"
 
 
@@ -80,18 +91,42 @@ def cost_scatter(docs: SiteDocuments) -> CostScatter:
     return CostScatter(tuple(points), COST_UNIT)
 
 
-def frontier(docs: SiteDocuments) -> Timeline:
-    """Ranked models by release date; highlight each model that set a new best."""
-    rows = [
-        (m.release_date.toordinal(), -m.iq, m.name)
-        for m in docs.models.models
-        if m.iq is not None and m.release_date is not None
-    ]
-    points, best = [], -1
-    for day, neg_iq, name in sorted(rows):
-        points.append(Point(name, float(day), float(-neg_iq), highlight=-neg_iq > best))
-        best = max(best, -neg_iq)
-    return Timeline(tuple(points))
+def frontier(docs: SiteDocuments, providers: int = TOP_PROVIDERS) -> FrontierLines:
+    """The frontier over time, from the replayed history snapshots (oldest first)."""
+    history = [docs.history_details[s.date.isoformat()] for s in docs.history.snapshots]
+    return frontier_lines(history, providers)
+
+
+def frontier_lines(
+    snapshots: Sequence[HistoryDetail], providers: int = TOP_PROVIDERS
+) -> FrontierLines:
+    """The best composite IQ at each month end, and the best of each top provider.
+
+    The top providers are the `providers` whose best model ranks highest in the latest
+    snapshot (ties cannot occur: ranks are unique). Month ends before the first one that
+    ranks a model are left out; a provider with no ranked model at a month end has a gap.
+    """
+    first = next((i for i, s in enumerate(snapshots) if s.models), len(snapshots))
+    kept = snapshots[first:]
+    bests = [_best_per_provider(s) for s in kept]
+    latest = bests[-1] if bests else {}
+    top = sorted(latest, key=lambda name: (latest[name].rank, name))[:providers]
+    overall = Line("Best overall", tuple(_holder(s.models[0] if s.models else None) for s in kept))
+    lines = tuple(Line(name, tuple(_holder(b.get(name)) for b in bests)) for name in top)
+    months = tuple(s.date.isoformat() for s in kept)
+    return FrontierLines(months, overall, lines, skipped=first)
+
+
+def _best_per_provider(snapshot: HistoryDetail) -> dict[str, HistoryEntry]:
+    """Each provider's best-ranked model of a snapshot (its leaderboard is in rank order)."""
+    best: dict[str, HistoryEntry] = {}
+    for entry in snapshot.models:
+        best.setdefault(entry.provider, entry)
+    return best
+
+
+def _holder(entry: HistoryEntry | None) -> Holder | None:
+    return None if entry is None else Holder(entry.name, entry.iq)
 
 
 def dimension_profiles(docs: SiteDocuments, count: int = PROFILE_MODELS) -> Profiles:

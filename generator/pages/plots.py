@@ -1,4 +1,4 @@
-"""The five chart kinds as plain data plus a `draw(width, height)` that returns SVG.
+"""The chart kinds as plain data plus a `draw(width, height)` that returns SVG.
 
 A plot knows nothing about documents or pages: `charts.py` builds plots from the
 computed documents, and `svg.py` wraps what a plot draws into a page or a preview.
@@ -6,7 +6,6 @@ computed documents, and `svg.py` wraps what a plot draws into a page or a previe
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 from dataclasses import dataclass
 from typing import Protocol
@@ -152,65 +151,146 @@ class CostScatter:
 
 
 @dataclass(frozen=True)
-class Timeline:
-    """Best composite IQ so far by release date: a step line through the record-setters."""
+class Holder:
+    """The model holding a line's value at one month end, and its composite IQ."""
 
-    points: tuple[Point, ...]  # x = date ordinal
+    model: str
+    iq: int
 
-    @property
-    def records(self) -> list[Point]:
-        return [p for p in self.points if p.highlight]
+
+@dataclass(frozen=True)
+class Line:
+    """One series of a line chart: a value per month end, None where nothing is ranked."""
+
+    label: str
+    values: tuple[Holder | None, ...]
+
+
+# Series colours: each at least 3:1 against white (WCAG non-text contrast); the best
+# line is the site's highlight colour, the providers' lines cycle through the rest.
+LINE_COLOURS = ("#2b6cb0", "#2f855a", "#6b46c1", "#2c7a7b", "#b83280")
+
+
+@dataclass(frozen=True)
+class FrontierLines:
+    """The replayed history: the best composite IQ at each month end (one thick line) and
+    the best of each of a few providers (one line each), every line with its own marker
+    shape and a direct label, so no line is told apart by colour alone."""
+
+    months: tuple[str, ...]  # month-end dates (ISO), oldest first, from the first ranked one
+    best: Line
+    providers: tuple[Line, ...]
+    skipped: int = 0  # earlier month ends that rank no model (not drawn)
+
+    def _styles(self) -> list[tuple[Line, str, str, float]]:
+        """(line, colour, marker shape, stroke width), the best line first."""
+        styles = [(self.best, HIGHLIGHT, axes.MARKERS[0], 5.0)]
+        for i, line in enumerate(self.providers):
+            shape = axes.MARKERS[1 + i % (len(axes.MARKERS) - 1)]
+            styles.append((line, LINE_COLOURS[i % len(LINE_COLOURS)], shape, 2.0))
+        return styles
 
     @property
     def summary(self) -> str:
-        recs = self.records
-        if not recs:
-            return "No model has both a composite IQ and a release date yet."
-        last = recs[-1]
+        if not self.months:
+            return "No snapshot of the replayed history ranks a model yet."
+        latest = next((v for v in reversed(self.best.values) if v is not None), None)
+        top = f"; at the latest, {latest.model} at IQ {latest.iq}" if latest else ""
+        names = ", ".join(line.label for line in self.providers) or "none"
+        skipped = (
+            f" The {self.skipped} earlier month ends rank no model and are not drawn."
+            if self.skipped
+            else ""
+        )
         return (
-            f"Step chart of the best composite IQ by release date over {len(self.points)} "
-            f"models; {len(recs)} models set a new best, the latest {last.label} at IQ "
-            f"{int(last.y)} ({dt.date.fromordinal(int(last.x)).isoformat()})."
+            f"Line chart of the replayed score history at {len(self.months)} month ends from "
+            f"{self.months[0]} to {self.months[-1]}. A thick line with rings follows the best "
+            f"composite IQ of all models{top}. One thin line per provider, each with its own "
+            f"marker shape and labelled at its end, follows the best model of the "
+            f"{len(self.providers)} providers whose best model ranks highest in the latest "
+            f"snapshot: {names}.{skipped}"
         )
 
     @property
     def table(self) -> DataTable:
-        rows = tuple(
-            (dt.date.fromordinal(int(p.x)).isoformat(), p.label, str(int(p.y)))
-            for p in self.records
-        )
+        rows = []
+        for i, month in enumerate(self.months):
+            best = self.best.values[i]
+            cells = [_holder_cell(line.values[i]) for line in self.providers]
+            rows.append((month, best.model if best else "–", str(best.iq) if best else "–", *cells))
         return DataTable(
-            "Models that set a new best composite IQ",
-            ("Release date", "Model", "Composite IQ"),
-            rows,
+            "Best composite IQ at each month end, of all models and per provider",
+            ("Month end", "Best model", "Best IQ", *(line.label for line in self.providers)),
+            tuple(rows),
         )
 
     def height_for(self, width: float) -> float:
         return max(width * 0.56, 360)
 
     def draw(self, width: float, height: float) -> str:
-        frame = axes.frame(width, height, right=120)
-        if not self.points:
+        if not self.months:
             return svg.text(width / 2, height / 2, "No data", 16, text_anchor="middle")
-        first = dt.date.fromordinal(int(min(p.x for p in self.points)))
-        last = dt.date.fromordinal(int(max(p.x for p in self.points)))
-        start = dt.date(first.year, 1 if first.month <= 6 else 7, 1)
-        end = dt.date(last.year + (last.month > 6), 7 if last.month <= 6 else 1, 1)
-        xs = Scale(start.toordinal(), end.toordinal(), frame.left, frame.right)
-        ys, yticks = axes.iq_scale(self.points, frame)
+        label_room = min(180.0, width * 0.25)
+        frame = axes.frame(width, height, right=label_room)
+        count = len(self.months)
+        xs = Scale(-0.5, count - 0.5, frame.left, frame.right)
+        iqs = [v.iq for line, *_ in self._styles() for v in line.values if v is not None]
+        yticks = svg.nice_ticks(max(min(iqs) - 3, IQ_MIN - 10), max(iqs) + 3, 5)
+        ys = Scale(yticks[0], yticks[-1], frame.bottom, frame.top)
         out = axes.y_axis(frame, ys, yticks, "Composite IQ")
-        out += axes.x_axis(frame, xs, axes.date_ticks(start, end), "Release date")
-        steps: list[tuple[float, float]] = []
-        for rec in self.records:
-            if steps:
-                steps.append((xs(rec.x), steps[-1][1]))
-            steps.append((xs(rec.x), ys(rec.y)))
-        if steps:
-            steps.append((xs(max(p.x for p in self.points)), steps[-1][1]))
-            out.append(svg.polyline(steps, HIGHLIGHT, stroke_width=2.5))
-        out += axes.point_marks(self.points, xs, ys)
-        out += axes.point_labels(self.points, xs, ys, 11, frame)
+        ticks = axes.month_ticks(self.months, frame.right - frame.left)
+        out += axes.x_axis(frame, xs, ticks, "Month end (replayed history)")
+        styles = self._styles()
+        for line, colour, _, stroke in styles:
+            for segment in _segments(line.values, xs, ys):
+                if len(segment) > 1:
+                    out.append(svg.polyline(segment, colour, stroke_width=stroke))
+        # the providers' markers, then the best line's rings around them (a ring is hollow,
+        # so the provider holding the best value stays visible inside it)
+        for line, colour, shape, _ in [*styles[1:], styles[0]]:
+            size = 7.0 if line is self.best else 4.5
+            for i, v in enumerate(line.values):
+                if v is not None:
+                    out.append(axes.marker(shape, xs(i), ys(v.iq), size, colour))
+        out += self._labels(xs, ys, frame, label_room)
         return "".join(out)
+
+    def _labels(self, xs: Scale, ys: Scale, frame: axes.Frame, room: float) -> list[str]:
+        """Each line's name right of the plot, level with its last value where room allows,
+        after a copy of its marker."""
+        ends = []
+        for line, colour, shape, _ in self._styles():
+            last = max((i for i, v in enumerate(line.values) if v is not None), default=None)
+            if last is not None:
+                value = line.values[last]
+                assert value is not None
+                ends.append((line.label, colour, shape, ys(value.iq)))
+        spots = axes.spread_labels([y for *_, y in ends], 16, frame.top + 6, frame.bottom)
+        x = frame.right + 14
+        out = []
+        for (label, colour, shape, _), y in zip(ends, spots, strict=True):
+            out.append(axes.marker(shape, x, y, 4.5, colour))
+            text = svg.clip_label(label, 12, room - 30)
+            out.append(svg.text(x + 10, y + 4, text, 12))
+        return out
+
+
+def _holder_cell(value: Holder | None) -> str:
+    return "–" if value is None else f"{value.iq} ({value.model})"
+
+
+def _segments(
+    values: tuple[Holder | None, ...], xs: Scale, ys: Scale
+) -> list[list[tuple[float, float]]]:
+    """The runs of consecutive months that have a value, as pixel points."""
+    segments: list[list[tuple[float, float]]] = [[]]
+    for i, v in enumerate(values):
+        if v is None:
+            if segments[-1]:
+                segments.append([])
+            continue
+        segments[-1].append((xs(i), ys(v.iq)))
+    return [s for s in segments if s]
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from generator.api.contract import (
     RANKINGS,
     Envelope,
 )
+from generator.api.downloads import snapshot_download
 from generator.api.mcp_tools import MCP_TOOLS
 from generator.api.openapi import build_openapi
 from generator.api.urls import SiteConfig, api_url, mcp_url, openapi_url
@@ -322,6 +323,7 @@ def _history_pages(out: _Renderer) -> None:
             f"Composite IQ leaderboard as of {date}",
             f"The composite IQ leaderboard replayed with the evidence of {date}.",
             snapshot=detail,
+            csv=snapshot_download(date),
         )
     out.page(
         HISTORY.page + PAGE_FILE,
@@ -333,6 +335,7 @@ def _history_pages(out: _Renderer) -> None:
             s.date.isoformat(): HISTORY_SNAPSHOT.page_path(s.date.isoformat())
             for s in history.snapshots
         },
+        csvs={s.date.isoformat(): snapshot_download(s.date.isoformat()) for s in history.snapshots},
     )
 
 

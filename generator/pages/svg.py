@@ -67,6 +67,12 @@ def polyline(points: Sequence[tuple[float, float]], stroke: str, **extra: str | 
     return f"<polyline{_attrs({'points': coords, 'fill': 'none', 'stroke': stroke, **extra})}/>"
 
 
+def polygon(points: Sequence[tuple[float, float]], fill: str, **extra: str | float) -> str:
+    """A closed filled shape through points."""
+    coords = " ".join(f"{num(x)},{num(y)}" for x, y in points)
+    return f"<polygon{_attrs({'points': coords, 'fill': fill, **extra})}/>"
+
+
 def text(x: float, y: float, content: str, size: float = 13, **extra: str | float) -> str:
     """A text label (escaped); `anchor` is start, middle or end."""
     attrs: dict[str, str | float] = {"x": x, "y": y, "font-size": size, "fill": INK}

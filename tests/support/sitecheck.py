@@ -157,6 +157,25 @@ def broken_links(site: BuiltSite, skip_prefixes: tuple[str, ...] = ()) -> list[s
     return problems
 
 
+def reachable(site: BuiltSite, start: str = "") -> set[str]:
+    """Site paths of every file reached by following href/src links from the page at
+    `start` (a site path; the landing page by default), pages crawled in turn."""
+    first = site.resolve(f"{site.base_url}/{start}")
+    assert first is not None, start
+    seen, queue = {first}, [first]
+    while queue:
+        page = queue.pop()
+        collector = _Collector()
+        collector.feed(page.read_text(encoding="utf-8"))
+        for href in collector.links:
+            target = site.resolve(urldefrag(urljoin(site.page_url(page), href))[0])
+            if target is not None and target not in seen:
+                seen.add(target)
+                if target.suffix == ".html":
+                    queue.append(target)
+    return {path.relative_to(site.root).as_posix() for path in seen}
+
+
 def external_loads(site: BuiltSite) -> list[str]:
     """Subresources (img, script, stylesheet) a page would load from outside the site."""
     out = []
