@@ -43,6 +43,7 @@ from generator.output.cache import (
 from generator.output.pool import default_workers
 from generator.output.report import BuildReport as BuildReport
 from generator.output.report import unchanged_report
+from generator.output.snapshots import SnapshotCache
 from generator.output.writer import merge_files, write_site
 from generator.pages.render import render_pages
 from generator.pages.svg import RenderError
@@ -120,7 +121,8 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
     with timer.stage("score"):
         scores = compute_scores(dataset)
     with timer.stage("history"):
-        snapshots = replay(dataset)
+        history_cache = SnapshotCache(out_dir)
+        snapshots = replay(dataset, store=history_cache, code=history_cache.code)
     with timer.stage("render"):
         documents = build_documents(dataset, scores, config, snapshots)
         api = render_api(documents, config)
@@ -147,6 +149,7 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
             # Under the writer's lock, so the record matches the site it describes.
             after=lambda: save_manifest(out_dir, inputs, len(documents), outputs.outputs),
         )
+        history_cache.save()  # entries stand alone (keyed by their inputs), so after the lock
     return BuildReport(
         out_dir=str(out_dir),
         files=len(files),

@@ -34,7 +34,7 @@ from support.sitetree import (
     without_dac_override,
 )
 
-from generator.output.cache import cache_path
+from generator.output.cache import cache_path, history_cache_path
 
 SEED = 20251122
 TRIALS = int(os.environ.get("MODELSCORES_CRASH_TRIALS", "20"))
@@ -171,7 +171,7 @@ def test_sigkill_at_random_moments_leaves_old_or_new_site(sites: Sites, tmp_path
     result = run_build(sites.data["new"], out)
     assert result.returncode == 0, result.stderr
     assert sites.which(out) == "new"
-    kept = {"site_out", cache_path(out).name}  # the site and its build cache
+    kept = {"site_out", cache_path(out).name, history_cache_path(out).name}  # site, caches
     leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name not in kept)
     assert leftovers == [], f"staging debris after a clean build: {leftovers}"
     print(f"crash trials (seed {SEED}, write window {sites.window:.3f} s): {outcomes}")
@@ -199,7 +199,11 @@ def test_file_size_limit_reports_error_and_keeps_old_site(sites: Sites, tmp_path
     result = run_build(sites.data["new"], out, preexec_fn=lambda: _limit_file_size(2048))
     _assert_clear_failure(result)
     assert sites.which(out) == "old"
-    assert sorted(p.name for p in tmp_path.iterdir()) == [cache_path(out).name, "site_out"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        cache_path(out).name,
+        history_cache_path(out).name,
+        "site_out",
+    ]
 
 
 @contextlib.contextmanager
@@ -241,6 +245,7 @@ def test_full_disk_reports_error_and_keeps_old_site(sites: Sites, tmp_path: Path
         assert sites.which(out) == "old"
         assert sorted(p.name for p in disk.iterdir()) == [
             cache_path(out).name,
+            history_cache_path(out).name,
             "filler",
             "site_out",
         ]

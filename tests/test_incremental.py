@@ -1,7 +1,8 @@
 """Incremental builds: after any sequence of edits, the same bytes as a clean full build.
 
 Each example copies the fixture data, builds it, then applies random edits (a price, a
-result, a new model, a removed model, a template change, a methodology parameter), and
+result, an old result's date, a new model, a removed model, a template change, a
+methodology parameter), and
 after each one builds incrementally into the same site (cache in play, two workers, the
 pool forced on) and cleanly into a new directory (no cache, one process), and compares
 the two trees byte for byte. A damaged cache must give the same site as no cache.
@@ -31,7 +32,7 @@ from generator.pages import render
 
 Edit = tuple[str, int, float]
 EDITS = st.tuples(
-    st.sampled_from(["price", "result", "new", "remove", "template", "methodology"]),
+    st.sampled_from(["price", "result", "asof", "new", "remove", "template", "methodology"]),
     st.integers(0, 1_000),
     st.floats(0.5, 0.99),
 )
@@ -60,6 +61,10 @@ def _apply(edit: Edit, data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         _replace_first(
             model, r"^value = ([0-9.]+)$", lambda m: f"value = {round(float(m[1]) * factor, 3)}"
         )  # type: ignore[arg-type]
+    elif kind == "asof":  # an old result re-dated: the history's earlier months change
+        month = 10 + pick % 4  # October 2025 to January 2026
+        date = f"{2025 + month // 13}-{(month - 1) % 12 + 1:02d}-{1 + pick % 28:02d}"
+        _replace_first(model, r"^as_of = .*$", f"as_of = {date}")
     elif kind == "new":
         source = (FIXTURE_DATA / "models" / "alpha-1.toml").read_text(encoding="utf-8")
         new_id = f"zeta-{pick}"

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import shutil
 import stat
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -36,6 +37,7 @@ from generator.output.writer import interrupted
 
 FORMAT = 1
 CACHE_SUFFIX = ".build-cache"
+HISTORY_CACHE_SUFFIX = ".build-cache-history"
 LIBRARIES = ("msgspec", "rtoml", "jinja2", "markupsafe", "resvg-py")
 """Distributions whose version can change the bytes of a build (besides our own code)."""
 
@@ -125,6 +127,12 @@ def cache_path(out_dir: Path) -> Path:
     """Where the cache of the site at `out_dir` lives: beside it, outside the site."""
     out_dir = Path(os.path.abspath(out_dir))
     return out_dir.parent / f".{out_dir.name}{CACHE_SUFFIX}"
+
+
+def history_cache_path(out_dir: Path) -> Path:
+    """The folder of the history's scored snapshots (`generator/output/snapshots.py`)."""
+    out_dir = Path(os.path.abspath(out_dir))
+    return out_dir.parent / f".{out_dir.name}{HISTORY_CACHE_SUFFIX}"
 
 
 def load_manifest(out_dir: Path) -> Manifest:
@@ -240,9 +248,10 @@ def save_manifest(
 
 
 def forget(out_dir: Path) -> None:
-    """Remove the cache (the next build is a full one)."""
+    """Remove the cache and the history's (the next build is a full one)."""
     with contextlib.suppress(OSError):
         os.unlink(cache_path(out_dir))
+    shutil.rmtree(history_cache_path(out_dir), ignore_errors=True)
 
 
 def keyed(parts: Iterable[bytes]) -> bytes:

@@ -45,6 +45,7 @@ from generator.scoring.types import (
     DimensionEstimate,
     ModelScores,
     Projection,
+    ScoredResult,
     Scores,
 )
 from generator.scoring.uncertainty import uncertainties
@@ -219,8 +220,21 @@ def estimate_dimensions(
     return tuple(estimates)
 
 
-def compute_scores(dataset: Dataset) -> Scores:
-    """Every score of every published model and every domain. Pure and deterministic."""
+class Estimates(msgspec.Struct, frozen=True, kw_only=True):
+    """Every model's dimensions, composite and rank: what both scorings start from."""
+
+    models: dict[str, ModelRecord]  # by id, sorted
+    projected: dict[str, dict[str, Projection]]  # model -> benchmark -> projection
+    chosen: dict[str, dict[str, ScoredResult]]  # model -> benchmark -> chosen row
+    population: Population
+    dimensions: dict[str, tuple[DimensionEstimate, ...]]
+    composites: dict[str, float | None]
+    published_iq: dict[str, int]
+    ranks: dict[str, int]
+
+
+def estimate_models(dataset: Dataset) -> Estimates:
+    """Dimensions, composites and composite ranks of every model (no bands, cost or domains)."""
     params = dataset.methodology.parameters
     benchmarks: dict[str, BenchmarkRecord] = {b.id: b for b in dataset.benchmarks}
     models = {m.id: m for m in sorted(dataset.models, key=lambda m: m.id)}
@@ -242,6 +256,26 @@ def compute_scores(dataset: Dataset) -> Scores:
     ranks = {
         e.model_id: e.rank for e in rank_entries(sorted(published_iq.items()), "higher_is_better")
     }
+    return Estimates(
+        models=models,
+        projected=projected,
+        chosen=chosen,
+        population=population,
+        dimensions=dimensions,
+        composites=composites,
+        published_iq=published_iq,
+        ranks=ranks,
+    )
+
+
+def compute_scores(dataset: Dataset) -> Scores:
+    """Every score of every published model and every domain. Pure and deterministic."""
+    params = dataset.methodology.parameters
+    benchmarks: dict[str, BenchmarkRecord] = {b.id: b for b in dataset.benchmarks}
+    estimates = estimate_models(dataset)
+    models, dimensions, composites = estimates.models, estimates.dimensions, estimates.composites
+    published_iq, ranks, projected = estimates.published_iq, estimates.ranks, estimates.projected
+    chosen, population = estimates.chosen, estimates.population
     spread = uncertainties(dimensions, composites, ranks, params.interval_z)
 
     peer_index = PeerIndex(models, composites)

@@ -6,19 +6,57 @@ the results with `as_of` on or before D. The methodology, ladders and benchmark
 catalogue are today's, so a snapshot says "what today's method makes of that date's
 evidence", not what anyone published then. Prices exist only as current values: the
 cost of a snapshot is not a replay and is never published.
+
+A snapshot keeps only what the history publishes (`SnapshotModel`): each model's seven
+dimension values, composite, rank, 95% range and rank band. It is scored by
+`score_snapshot` from `scoring_inputs` (the dataset without what that scoring never
+reads: names, prices, domains...), so its scores are a function of those inputs alone
+and can be reused by their digest (`SnapshotStore`, kept between builds by
+`generator/output/snapshots.py`).
 """
 
 from __future__ import annotations
 
 import bisect
 import datetime as dt
+import hashlib
 from collections.abc import Iterable
+from typing import Protocol
 
 import msgspec
 
-from generator.input.records import Dataset, ModelRecord
-from generator.scoring.engine import compute_scores
-from generator.scoring.types import Scores
+from generator.input.records import (
+    BenchmarkRecord,
+    BenchmarkResultRecord,
+    Dataset,
+    MethodologyRecord,
+    ModelRecord,
+)
+from generator.scoring.engine import estimate_models
+from generator.scoring.types import RankBand
+from generator.scoring.uncertainty import uncertainties
+
+EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+
+
+class SnapshotModel(msgspec.Struct, array_like=True, frozen=True, kw_only=True):
+    """What the history publishes of one model at one month end (as in `ModelScores`)."""
+
+    model_id: str
+    dimensions: tuple[float | None, ...]  # the seven unrounded values, in dimension order
+    composite: float | None
+    iq: int | None
+    rank: int | None
+    composite_sd: float | None
+    composite_low95: float | None
+    composite_high95: float | None
+    rank_band: RankBand | None
+
+
+class SnapshotScores(msgspec.Struct, array_like=True, frozen=True, kw_only=True):
+    """Every model of one snapshot, by id."""
+
+    models: dict[str, SnapshotModel]
 
 
 class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
@@ -26,7 +64,15 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
 
     date: dt.date
     dataset: Dataset
-    scores: Scores
+    scores: SnapshotScores
+
+
+class SnapshotStore(Protocol):
+    """Snapshot scores kept by the digest of their scoring inputs (a build cache)."""
+
+    def get(self, key: bytes) -> SnapshotScores | None: ...
+
+    def put(self, key: bytes, scores: SnapshotScores) -> None: ...
 
 
 def month_end(day: dt.date) -> dt.date:
@@ -77,21 +123,133 @@ def _event_dates(dataset: Dataset) -> list[dt.date]:
     return sorted(set(dates))
 
 
-def replay(dataset: Dataset, dates: Iterable[dt.date] | None = None) -> list[Snapshot]:
+def score_snapshot(dataset: Dataset) -> SnapshotScores:
+    """The published part of `compute_scores`: the same numbers, without what history omits.
+
+    Leaves out the dimension rankings' bands, EQ, cost and domains, which no history
+    document shows; every kept field is computed by the same code as `compute_scores`.
+    """
+    estimates = estimate_models(dataset)
+    z = dataset.methodology.parameters.interval_z
+    spread = uncertainties(
+        estimates.dimensions, estimates.composites, estimates.ranks, z, per_dimension=False
+    )
+    return SnapshotScores(
+        models={
+            m: SnapshotModel(
+                model_id=m,
+                dimensions=tuple(d.value for d in estimates.dimensions[m]),
+                composite=estimates.composites[m],
+                iq=estimates.published_iq.get(m),
+                rank=estimates.ranks.get(m),
+                composite_sd=spread[m].sd,
+                composite_low95=spread[m].low95,
+                composite_high95=spread[m].high95,
+                rank_band=spread[m].band,
+            )
+            for m in estimates.models
+        }
+    )
+
+
+def scoring_inputs(dataset: Dataset) -> Dataset:
+    """`dataset` with only what `score_snapshot` (and the date filter) reads.
+
+    Kept: each model's id, release date, lineage, legacy estimate and results (benchmark,
+    value, date); each benchmark's scoring fields; the methodology's version, parameters
+    and dimensions. Gone: names, prices, usage, speed, sources, notes, domains, charts.
+    `tests/test_history_cache.py` checks that scoring this gives the same snapshot.
+    """
+    return Dataset(
+        methodology=_methodology_inputs(dataset.methodology),
+        benchmarks=tuple(_benchmark_inputs(b) for b in dataset.benchmarks),
+        models=tuple(_model_inputs(m) for m in dataset.models),
+        domains=(),
+        charts=(),
+    )
+
+
+def _methodology_inputs(methodology: MethodologyRecord) -> MethodologyRecord:
+    return MethodologyRecord(
+        version=methodology.version,
+        summary="",
+        updated=EPOCH,
+        cost_unit="",
+        parameters=methodology.parameters,
+        dimensions=methodology.dimensions,
+    )
+
+
+def _benchmark_inputs(benchmark: BenchmarkRecord) -> BenchmarkRecord:
+    return msgspec.structs.replace(
+        benchmark, name="", description="", source_name="", source_url="", updated=EPOCH
+    )
+
+
+def _model_inputs(model: ModelRecord) -> ModelRecord:
+    return ModelRecord(
+        id=model.id,
+        name="",
+        provider="",
+        country="",
+        release_date=model.release_date,
+        open_weights=False,
+        updated=EPOCH,
+        legacy_abstract_estimate=model.legacy_abstract_estimate,
+        lineage=model.lineage,
+        results=[
+            BenchmarkResultRecord(
+                benchmark=r.benchmark, value=r.value, source_name="", source_url="", as_of=r.as_of
+            )
+            for r in model.results
+        ],
+    )
+
+
+def snapshot_key(inputs: Dataset, code: bytes) -> bytes:
+    """The digest a snapshot's scores are kept under: its scoring inputs and the code."""
+    h = hashlib.blake2b(digest_size=32)
+    h.update(len(code).to_bytes(8, "little"))
+    h.update(code)
+    h.update(msgspec.msgpack.encode(inputs))
+    return h.digest()
+
+
+def replay(
+    dataset: Dataset,
+    dates: Iterable[dt.date] | None = None,
+    *,
+    store: SnapshotStore | None = None,
+    code: bytes = b"",
+) -> list[Snapshot]:
     """One snapshot per month end (or per given date, ascending), oldest first.
 
     A date with no release or result since the previous one shares that snapshot's
-    dataset and scores (it would score the same records again).
+    scores (it would score the same records again). With a `store`, a snapshot whose
+    scoring inputs (and `code`, the generator's version) were scored before is taken
+    from it, and every snapshot scored here is put in it.
     """
     events = _event_dates(dataset)
+    inputs = scoring_inputs(dataset)
     snapshots: list[Snapshot] = []
     for date in snapshot_dates(dataset) if dates is None else dates:
         if snapshots and _unchanged(events, snapshots[-1].date, date):
             snapshots.append(msgspec.structs.replace(snapshots[-1], date=date))
             continue
-        then = dataset_as_of(dataset, date)
-        snapshots.append(Snapshot(date=date, dataset=then, scores=compute_scores(then)))
+        scores = _scores(dataset_as_of(inputs, date), store, code)
+        snapshots.append(Snapshot(date=date, dataset=dataset_as_of(dataset, date), scores=scores))
     return snapshots
+
+
+def _scores(inputs: Dataset, store: SnapshotStore | None, code: bytes) -> SnapshotScores:
+    if store is None:
+        return score_snapshot(inputs)
+    key = snapshot_key(inputs, code)
+    scores = store.get(key)
+    if scores is None:
+        scores = score_snapshot(inputs)
+        store.put(key, scores)
+    return scores
 
 
 def _unchanged(events: list[dt.date], previous: dt.date, date: dt.date) -> bool:

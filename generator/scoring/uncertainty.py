@@ -166,15 +166,21 @@ def uncertainties(
     composites: Mapping[str, float | None],
     ranks: Mapping[str, int],
     z: float,
+    *,
+    per_dimension: bool = True,
 ) -> dict[str, ModelUncertainty]:
-    """Every model's uncertainty from its dimension sds, composite and published ranks."""
+    """Every model's uncertainty from its dimension sds, composite and published ranks.
+
+    `per_dimension=False` leaves out the dimension rankings' bands (`dimension_bands` is
+    empty): seven of the eight rank-band passes, which the history never publishes.
+    """
     spreads = {
         m: composite_sd([d.sd for d in dimensions[m] if d.sd is not None])
         for m in ranks
         if all(d.sd is not None for d in dimensions[m])
     }
     bands = _bands({m: (composites[m], spreads.get(m)) for m in ranks}, ranks, z)
-    count = len(next(iter(dimensions.values()), ()))
+    count = len(next(iter(dimensions.values()), ())) if per_dimension else 0
     by_dimension = [
         _bands(
             {

@@ -1,0 +1,81 @@
+"""The history's snapshot cache: scored month ends kept between builds, by their inputs.
+
+A folder beside the site (`history_cache_path`, outside the published tree) with one file
+per snapshot, named by the hex of its key (`scoring.history.snapshot_key`: the digest of
+the month's scoring inputs and of the generator's code). A file holds its format, its key,
+the digest of the encoded scores and the scores. A snapshot is reused only when all four
+check out, so a missing, truncated, foreign, renamed or edited file means scoring that
+month again, never a wrong history. Files are written to a temporary name and renamed
+(a killed build leaves whole files or none), and after a build the folder keeps only the
+snapshots that build used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+import msgspec
+
+from generator.output import cache
+from generator.output.cache import digest, history_cache_path
+from generator.scoring.history import SnapshotScores
+
+FORMAT = 1
+
+
+class _Entry(msgspec.Struct, array_like=True, frozen=True):
+    format: int
+    key: bytes
+    content: bytes  # digest of `scores`
+    scores: bytes  # msgpack of SnapshotScores
+
+
+class SnapshotCache:
+    """A `scoring.history.SnapshotStore` over the folder beside the site at `out_dir`."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.folder = history_cache_path(out_dir)
+        self.code = cache.CODE  # the generator's version, part of every key
+        self._used: set[str] = set()
+        self._new: dict[str, bytes] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: bytes) -> SnapshotScores | None:
+        """The scores kept under `key`, or None (missing, damaged or from another key)."""
+        name = key.hex()
+        try:
+            entry = msgspec.msgpack.decode((self.folder / name).read_bytes(), type=_Entry)
+            if entry.format != FORMAT or entry.key != key or digest(entry.scores) != entry.content:
+                raise ValueError(name)
+            scores = msgspec.msgpack.decode(entry.scores, type=SnapshotScores)
+        except (OSError, ValueError, msgspec.DecodeError):
+            self.misses += 1
+            return None
+        self._used.add(name)
+        self.hits += 1
+        return scores
+
+    def put(self, key: bytes, scores: SnapshotScores) -> None:
+        """Keep `scores` under `key` (written by `save`)."""
+        data = msgspec.msgpack.encode(scores)
+        entry = _Entry(format=FORMAT, key=key, content=digest(data), scores=data)
+        self._new[key.hex()] = msgspec.msgpack.encode(entry)
+
+    def save(self) -> None:
+        """Write the new snapshots and drop the ones this build did not use.
+
+        Failing to write costs the next build time, never correctness.
+        """
+        keep = self._used | self._new.keys()
+        with contextlib.suppress(OSError):
+            self.folder.mkdir(exist_ok=True)
+            for name, data in sorted(self._new.items()):
+                temporary = self.folder / f"{name}.tmp"
+                temporary.write_bytes(data)
+                os.replace(temporary, self.folder / name)
+            for path in self.folder.iterdir():
+                if path.name not in keep:
+                    path.unlink()
