@@ -26,11 +26,10 @@ from generator.api.contract import (
     ModelHistory,
     ModelHistoryPoint,
 )
-from generator.api.models import compact_dimensions
+from generator.api.models import dimension_scores
 from generator.api.urls import SiteConfig, api_url, model_page_url
 from generator.input.records import Dataset
-from generator.scoring.history import Snapshot
-from generator.scoring.types import ModelScores
+from generator.scoring.history import Snapshot, SnapshotModel
 
 
 def history_documents(
@@ -123,7 +122,7 @@ def model_history_documents(
     }
 
 
-def _point(snapshot: Snapshot, score: ModelScores, url: str) -> ModelHistoryPoint:
+def _point(snapshot: Snapshot, score: SnapshotModel, url: str) -> ModelHistoryPoint:
     ranked = score.rank is not None and score.iq is not None
     band = score.rank_band if ranked else None
     return ModelHistoryPoint(
@@ -134,6 +133,6 @@ def _point(snapshot: Snapshot, score: ModelScores, url: str) -> ModelHistoryPoin
         iq_high95=spread_or_none(score.composite_high95) if ranked else None,
         rank_low=band.low if band is not None else None,
         rank_high=band.high if band is not None else None,
-        dimensions=compact_dimensions(score),
+        dimensions=dimension_scores(score.dimensions),
         snapshot=url,
     )

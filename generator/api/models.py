@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
@@ -159,6 +159,12 @@ def compact_dimensions(score: ModelScores) -> DimensionScores:
     """The seven dimension IQs of a model, rounded (null where not computed)."""
     values = {_field_name(d.slug): iq_or_none(d.value) for d in score.dimensions}
     return DimensionScores(**{_field_name(s): values.get(_field_name(s)) for s in DIMENSION_SLUGS})
+
+
+def dimension_scores(values: Sequence[float | None]) -> DimensionScores:
+    """The seven dimension IQs from their unrounded values, in dimension order (a snapshot's)."""
+    pairs = zip(DIMENSION_SLUGS, values, strict=True)
+    return DimensionScores(**{_field_name(slug): iq_or_none(value) for slug, value in pairs})
 
 
 def _detailed_dimensions(score: ModelScores) -> DimensionDetails:
