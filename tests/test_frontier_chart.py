@@ -200,5 +200,6 @@ def test_history_page_links_every_snapshot_page_json_and_csv(pages: dict[str, by
             f'<td><a href="../api/v1/history/{date}">JSON</a> · '
             f'<a href="../downloads/history/{date}.csv" download>CSV</a></td></tr>'
         ) in html
+    assert '<p>Chart: <a href="../charts/frontier/">The frontier over time</a>' in html
     snapshot = pages["history/2026-02-28/index.html"].decode()
     assert '<a href="../../downloads/history/2026-02-28.csv" download>' in snapshot

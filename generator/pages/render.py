@@ -314,7 +314,7 @@ def _domain_pages(out: _Renderer) -> None:
     )
 
 
-def _history_pages(out: _Renderer) -> None:
+def _history_pages(out: _Renderer, drawn: list[DrawnChart]) -> None:
     history = out.docs.history
     for date, detail in out.docs.history_details.items():
         out.page(
@@ -336,6 +336,7 @@ def _history_pages(out: _Renderer) -> None:
             for s in history.snapshots
         },
         csvs={s.date.isoformat(): snapshot_download(s.date.isoformat()) for s in history.snapshots},
+        charts=[(c.chart.title, c.chart.url) for c in drawn if c.kind == "frontier"],
     )
 
 
@@ -498,7 +499,7 @@ def render_pages(
     _benchmark_pages(out, chart_urls)
     _domain_pages(out)
     _chart_pages(out, drawn)
-    _history_pages(out)
+    _history_pages(out, drawn)
     out.page(
         METHODOLOGY.page + PAGE_FILE,
         "methodology.html",
