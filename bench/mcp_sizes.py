@@ -40,9 +40,15 @@ def measure(tool: str, arguments: str, answer: tools.Answer) -> Size:
 
 
 def _largest(
-    tool: str, param: str, ids: Sequence[str], call: Callable[[str], tools.Answer]
+    tool: str,
+    param: str,
+    ids: Sequence[str],
+    call: Callable[[str], tools.Answer],
+    also: str = "",
 ) -> Size:
-    sizes = [measure(tool, f"{param}={i}", call(i)) for i in ids]
+    """The largest answer over every id (`also`: the other arguments, as shown)."""
+    more = f", {also}" if also else ""
+    sizes = [measure(tool, f"{param}={i}{more}", call(i)) for i in ids]
     biggest = max(sizes, key=lambda s: (s.json_chars, s.arguments))
     return Size(
         tool,
@@ -63,6 +69,11 @@ def sizes(site: SiteSnapshot) -> list[Size]:
             "list_models", "sort=cost, limit=10", tools.list_models(site, sort="cost", limit=10)
         ),
         measure("get_model", f"id={first_model}", tools.get_model(site, first_model)),
+        measure(
+            "get_model",
+            f"id={first_model}, include_history=true",
+            tools.get_model(site, first_model, include_history=True),
+        ),
         measure("list_rankings", "", tools.list_rankings(site)),
         measure("get_ranking", "id=composite-iq", tools.get_ranking(site, "composite-iq")),
         measure("list_benchmarks", "", tools.list_benchmarks(site)),
@@ -73,6 +84,13 @@ def sizes(site: SiteSnapshot) -> list[Size]:
     ]
     rows += [
         _largest("get_model", "id", sorted(site.model_details), lambda i: tools.get_model(site, i)),
+        _largest(
+            "get_model",
+            "id",
+            sorted(site.model_details),
+            lambda i: tools.get_model(site, i, include_history=True),
+            "include_history=true",
+        ),
         _largest(
             "get_ranking", "id", sorted(site.ranking_details), lambda i: tools.get_ranking(site, i)
         ),

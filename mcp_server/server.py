@@ -30,7 +30,8 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_worl
 INSTRUCTIONS = """\
 Read-only scores of AI models: composite IQ (seven capability dimensions, 70-160 scale), \
 emotional reasoning, cost, speed, rankings, benchmarks, applied domains, methodology.
-- Find models with list_models (filters, sorting); get_model gives one model's evidence; \
+- Find models with list_models (filters, sorting); get_model gives one model's evidence \
+(include_history: its composite, rank and dimensions at each month end since release); \
 compare_models puts 2-20 side by side (compared, missing, best per metric).
 - Leaderboards: list_rankings, then get_ranking; domains: list_domains, then get_domain; \
 how scores are computed: get_methodology.

@@ -30,6 +30,7 @@ from generator.api.contract import (
     DOMAINS,
     METHODOLOGY,
     MODEL,
+    MODEL_HISTORY,
     MODELS,
     RANKING,
     RANKINGS,
@@ -80,6 +81,9 @@ class SiteSnapshot:
     domains: Document[DomainList]
     domain_details: Mapping[str, Document[DomainDetail]]
     methodology: Document[Methodology]
+    model_histories: Mapping[str, bytes]
+    """Each model's `/models/{id}/history` file, validated at load and kept as bytes only
+    (decoded when asked for: it is as large as the rest of a model's data together)."""
     model_keys: Mapping[str, str]
     """Lower-cased model id, alias or name to model id: how tools resolve a model's name."""
     fingerprint: tuple[int, ...]
@@ -198,6 +202,11 @@ def _details(fd: int, kind: DocumentKind[T]) -> dict[str, Document[T]]:
     return found
 
 
+def _history_files(fd: int) -> dict[str, bytes]:
+    """Every model history file, checked against the contract, as its bytes."""
+    return {name: document.data for name, document in _details(fd, MODEL_HISTORY).items()}
+
+
 def _regular(fd: int, rel: str) -> bool:
     """Whether `rel` is a regular file itself; anything else (a symlink planted in the
     site, a folder, a FIFO) is skipped with one warning line and never served."""
@@ -225,7 +234,9 @@ def load_snapshot(site_dir: Path) -> SiteSnapshot:
         ranking_details = _details(fd, RANKING)
         domains = _document(fd, DOMAINS)
         domain_details = _details(fd, DOMAIN)
+        model_histories = _history_files(fd)
         _check_listed(MODEL, [m.id for m in models.struct.models], model_details)
+        _check_listed(MODEL_HISTORY, [m.id for m in models.struct.models], model_histories)
         _check_listed(RANKING, [r.id for r in rankings.struct.rankings], ranking_details)
         _check_listed(DOMAIN, [d.id for d in domains.struct.domains], domain_details)
         return SiteSnapshot(
@@ -237,6 +248,7 @@ def load_snapshot(site_dir: Path) -> SiteSnapshot:
             domains=domains,
             domain_details=domain_details,
             methodology=_document(fd, METHODOLOGY),
+            model_histories=model_histories,
             model_keys=_model_keys(models.struct, model_details),
             fingerprint=fingerprint,
         )

@@ -110,9 +110,21 @@ def model_detail(data: Json) -> str:
         results,
         f"Reasoning configurations: {len(data['reasoningConfigurations'])}; "
         f"revisions: {len(data['revisions'])}",
+        _history(data["history"]) if "history" in data else [],
         f"Profile: {data['url']}",
         _envelope(data),
     )
+
+
+def _history(points: list[Json]) -> list[str]:
+    """A model's month ends: rank, IQ and its 95% range (or unranked), oldest first."""
+    rows = [
+        f"- {p['date']}: "
+        + (f"rank {p['rank']}, IQ {p['iq']}{_range(p)}" if p["rank"] is not None else "unranked")
+        for p in points
+    ]
+    ends = "month end" if len(rows) == 1 else "month ends"
+    return [f"History ({len(rows)} {ends}, replayed from the data):", *rows]
 
 
 def _distinguishability(verdict: Json) -> list[str]:

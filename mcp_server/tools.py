@@ -124,12 +124,16 @@ def list_models(
     return Answer(data, text.model_list(data, total))
 
 
-def get_model(site: SiteSnapshot, id: str) -> Answer:
-    """`GET /models/{id}` for a model named by id or name (any case)."""
+def get_model(site: SiteSnapshot, id: str, include_history: bool | None = None) -> Answer:
+    """`GET /models/{id}` for a model named by id or name (any case); with
+    `include_history`, plus `history`: the snapshots of `GET /models/{id}/history`."""
     model_id = resolve_model(site, id)
     if model_id is None:
         raise _not_found("model", id, suggest(id, site.model_keys), "list_models")
     data = site.model_details[model_id].raw
+    if include_history:
+        history = msgspec.json.decode(site.model_histories[model_id])["snapshots"]
+        data = {**data, "history": history}
     return Answer(data, text.model_detail(data))
 
 

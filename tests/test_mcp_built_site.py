@@ -67,6 +67,15 @@ async def test_every_document_is_answered_byte_for_byte(client: Client, built_si
             assert answer == file_json(built_site, f"{folder}/{name}"), (tool, name)
 
 
+async def test_every_models_history_is_the_history_file(client: Client, built_site: Path) -> None:
+    for row in file_json(built_site, "models.json")["models"]:
+        answer = await structured(client, "get_model", {"id": row["id"], "include_history": True})
+        history = file_json(built_site, f"model-history/{row['id']}")["snapshots"]
+        assert answer == {**file_json(built_site, f"models/{row['id']}"), "history": history}
+        if row["rank"] is not None:  # the latest point is the current standing
+            assert (history[-1]["rank"], history[-1]["iq"]) == (row["rank"], row["iq"])
+
+
 async def test_every_model_by_name_and_all_compared(client: Client, built_site: Path) -> None:
     rows = file_json(built_site, "models.json")["models"]
     for row in rows:
@@ -87,7 +96,7 @@ async def test_answers_validate_against_the_output_schemas(
     model = file_json(built_site, "models.json")["models"][0]["id"]
     calls = {
         "list_models": {"sort": "cost", "min_iq": 70},
-        "get_model": {"id": model},
+        "get_model": {"id": model, "include_history": True},
         "list_rankings": {},
         "get_ranking": {"id": "composite-iq"},
         "list_benchmarks": {},

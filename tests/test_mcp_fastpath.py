@@ -65,6 +65,10 @@ ANSWERED: list[dict[str, Any]] = [
     call("get_model", {"id": "  gamma-3 "}),
     call("get_model", {"id": "alpha-9"}),  # unknown: isError with suggestions
     call("get_model", {"id": "zzz"}, id=0),  # unknown, no suggestion
+    call("get_model", {"id": "alpha-1", "include_history": True}),  # plus its history
+    call("get_model", {"id": "Beta Two A", "include_history": False}),
+    call("get_model", {"id": "gamma-3", "include_history": None}),
+    call("get_model", {"id": "alpha-9", "include_history": True}),  # unknown: isError
     call("get_ranking", {"id": "composite-iq"}),
     call("get_ranking", {"id": "Composite-IQ"}),  # ids are exact: unknown
     call("get_domain", {"slug": "finance"}),
@@ -100,6 +104,8 @@ FALLS_THROUGH: list[Any] = [
     call("get_model", {"id": 5}),  # the SDK's validation decides
     call("get_model", {}),
     call("get_model", {"id": "alpha-1", "extra": 1}),
+    call("get_model", {"id": "alpha-1", "include_history": "true"}),  # the SDK decides
+    call("get_model", {"id": "alpha-1", "include_history": 1}),
     call("list_models", {"provider": "null"}),  # pre-parsed to None by the SDK
     call("list_models", {"provider": "[1]"}),
     call("list_models", {"open_source": "true"}),

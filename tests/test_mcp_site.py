@@ -28,6 +28,7 @@ def test_load_site_reads_every_document(tmp_path: Path) -> None:
     assert sorted(site.ranking_details) == sorted(p.removeprefix("/rankings/") for p in rankings)
     assert len(rankings) == 13  # composite, cost, seven dimensions, four benchmarks
     assert sorted(site.domain_details) == ["cybersecurity", "finance"]
+    assert sorted(site.model_histories) == ["alpha-1", "beta-2", "gamma-3"]
     assert site.model_keys["alpha one a"] == "alpha-1"
     assert site.envelope == {
         "apiVersion": "1",
@@ -61,6 +62,35 @@ def test_a_list_and_its_detail_files_must_agree(tmp_path: Path) -> None:
         SiteError, match=r"api/v1/domains: list and detail files differ on \['cybersecurity'\]"
     ):
         load_snapshot(site_dir)
+
+
+def test_every_model_needs_its_history_file(tmp_path: Path) -> None:
+    site_dir = write_site(tmp_path / "site")
+    (site_dir / "api/v1/model-history/beta-2").unlink()
+    with pytest.raises(
+        SiteError, match=r"api/v1/model-history: list and detail files differ on \['beta-2'\]"
+    ):
+        load_snapshot(site_dir)
+
+
+def test_a_history_file_that_breaks_the_contract_is_a_site_error(tmp_path: Path) -> None:
+    site_dir = write_site(tmp_path / "site")
+    path = site_dir / "api/v1/model-history/alpha-1"
+    document = json.loads(path.read_bytes())
+    document["snapshots"][0]["rank"] = 0
+    path.write_text(json.dumps(document))
+    with pytest.raises(SiteError, match=r"api/v1/model-history/alpha-1: Expected `int` >= 1"):
+        load_snapshot(site_dir)
+
+
+def test_a_models_history_is_answered_from_the_snapshot_not_the_disk(tmp_path: Path) -> None:
+    site_dir = write_site(tmp_path / "site_out")
+    expected = json.loads((site_dir / "api/v1/model-history/alpha-1").read_bytes())
+    site = load_snapshot(site_dir)
+    shutil.rmtree(site_dir)
+    answer = tools.get_model(site, "Alpha One A", include_history=True).data
+    assert answer["history"] == expected["snapshots"]
+    assert "history" not in tools.get_model(site, "alpha-1").data
 
 
 def test_a_detail_file_must_hold_its_own_id(tmp_path: Path) -> None:

@@ -17,6 +17,10 @@ def test_sizes_are_the_lengths_of_the_two_text_blocks(built_site: Path) -> None:
     json_text, summary = tools.get_ranking(site, "composite-iq").texts()
     row = rows[("get_ranking", "id=composite-iq")]
     assert (row.json_chars, row.summary_chars) == (len(json_text), len(summary))
+    model = site.models.struct.models[0].id
+    json_text, summary = tools.get_model(site, model, include_history=True).texts()
+    row = rows[("get_model", f"id={model}, include_history=true")]
+    assert (row.json_chars, row.summary_chars) == (len(json_text), len(summary))
     assert {tool for tool, _ in rows} == {
         "list_models", "get_model", "list_rankings", "get_ranking", "list_benchmarks",
         "list_domains", "get_domain", "get_methodology", "compare_models",
@@ -27,4 +31,4 @@ def test_main_prints_a_markdown_table(built_site: Path, capsys: pytest.CaptureFi
     mcp_sizes.main(["--site-dir", str(built_site)])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("| tool | arguments | JSON text (chars)")
-    assert len(lines) == 2 + 13
+    assert len(lines) == 2 + 15

@@ -107,6 +107,7 @@ async def test_lists_nine_read_only_tools_with_input_and_output_schemas(client: 
 async def test_input_schemas_name_the_documented_arguments(client: Client) -> None:
     schemas = {tool.name: tool.input_schema for tool in (await client.list_tools()).tools}
     assert schemas["get_model"]["required"] == ["id"]
+    assert set(schemas["get_model"]["properties"]) == {"id", "include_history"}
     assert schemas["get_ranking"]["required"] == ["id"]
     assert schemas["get_domain"]["required"] == ["slug"]
     assert schemas["compare_models"]["properties"]["ids"]["minItems"] == 2
@@ -161,7 +162,7 @@ async def test_structured_content_validates_against_the_output_schema(client: Cl
     schemas = {tool.name: tool.output_schema for tool in (await client.list_tools()).tools}
     calls = {
         "list_models": {},
-        "get_model": {"id": "alpha-1"},
+        "get_model": {"id": "alpha-1", "include_history": True},
         "list_rankings": {},
         "get_ranking": {"id": "composite-iq"},
         "list_benchmarks": {},
@@ -179,6 +180,23 @@ async def test_get_model_accepts_the_name_in_any_case(client: Client, site_dir: 
     expected = file_json(site_dir, "models/beta-2")
     assert await call(client, "get_model", {"id": "BETA TWO A"}) == expected
     assert await call(client, "get_model", {"id": " Beta-2 "}) == expected
+
+
+async def test_get_model_adds_the_models_history_only_when_asked(
+    client: Client, site_dir: Path
+) -> None:
+    detail = file_json(site_dir, "models/beta-2")
+    history = file_json(site_dir, "model-history/beta-2")["snapshots"]
+    assert history  # the sample site: one point per model
+    answer = await call(client, "get_model", {"id": "Beta Two A", "include_history": True})
+    assert answer == {**detail, "history": history}
+    for off in ({"include_history": False}, {"include_history": None}, {}):
+        assert await call(client, "get_model", {"id": "beta-2", **off}) == detail
+    result = await client.call_tool("get_model", {"id": "beta-2", "include_history": True})
+    summary = result_texts(result)[1]
+    point = history[0]
+    assert f"- {point['date']}: rank {point['rank']}, IQ {point['iq']}" in summary
+    assert "History (1 month end, replayed from the data):" in summary
 
 
 async def test_text_form_is_readable(client: Client) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Annotated, Literal, get_args
 
 import msgspec
-from msgspec import Meta
+from msgspec import UNSET, Meta, UnsetType
 
 from generator.api.contract import (
     IQ_MAX,
@@ -23,6 +23,7 @@ from generator.api.contract import (
     Envelope,
     Methodology,
     ModelDetail,
+    ModelHistoryPoint,
     ModelList,
     RankingDetail,
     RankingList,
@@ -75,6 +76,18 @@ class ModelComparison(Envelope, kw_only=True, frozen=True):
     best: Annotated[dict[str, list[str]], Meta(description=_BEST)]
     suggestions: Annotated[dict[str, list[str]], Meta(description=_SUGGESTIONS)]
     distinguishability: Distinguishability
+
+
+_HISTORY = (
+    "Only with include_history: the snapshots of GET /models/{id}/history, the model's "
+    "composite IQ, rank and seven dimensions at each month end since its release, oldest first."
+)
+
+
+class ModelAnswer(ModelDetail, kw_only=True, frozen=True):
+    """get_model: GET /models/{id} as published, plus `history` when asked for."""
+
+    history: Annotated[list[ModelHistoryPoint], Meta(description=_HISTORY)] | UnsetType = UNSET
 
 
 @dataclass(frozen=True)
@@ -147,9 +160,18 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "Get one model in full (GET /api/v1/models/{id}): each dimension score with coverage "
         "and estimation method, every raw benchmark result with its source, cost breakdown, "
         "speed, reasoning configurations and revisions. Use it after list_models when you need "
-        "the evidence behind a score.",
-        ModelDetail,
-        (_MODEL_NAME,),
+        "the evidence behind a score. With include_history, also its history: composite IQ, "
+        "rank and the seven dimensions at each month end since its release (GET "
+        "/api/v1/models/{id}/history), replayed from the data with today's methodology.",
+        ModelAnswer,
+        (
+            _MODEL_NAME,
+            ToolArgument(
+                "include_history",
+                "flag",
+                "true: add `history`, the model's score at each month end since its release.",
+            ),
+        ),
     ),
     ToolDeclaration(
         "list_rankings",

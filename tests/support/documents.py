@@ -583,6 +583,20 @@ def _history(s: _Sample) -> tuple[HistoryList, HistoryDetail]:
     return HistoryList(**s.envelope, note=kinds.HISTORY_NOTE, snapshots=[snapshot]), detail
 
 
+def _model_history(s: _Sample, index: int) -> kinds.ModelHistory:
+    """One point, at the one snapshot: the model's current rank, IQ and dimensions."""
+    row = _summary(s, index)
+    point = kinds.ModelHistoryPoint(
+        date=SNAPSHOT_DATE, rank=row.rank, iq=row.iq, iq_low95=row.iq_low95,
+        iq_high95=row.iq_high95, rank_low=row.rank_low, rank_high=row.rank_high,
+        dimensions=row.dimensions, snapshot=f"{BASE}/api/v1/history/{SNAPSHOT_DATE}",
+    )  # fmt: skip
+    return kinds.ModelHistory(
+        **s.envelope, id=row.id, name=row.name, release_date=row.release_date,
+        note=kinds.HISTORY_NOTE, url=row.url, snapshots=[point],
+    )  # fmt: skip
+
+
 def sample_documents(
     models: Sequence[SampleModel] = PAGE_MODELS, tag: str = ""
 ) -> dict[str, msgspec.Struct]:
@@ -598,6 +612,7 @@ def sample_documents(
     }
     for i, model in enumerate(models):
         docs[kinds.MODEL.api_path(model.id)] = _detail(s, i)
+        docs[kinds.MODEL_HISTORY.api_path(model.id)] = _model_history(s, i)
     rankings = _rankings(s)
     docs[kinds.RANKINGS.path] = RankingList(**s.envelope, rankings=[entry for entry, _ in rankings])
     for entry, detail in rankings:
