@@ -147,7 +147,10 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
             files,
             out_dir,
             # Under the writer's lock, so the record matches the site it describes.
-            after=lambda: save_manifest(out_dir, inputs, len(documents), outputs.outputs),
+            after=lambda trees: save_manifest(
+                out_dir, inputs, len(documents), outputs.outputs, trees
+            ),
+            trees=manifest.trees,
         )
         history_cache.save()  # entries stand alone (keyed by their inputs), so after the lock
     return BuildReport(

@@ -15,7 +15,7 @@ import os
 import stat
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,11 +115,26 @@ def _open_dir(site_dir: Path) -> Iterator[int]:
         os.close(fd)
 
 
+BUILD_MARKER = "_redirects"
+"""The builder's own marker. The builder may update the tree a swap replaced (its spare) in
+place a build later; it replaces this file first and always leaves it a new inode, so a
+tree updated in place never keeps its old fingerprint."""
+
+
+def _marker_identity(stat_marker: Callable[[str], os.stat_result]) -> tuple[int, int]:
+    try:
+        found = stat_marker(BUILD_MARKER)
+    except FileNotFoundError:
+        return (0, 0)
+    return (found.st_ino, found.st_mtime_ns)
+
+
 def _fingerprint_fd(fd: int) -> tuple[int, ...]:
-    """Identity of the build open at `fd`: the directory's inode plus the marker file's stat."""
+    """Identity of the build open at `fd`: the directory's inode plus the markers' stat."""
     top = os.fstat(fd)
     marker = os.stat(MARKER, dir_fd=fd)
-    return (top.st_dev, top.st_ino, marker.st_ino, marker.st_mtime_ns, marker.st_size)
+    build = _marker_identity(lambda name: os.stat(name, dir_fd=fd, follow_symlinks=False))
+    return (top.st_dev, top.st_ino, marker.st_ino, marker.st_mtime_ns, marker.st_size, *build)
 
 
 def probe_fingerprint(site_dir: Path) -> tuple[int, ...] | None:
@@ -127,9 +142,10 @@ def probe_fingerprint(site_dir: Path) -> tuple[int, ...] | None:
     try:
         top = os.stat(site_dir)
         marker = os.stat(site_dir / MARKER)
+        build = _marker_identity(lambda name: os.lstat(site_dir / name))
     except OSError:
         return None
-    return (top.st_dev, top.st_ino, marker.st_ino, marker.st_mtime_ns, marker.st_size)
+    return (top.st_dev, top.st_ino, marker.st_ino, marker.st_mtime_ns, marker.st_size, *build)
 
 
 def _open_beneath(fd: int, rel: str, flags: int) -> int:
@@ -239,6 +255,7 @@ def load_snapshot(site_dir: Path) -> SiteSnapshot:
         _check_listed(MODEL_HISTORY, [m.id for m in models.struct.models], model_histories)
         _check_listed(RANKING, [r.id for r in rankings.struct.rankings], ranking_details)
         _check_listed(DOMAIN, [d.id for d in domains.struct.domains], domain_details)
+        _check_unchanged(fd, fingerprint, site_dir)
         return SiteSnapshot(
             models=models,
             model_details=model_details,
@@ -252,6 +269,20 @@ def load_snapshot(site_dir: Path) -> SiteSnapshot:
             model_keys=_model_keys(models.struct, model_details),
             fingerprint=fingerprint,
         )
+
+
+def _check_unchanged(fd: int, fingerprint: tuple[int, ...], site_dir: Path) -> None:
+    """The tree read is still the build it was when opened.
+
+    The builder may update the tree a swap replaced in place (its spare) a build later; it
+    replaces the marker first, so a load that overlapped that update is refused and retried.
+    """
+    try:
+        same = _fingerprint_fd(fd) == fingerprint
+    except OSError:
+        same = False
+    if not same:
+        raise SiteError(f"{site_dir}: the build changed while it was read")
 
 
 def _check_listed(

@@ -35,18 +35,19 @@ from support.sitetree import (
 )
 
 from generator.output.cache import cache_path, history_cache_path
+from generator.output.writer import spare_path
 
 SEED = 20251122
 TRIALS = int(os.environ.get("MODELSCORES_CRASH_TRIALS", "20"))
 
 
-def _variant(src: Path, dest: Path) -> Path:
+def _variant(src: Path, dest: Path, suffix: str = "crash") -> Path:
     """Copy the fixture with the methodology version changed (every envelope changes)."""
     shutil.copytree(src, dest)
     path = dest / "methodology.toml"
     text = path.read_text(encoding="utf-8")
     new, count = re.subn(
-        r'^(version\s*=\s*"[^"]*)"', r'\1-crash"', text, count=1, flags=re.MULTILINE
+        r'^(version\s*=\s*"[^"]*)"', rf'\1-{suffix}"', text, count=1, flags=re.MULTILINE
     )
     assert count == 1, "methodology.toml has no top-level version line"
     path.write_text(new, encoding="utf-8")
@@ -66,6 +67,9 @@ class Sites:
         self.data = {"old": root / "data-old", "new": root / "data-new"}
         shutil.copytree(FIXTURE_DATA, self.data["old"])
         _variant(FIXTURE_DATA, self.data["new"])
+        # A third site, never a trial's target: left as the spare tree, so that the next
+        # build updates a tree that differs from its target in every API file.
+        self.mid = _variant(FIXTURE_DATA, root / "data-mid", "mid")
         self.manifest: dict[str, Manifest] = {}
         self.seconds = 0.0
         for name, data_dir in self.data.items():
@@ -85,9 +89,15 @@ class Sites:
         self.window = self._write_window(root / "window")
 
     def _write_window(self, scratch: Path) -> float:
-        """Seconds a staging tree exists beside the output during one rebuild."""
+        """Seconds a staging tree exists beside the output during one rebuild.
+
+        Measured with a spare tree in place that differs from the target in every API file,
+        which the writer renames to a staging name and updates (shorter than a full
+        staging, which a rebuild after a killed one does).
+        """
         out = scratch / "site_out"
-        assert run_build(self.data["old"], out).returncode == 0
+        for data in (self.mid, self.data["old"]):
+            assert run_build(data, out).returncode == 0
         proc = subprocess.Popen(
             build_command(self.data["new"], out), env=python_env(), stdout=subprocess.DEVNULL
         )
@@ -157,6 +167,9 @@ def test_sigkill_at_random_moments_leaves_old_or_new_site(sites: Sites, tmp_path
         target = "new" if state == "old" else "old"
         # One trial in three: uniform over the whole run; the others aimed at the writing phase.
         aim = trial % 3 != 0
+        if trial % 3 == 2:  # the spare differs from the target: a real in-place update
+            assert run_build(sites.mid, out).returncode == 0
+            assert run_build(sites.data[state], out).returncode == 0
         delay = rng.uniform(0.0, sites.window) if aim else rng.uniform(0.0, sites.seconds * 1.1)
         command = build_command(sites.data[target], out)
         status, mid_write = _kill_after(command, delay, tmp_path, aim)
@@ -171,7 +184,8 @@ def test_sigkill_at_random_moments_leaves_old_or_new_site(sites: Sites, tmp_path
     result = run_build(sites.data["new"], out)
     assert result.returncode == 0, result.stderr
     assert sites.which(out) == "new"
-    kept = {"site_out", cache_path(out).name, history_cache_path(out).name}  # site, caches
+    # The site, its caches and the spare tree the writer updates next time.
+    kept = {"site_out", cache_path(out).name, history_cache_path(out).name, spare_path(out).name}
     leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name not in kept)
     assert leftovers == [], f"staging debris after a clean build: {leftovers}"
     print(f"crash trials (seed {SEED}, write window {sites.window:.3f} s): {outcomes}")

@@ -5,8 +5,9 @@ tree), holds:
 
 - `inputs`: a digest of everything a build reads (the data files' bytes and kinds, the
   generator's code, templates and static files, the versions of the libraries that shape
-  the bytes, the site configuration) and `site`: the size, mtime and inode of every file
-  of the site that build left. When both still match, the live site is exactly what a
+  the bytes, the site configuration) and `trees`: the writer's record of the site that
+  build left and of the spare tree beside it (each file's size, mtime, inode and digest;
+  `generator/output/writer.py`). When both still match, the live site is exactly what a
   build would write now, and the build stops there.
 - `outputs`: for each cached output path, the key of its inputs (a hash the producer
   computes, always including `code`) and the digest of the bytes it produced. A later
@@ -33,9 +34,9 @@ from pathlib import Path
 
 import msgspec
 
-from generator.output.writer import interrupted
+from generator.output.writer import Trees, interrupted, is_recorded
 
-FORMAT = 1
+FORMAT = 2
 CACHE_SUFFIX = ".build-cache"
 HISTORY_CACHE_SUFFIX = ".build-cache-history"
 LIBRARIES = ("msgspec", "rtoml", "jinja2", "markupsafe", "resvg-py")
@@ -119,7 +120,7 @@ class Manifest(msgspec.Struct, kw_only=True, frozen=True):
     code: bytes = b""
     inputs: bytes = b""
     documents: int = 0
-    site: list[tuple[str, int, int, int]] = []  # path, size, mtime_ns, inode
+    trees: Trees = Trees()  # the live site and the spare, as the writer left them
     outputs: dict[str, Output] = {}
 
 
@@ -146,23 +147,6 @@ def load_manifest(out_dir: Path) -> Manifest:
     return manifest
 
 
-def site_state(out_dir: Path) -> list[tuple[str, int, int, int]] | None:
-    """Size, mtime and inode of every file of the site, sorted; None if unreadable."""
-    found: list[tuple[str, int, int, int]] = []
-    try:
-        for dirpath, dirnames, filenames in os.walk(out_dir):
-            dirnames.sort()
-            rel = os.path.relpath(dirpath, out_dir)
-            for name in sorted(filenames):
-                st = os.lstat(os.path.join(dirpath, name))
-                path = name if rel == "." else f"{rel}/{name}"
-                found.append((path, st.st_size, st.st_mtime_ns, st.st_ino))
-    except OSError:
-        return None
-    found.sort()
-    return found if found else None
-
-
 def up_to_date(manifest: Manifest, inputs: bytes | None, out_dir: Path) -> bool:
     """Whether the live site is what the recorded build wrote, from these same inputs.
 
@@ -172,7 +156,7 @@ def up_to_date(manifest: Manifest, inputs: bytes | None, out_dir: Path) -> bool:
         return False
     if interrupted(Path(os.path.abspath(out_dir))):
         return False
-    return bool(manifest.site) and site_state(out_dir) == manifest.site
+    return is_recorded(Path(os.path.abspath(out_dir)), manifest.trees.live)
 
 
 class OutputCache:
@@ -224,15 +208,18 @@ def output_cache(manifest: Manifest, out_dir: Path) -> OutputCache:
 
 
 def save_manifest(
-    out_dir: Path, inputs: bytes | None, documents: int, outputs: Mapping[str, Output]
+    out_dir: Path,
+    inputs: bytes | None,
+    documents: int,
+    outputs: Mapping[str, Output],
+    trees: Trees,
 ) -> None:
     """Record this build (after its swap): written to a temporary name, then renamed."""
-    state = site_state(out_dir)
     manifest = Manifest(
         code=CODE,
-        inputs=inputs if inputs is not None and state is not None else b"",
+        inputs=inputs if inputs is not None and trees.live else b"",
         documents=documents,
-        site=state or [],
+        trees=trees,
         outputs=dict(sorted(outputs.items())),
     )
     target = cache_path(out_dir)

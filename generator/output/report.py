@@ -38,7 +38,7 @@ class BuildReport(msgspec.Struct, frozen=True, kw_only=True):
 
 def unchanged_report(manifest: Manifest, out_dir: Path, seconds: dict[str, float]) -> BuildReport:
     """The report of a build the cache answered: the recorded site, nothing written."""
-    count = len(manifest.site)
+    count = len(manifest.trees.live)
     return BuildReport(
         out_dir=str(out_dir),
         files=count,

@@ -25,6 +25,20 @@ A reader resolving paths under `out_dir` gets each file from whichever complete 
 there. A reader that opened `out_dir` as a directory descriptor (like the MCP sidecar)
 reads only the tree it opened: old or new, never a mix; once the old tree is deleted its
 remaining reads fail (ENOENT) and it should retry from `out_dir`.
+
+The spare (a rebuild's cost in files that changed, not in files): when the caller gives
+the writer its `Trees` record (the build cache does), the tree a swap replaced is not
+deleted but kept beside the site as `.<name>.spare`, and the next swap updates it in
+place instead of staging a whole tree: it is checked file by file (size, mtime, inode)
+against the record, renamed to a staging name (so a kill from then on leaves debris that
+step 3 deletes), brought to the new bytes by unlinking and writing only the files whose
+digest differs (or hard-linking them from the live site when the live copy already has
+them), made durable and exchanged as above; the tree it replaced becomes the next spare.
+Nothing is ever written into an existing inode, so the live site, which shares inodes
+with the spare, is never touched. The site marker (`_redirects`) of an updated spare is
+always a new inode: a reader still holding the old tree open sees its build identity
+change (the MCP sidecar re-checks it after loading). A spare that does not match its
+record, or a build without a record, means a full staging as in step 1.
 """
 
 from __future__ import annotations
@@ -33,8 +47,10 @@ import contextlib
 import ctypes
 import errno
 import fcntl
+import hashlib
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path, PurePosixPath
@@ -49,12 +65,39 @@ _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
 
+class FileState(msgspec.Struct, array_like=True, frozen=True):
+    """One file of a tree as the writer left it: identity on disk and digest of its bytes."""
+
+    size: int
+    mtime_ns: int
+    inode: int
+    digest: bytes
+
+
+class Trees(msgspec.Struct, frozen=True, kw_only=True):
+    """The writer's record of the live site and of the spare tree beside it (path -> state)."""
+
+    live: dict[str, FileState] = {}
+    spare: dict[str, FileState] = {}
+
+
 class WriteReport(msgspec.Struct, frozen=True, kw_only=True):
     """What writing the site did."""
 
     written: int  # files whose bytes were written
     unchanged: int  # files kept from the previous site (linked or copied, not rewritten)
     swapped: bool  # False when the live site already held exactly these bytes
+    trees: Trees = Trees()  # the record to give the next write
+
+
+def content_digest(data: bytes) -> bytes:
+    """The digest a `FileState` records for a file's bytes (SHA-256)."""
+    return hashlib.sha256(data).digest()
+
+
+def spare_path(out_dir: Path) -> Path:
+    """Where the tree the last swap replaced is kept for the next one."""
+    return out_dir.parent / f".{out_dir.name}.spare"
 
 
 def merge_files(*parts: Mapping[str, bytes]) -> dict[str, bytes]:
@@ -87,11 +130,16 @@ def check_paths(files: Mapping[str, bytes]) -> None:
 
 
 def write_site(
-    files: Mapping[str, bytes], out_dir: Path, after: Callable[[], None] | None = None
+    files: Mapping[str, bytes],
+    out_dir: Path,
+    after: Callable[[Trees], None] | None = None,
+    trees: Trees | None = None,
 ) -> WriteReport:
     """Replace `out_dir` atomically by exactly `files`; raise BuildError (old site intact).
 
-    `after` runs once the site is in place, still under the lock (the build cache).
+    `trees`: the record the previous write returned (`WriteReport.trees`); with it the
+    replaced tree is kept as the spare and the next write updates only what changed.
+    `after` runs once the site is in place, still under the lock, with the new record.
     """
     check_paths(files)
     out_dir = Path(os.path.abspath(out_dir))
@@ -100,12 +148,12 @@ def write_site(
         with _locked(out_dir.parent):
             _recover(out_dir)
             _check_replaceable(out_dir)
-            if _matches(out_dir, files):
-                report = WriteReport(written=0, unchanged=len(files), swapped=False)
-            else:
-                report = _stage_and_swap(files, out_dir)
+            digests = {path: content_digest(data) for path, data in files.items()}
+            report = _unchanged(files, digests, out_dir, trees)
+            if report is None:
+                report = _stage_and_swap(files, digests, out_dir, trees)
             if after is not None:
-                after()
+                after(report.trees)
             return report
     except OSError as exc:
         raise BuildError(f"cannot write the site to {out_dir}: {_describe(exc)}") from exc
@@ -196,45 +244,250 @@ def _matches(out_dir: Path, files: Mapping[str, bytes]) -> bool:
     return all(_same_bytes(tree[path], data) for path, data in files.items())
 
 
+def _stat(path: Path) -> tuple[int, int, int] | None:
+    """Size, mtime and inode of a regular file (not followed if a link), else None."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def _holds(root: Path, rel: str, state: FileState) -> bool:
+    """Whether `root/rel` is still the file `state` recorded (same size, mtime, inode)."""
+    return _stat(root / rel) == (state.size, state.mtime_ns, state.inode)
+
+
+def tree_state(root: Path) -> dict[str, tuple[int, int, int]] | None:
+    """Size, mtime and inode of every file under `root` by relative path.
+
+    None when `root` cannot be read whole or holds anything but directories and regular
+    files (a symbolic link, a FIFO): such a tree is nobody's record.
+    """
+
+    def fail(exc: OSError) -> None:
+        raise exc
+
+    found: dict[str, tuple[int, int, int]] = {}
+    try:
+        for dirpath, dirnames, filenames in os.walk(root, onerror=fail):
+            rel = os.path.relpath(dirpath, root)
+            prefix = "" if rel == "." else rel + "/"
+            if any(os.path.islink(os.path.join(dirpath, d)) for d in dirnames):
+                return None
+            for name in filenames:
+                st = os.lstat(os.path.join(dirpath, name))
+                if not stat.S_ISREG(st.st_mode):
+                    return None
+                found[prefix + name] = (st.st_size, st.st_mtime_ns, st.st_ino)
+    except OSError:
+        return None
+    return found
+
+
+def is_recorded(root: Path, record: Mapping[str, FileState]) -> bool:
+    """Whether the tree at `root` is exactly the files of `record`, each unchanged."""
+    if not record or os.path.islink(root) or not os.path.isdir(root):
+        return False
+    state = tree_state(root)
+    if state is None or len(state) != len(record):
+        return False
+    return all(state.get(p) == (s.size, s.mtime_ns, s.inode) for p, s in record.items())
+
+
+def _unchanged(
+    files: Mapping[str, bytes], digests: Mapping[str, bytes], out_dir: Path, trees: Trees | None
+) -> WriteReport | None:
+    """The report of a write with nothing to do when the live site already is `files`."""
+    live = trees.live if trees is not None else {}
+    if live and set(live) == set(files) and all(live[p].digest == d for p, d in digests.items()):
+        same = is_recorded(out_dir, live)
+    else:
+        same = not live and _matches(out_dir, files)
+    if not same:
+        return None
+    record = live or _record(out_dir, digests)
+    spare = trees.spare if trees is not None else {}
+    return WriteReport(
+        written=0, unchanged=len(files), swapped=False, trees=Trees(live=record, spare=spare)
+    )
+
+
+def _record(root: Path, digests: Mapping[str, bytes]) -> dict[str, FileState]:
+    """The state of every file of `digests` under `root` (written just now, so still there)."""
+    record: dict[str, FileState] = {}
+    for rel, digest in digests.items():
+        found = _stat(root / rel)
+        if found is None:
+            raise FileNotFoundError(errno.ENOENT, "missing after writing", str(root / rel))
+        record[rel] = FileState(*found, digest=digest)
+    return record
+
+
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
 
 
-def _stage_and_swap(files: Mapping[str, bytes], out_dir: Path) -> WriteReport:
+def _stage_and_swap(
+    files: Mapping[str, bytes], digests: Mapping[str, bytes], out_dir: Path, trees: Trees | None
+) -> WriteReport:
+    live = trees.live if trees is not None else {}
+    spare = spare_path(out_dir)
+    reuse = trees is not None and is_recorded(spare, trees.spare)
+    if not reuse and os.path.lexists(spare):
+        shutil.rmtree(spare, ignore_errors=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.staging-", dir=out_dir.parent))
     try:
         mask = _umask()
-        os.chmod(staging, 0o777 & ~mask)
-        written = _populate(staging, files, out_dir if out_dir.is_dir() else None, mask)
+        if reuse and trees is not None:
+            os.rmdir(staging)
+            os.rename(spare, staging)
+            stager = _Stager(staging, out_dir, live, mask)
+            stager.update(files, digests, trees.spare)
+        else:
+            os.chmod(staging, 0o777 & ~mask)
+            stager = _Stager(staging, out_dir if out_dir.is_dir() else None, live, mask)
+            stager.populate(files, digests)
+        _sync_staged(staging, stager.written, stager.staged_directories())
         _swap(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    shutil.rmtree(staging, ignore_errors=True)  # the old site, after an exchange
+    keep = trees is not None and bool(live) and os.path.isdir(staging)
+    if keep:
+        os.rename(staging, spare)  # the replaced site, kept to be updated next time
+    else:
+        shutil.rmtree(staging, ignore_errors=True)  # the old site, after an exchange
     _fsync_dir(out_dir.parent)
-    return WriteReport(written=written, unchanged=len(files) - written, swapped=True)
+    written = len(stager.written) - stager.renewed
+    return WriteReport(
+        written=written,
+        unchanged=len(files) - written,
+        swapped=True,
+        trees=Trees(live=stager.record, spare=dict(live) if keep else {}),
+    )
 
 
-def _populate(staging: Path, files: Mapping[str, bytes], previous: Path | None, mask: int) -> int:
-    """Write every file under `staging`, durably; return how many were written (not kept)."""
-    written: list[Path] = []
-    directories: set[Path] = {staging}
-    for rel in sorted(files):
-        target = staging / rel
-        if target.parent not in directories:
-            target.parent.mkdir(mode=0o777 & ~mask, parents=True, exist_ok=True)
-            directories.update(target.parent.parents)
-            directories.add(target.parent)
-        old = previous / rel if previous is not None else None
-        if old is not None and _same_bytes(old, files[rel]) and _keep(old, target):
-            continue
-        _write_file(target, files[rel])
-        written.append(target)
-    staged = [d for d in directories if d == staging or staging in d.parents]
-    _sync_staged(staging, written, staged)
-    return len(written)
+class _Stager:
+    """Brings a staging tree to the new files, noting each file's state as it goes.
+
+    An unchanged file is hard-linked from the live site (`previous`), checked first
+    against the live record when there is one, else by comparing its bytes.
+    """
+
+    def __init__(
+        self, root: Path, previous: Path | None, live: Mapping[str, FileState], mask: int
+    ) -> None:
+        self.root = root
+        self.previous = previous
+        self.live = live
+        self.mask = mask
+        self.written: list[Path] = []  # files written (durability needs them)
+        self.renewed = 0  # of which rewritten with the same bytes (the marker)
+        self.record: dict[str, FileState] = {}
+        self._directories: set[Path] = {root}
+        self._changed: set[Path] = set()  # directories an entry was removed from
+
+    def populate(self, files: Mapping[str, bytes], digests: Mapping[str, bytes]) -> None:
+        """Fill an empty staging tree."""
+        for rel in sorted(files):
+            self._directory((self.root / rel).parent)
+            if not self._link_previous(rel, files[rel], digests[rel]):
+                self._write(rel, files[rel], digests[rel])
+
+    def update(
+        self,
+        files: Mapping[str, bytes],
+        digests: Mapping[str, bytes],
+        spare: Mapping[str, FileState],
+    ) -> None:
+        """Bring the spare (a complete older site, checked against `spare`) to `files`."""
+        if SITE_MARKER in spare:
+            os.unlink(self.root / SITE_MARKER)  # first: the tree is no longer that build
+        for rel in sorted(set(spare) - set(files) - {SITE_MARKER}, reverse=True):
+            os.unlink(self.root / rel)
+            self._prune((self.root / rel).parent)
+        for rel in sorted(files):
+            old = spare.get(rel)
+            if rel == SITE_MARKER:
+                continue
+            if old is not None and old.digest == digests[rel]:
+                self.record[rel] = old
+                continue
+            if old is not None:
+                os.unlink(self.root / rel)
+            self._directory((self.root / rel).parent)
+            if not self._link_previous(rel, files[rel], digests[rel]):
+                self._write(rel, files[rel], digests[rel])
+        if SITE_MARKER in files:
+            self._put_marker(files[SITE_MARKER], digests[SITE_MARKER], spare.get(SITE_MARKER))
+
+    def _put_marker(self, data: bytes, digest: bytes, old: FileState | None) -> None:
+        """The marker, last, and never the inode the spare had (its identity changes)."""
+        live = self.live.get(SITE_MARKER)
+        if old is not None and live is not None and live.inode == old.inode:
+            self._write(SITE_MARKER, data, digest)
+            self.renewed = 1  # same bytes: not counted as written
+        elif not self._link_previous(SITE_MARKER, data, digest):
+            self._write(SITE_MARKER, data, digest)
+
+    def staged_directories(self) -> list[Path]:
+        """Directories whose entries this stager changed (those that still exist)."""
+        changed = self._directories | self._changed | {p.parent for p in self.written}
+        return sorted(d for d in changed if d == self.root or self.root in d.parents and d.is_dir())
+
+    def _directory(self, path: Path) -> None:
+        if path not in self._directories:
+            path.mkdir(mode=0o777 & ~self.mask, parents=True, exist_ok=True)
+            self._directories.update(p for p in path.parents if self.root in p.parents)
+            self._directories.add(path)
+
+    def _prune(self, directory: Path) -> None:
+        """Remove `directory` and its parents while they are empty (below the root)."""
+        while directory != self.root:
+            try:
+                os.rmdir(directory)
+            except OSError as exc:
+                if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                    raise
+                break
+            directory = directory.parent
+        self._changed.add(directory)
+
+    def _link_previous(self, rel: str, data: bytes, digest: bytes) -> bool:
+        """Hard-link `rel` from the live site if it holds these bytes there; False if not."""
+        if self.previous is None:
+            return False
+        old = self.previous / rel
+        if self.live:
+            state = self.live.get(rel)
+            if state is None or state.digest != digest or not _holds(self.previous, rel, state):
+                return False
+        elif not _same_bytes(old, data):
+            return False
+        target = self.root / rel
+        if _keep(old, target) and self.live:
+            self.record[rel] = self.live[rel]
+        else:
+            self.record[rel] = FileState(*_stat_regular(target), digest=digest)
+        return True
+
+    def _write(self, rel: str, data: bytes, digest: bytes) -> None:
+        target = self.root / rel
+        _write_file(target, data)
+        self.written.append(target)
+        self.record[rel] = FileState(*_stat_regular(target), digest=digest)
+
+
+def _stat_regular(path: Path) -> tuple[int, int, int]:
+    found = _stat(path)
+    if found is None:
+        raise FileNotFoundError(errno.ENOENT, "not a regular file after writing", str(path))
+    return found
 
 
 def _sync_staged(staging: Path, written: list[Path], directories: list[Path]) -> None:
@@ -270,13 +523,17 @@ def _syncfs(path: Path) -> bool:
 
 
 def _keep(old: Path, target: Path) -> bool:
-    """Hard-link an unchanged file from the previous site (copy if linking is refused)."""
+    """Hard-link an unchanged file from the previous site (copy if linking is refused).
+
+    True when linked (the same inode as `old`), False when copied.
+    """
     try:
         os.link(old, target, follow_symlinks=False)
     except OSError as exc:
         if exc.errno not in (errno.EXDEV, errno.EPERM, errno.EMLINK, errno.ENOTSUP):
             raise
         shutil.copy2(old, target, follow_symlinks=False)
+        return False
     return True
 
 
