@@ -61,7 +61,7 @@ WRAPPED = {
     "replay": "history",  # its own compute_scores per month end are charged here
     "build_documents": "render",
     "render_api": "render",
-    "render_downloads": "downloads",
+    "render_derived": "downloads",  # the CSVs, feed and llms.txt (through the build cache)
     "build_openapi": "pages",  # built for the pages (the API's own copy is in render_api)
     "render_hosting": "check",
     "merge_files": "check",
@@ -119,6 +119,8 @@ def instrumented(samples: dict[str, Sample], captured: dict[str, Any]) -> Iterat
         return timed
 
     for name, stage in WRAPPED.items():
+        if not hasattr(build, name):  # an older generator (the "before" of a comparison)
+            continue
         originals[name] = getattr(build, name)
         setattr(build, name, wrap(name, stage, originals[name]))
     originals["render_pages"] = build.render_pages

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import msgspec
 
+from generator.api.contract import CHANGES
 from generator.api.documents import build_documents, render_api
-from generator.api.downloads import render_downloads
+from generator.api.downloads import download_jobs
 from generator.api.feed import FEED_FILE, render_feed
 from generator.api.hosting import parse_redirects, render_hosting
 from generator.api.llmstxt import LLMS_FILE, render_llms_txt
@@ -34,7 +35,9 @@ from generator.api.urls import (
 from generator.errors import BuildError, DataError
 from generator.input.load import load_dataset
 from generator.output.cache import (
+    OutputCache,
     inputs_digest,
+    keyed,
     load_manifest,
     output_cache,
     save_manifest,
@@ -127,11 +130,7 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
         documents = build_documents(dataset, scores, config, snapshots)
         api = render_api(documents, config)
     with timer.stage("downloads"):
-        downloads = {
-            **render_downloads(documents),
-            LLMS_FILE: render_llms_txt(config),
-            FEED_FILE: render_feed(documents, config),
-        }
+        downloads = render_derived(documents, api, config, outputs)
     with timer.stage("pages"):
         try:
             openapi = build_openapi(documents, config)
@@ -162,6 +161,26 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
         documents=len(documents),
         seconds=timer.seconds,
     )
+
+
+def render_derived(
+    documents: Mapping[str, msgspec.Struct],
+    api: Mapping[str, bytes],
+    config: SiteConfig,
+    outputs: OutputCache,
+) -> dict[str, bytes]:
+    """The CSV downloads, the Atom feed and llms.txt, each reused when its inputs (the
+    encoded API documents it is made from, or the site configuration) did not change."""
+    settings = msgspec.msgpack.encode(config)
+    files: dict[str, bytes] = {}
+    for job in download_jobs(documents):
+        sources = (api[api_file(path)] for path in job.sources)
+        files[job.path] = outputs.produce(job.path, keyed([job.path.encode(), *sources]), job.make)
+    feed_key = keyed([FEED_FILE.encode(), settings, api[api_file(CHANGES.path)]])
+    files[FEED_FILE] = outputs.produce(FEED_FILE, feed_key, lambda: render_feed(documents, config))
+    llms_key = keyed([LLMS_FILE.encode(), settings])
+    files[LLMS_FILE] = outputs.produce(LLMS_FILE, llms_key, lambda: render_llms_txt(config))
+    return files
 
 
 def check_site(files: Mapping[str, bytes]) -> None:

@@ -263,3 +263,32 @@ def test_pool_reraises_a_worker_error() -> None:
 
     with pytest.raises(ValueError, match="seven"):
         pool.map_ordered(task, 20, workers=2, minimum=2)
+
+
+def test_downloads_feed_and_llms_are_reused_when_their_documents_did_not_change(
+    tmp_path: Path,
+) -> None:
+    """A price moves the models and cost CSVs; the domain and history CSVs, the feed and
+    llms.txt are taken from the live site (their source documents' bytes are the same)."""
+    data, site, built = _built(tmp_path)
+    _replace_first(data / "models" / "beta-1.toml", r"^output = ([0-9.]+)$", "output = 2.5")
+    seen: list[str] = []
+    original = cache.OutputCache.reused
+
+    def reused(self: cache.OutputCache, name: str, key: bytes) -> bytes | None:
+        found = original(self, name, key)
+        if found is not None:
+            seen.append(name)
+        return found
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cache.OutputCache, "reused", reused)
+        build_site(data, site, SiteConfig())
+    after = _tree(site)
+    downloads = {p for p in after if p.startswith("downloads/")}
+    changed = {p for p in downloads if after[p] != built.get(p)}
+    assert "downloads/models.csv" in changed  # the price is a column
+    assert {"feed.atom", "llms.txt"} <= set(seen)
+    assert {p for p in downloads if p not in seen} == changed  # made again: exactly these
+    assert any(p.startswith("downloads/domains/") for p in seen)
+    assert after == _clean_build(data, tmp_path / "clean" / "site_out")

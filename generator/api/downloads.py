@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from typing import TypeVar
 
 import msgspec
@@ -140,6 +141,7 @@ def _history_rows(snapshots: Iterable[HistoryDetail]) -> list[list[Cell]]:
 
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 
 def _get(documents: Mapping[str, msgspec.Struct], path: str, kind: type[T]) -> T:
@@ -149,23 +151,56 @@ def _get(documents: Mapping[str, msgspec.Struct], path: str, kind: type[T]) -> T
     return document
 
 
+class Download(msgspec.Struct, frozen=True):
+    """One CSV file: its site path, the API documents it is made from, and how."""
+
+    path: str
+    sources: tuple[str, ...]
+    make: Callable[[], bytes]
+
+
+def download_jobs(documents: Mapping[str, msgspec.Struct]) -> list[Download]:
+    """Every CSV download, not yet made: a build reuses those whose sources did not change."""
+    models = _get(documents, MODELS.path, ModelList)
+    jobs = [
+        Download(
+            models_download(), (MODELS.path,), partial(_csv, MODEL_COLUMNS, _model_rows, models)
+        )
+    ]
+    for entry in _get(documents, RANKINGS.path, RankingList).rankings:
+        path = RANKING.api_path(entry.id)
+        ranking = _get(documents, path, RankingDetail)
+        csv_path = ranking_download(entry.id)
+        jobs.append(
+            Download(csv_path, (path,), partial(_csv, RANKING_COLUMNS, _ranking_rows, ranking))
+        )
+    for summary in _get(documents, DOMAINS.path, DomainList).domains:
+        path = DOMAIN.api_path(summary.id)
+        domain = _get(documents, path, DomainDetail)
+        csv_path = domain_download(domain.id)
+        jobs.append(
+            Download(csv_path, (path,), partial(_csv, DOMAIN_COLUMNS, _domain_rows, domain))
+        )
+    history = _get(documents, HISTORY.path, HistoryList)
+    paths = [HISTORY_SNAPSHOT.api_path(s.date.isoformat()) for s in history.snapshots]
+    snapshots = [_get(documents, path, HistoryDetail) for path in paths]
+    every = partial(_csv, HISTORY_COLUMNS, _history_rows, snapshots)
+    jobs.append(Download(history_download(), (HISTORY.path, *paths), every))
+    for path, snapshot in zip(paths, snapshots, strict=True):
+        csv_path = snapshot_download(snapshot.date.isoformat())
+        one = partial(_csv, HISTORY_COLUMNS, _history_rows, [snapshot])
+        jobs.append(Download(csv_path, (path,), one))
+    return jobs
+
+
+def _model_rows(models: ModelList) -> Iterable[list[Cell]]:
+    return map(_model_row, models.models)
+
+
+def _csv(columns: Sequence[str], rows: Callable[[S], Iterable[Sequence[Cell]]], source: S) -> bytes:
+    return to_csv(columns, rows(source))
+
+
 def render_downloads(documents: Mapping[str, msgspec.Struct]) -> dict[str, bytes]:
     """Every CSV download, by site path."""
-    models = _get(documents, MODELS.path, ModelList)
-    files = {models_download(): to_csv(MODEL_COLUMNS, map(_model_row, models.models))}
-    for entry in _get(documents, RANKINGS.path, RankingList).rankings:
-        ranking = _get(documents, RANKING.api_path(entry.id), RankingDetail)
-        files[ranking_download(entry.id)] = to_csv(RANKING_COLUMNS, _ranking_rows(ranking))
-    for summary in _get(documents, DOMAINS.path, DomainList).domains:
-        domain = _get(documents, DOMAIN.api_path(summary.id), DomainDetail)
-        files[domain_download(domain.id)] = to_csv(DOMAIN_COLUMNS, _domain_rows(domain))
-    history = _get(documents, HISTORY.path, HistoryList)
-    snapshots = [
-        _get(documents, HISTORY_SNAPSHOT.api_path(s.date.isoformat()), HistoryDetail)
-        for s in history.snapshots
-    ]
-    files[history_download()] = to_csv(HISTORY_COLUMNS, _history_rows(snapshots))
-    for snapshot in snapshots:
-        path = snapshot_download(snapshot.date.isoformat())
-        files[path] = to_csv(HISTORY_COLUMNS, _history_rows([snapshot]))
-    return files
+    return {job.path: job.make() for job in download_jobs(documents)}
