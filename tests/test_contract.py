@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,7 @@ from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
 from generator.api.contract import ENDPOINTS, ERROR_CODES, ApiIndex, Error
+from generator.api.downloads import DOWNLOADS, NOT_FOUND_FILE
 from generator.api.hosting import parse_headers, parse_redirects, pattern_matches
 from generator.api.urls import INDEX_PATH, api_file, api_path_of_file, endpoint_for
 
@@ -76,11 +79,20 @@ def test_servers_are_the_versioned_base_and_the_alias(openapi: dict[str, Any]) -
     ]
 
 
-def test_documented_paths_equal_emitted_endpoints(
-    openapi: dict[str, Any], files: dict[str, bytes]
-) -> None:
+def _api_operations(openapi: dict[str, Any]) -> dict[str, Any]:
+    """The JSON endpoints: paths under the API servers (no `servers` of their own)."""
+    return {path: item for path, item in openapi["paths"].items() if "servers" not in item}
+
+
+def _download_operations(openapi: dict[str, Any]) -> dict[str, Any]:
+    """The CSV downloads: paths with their own server, the site root."""
+    return {path: item for path, item in openapi["paths"].items() if "servers" in item}
+
+
+def _documented(paths: dict[str, Any]) -> set[str]:
+    """Every concrete path the templates document (a parameter's enum filled in)."""
     documented = set()
-    for template, item in openapi["paths"].items():
+    for template, item in paths.items():
         parameters = item["get"].get("parameters", [])
         if not parameters:
             documented.add(template)
@@ -88,12 +100,42 @@ def test_documented_paths_equal_emitted_endpoints(
         (parameter,) = parameters
         for value in parameter["schema"]["enum"]:
             documented.add(template.replace("{" + parameter["name"] + "}", value))
-    assert documented == set(_emitted(files))
-    assert set(openapi["paths"]) == {INDEX_PATH} | {e.path for e in ENDPOINTS}
+    return documented
+
+
+def test_documented_paths_equal_emitted_endpoints(
+    openapi: dict[str, Any], files: dict[str, bytes]
+) -> None:
+    api = _api_operations(openapi)
+    assert _documented(api) == set(_emitted(files))
+    assert set(api) == {INDEX_PATH} | {e.path for e in ENDPOINTS}
+
+
+def test_documented_downloads_equal_the_csv_files(
+    openapi: dict[str, Any], files: dict[str, bytes]
+) -> None:
+    downloads = _download_operations(openapi)
+    csvs = {"/" + f for f in files if f.startswith("downloads/") and "/_errors/" not in f}
+    assert len(csvs) > 10 and _documented(downloads) == csvs
+    assert set(downloads) == {"/" + d.pattern for d in DOWNLOADS}
+
+
+def test_every_download_is_text_csv_from_the_site_root(
+    openapi: dict[str, Any], files: dict[str, bytes]
+) -> None:
+    for template, item in _download_operations(openapi).items():
+        assert [s["url"] for s in item["servers"]] == ["http://127.0.0.1:8000"], template
+        responses = item["get"]["responses"]
+        assert set(responses) == {"200", "404"}
+        for response in responses.values():
+            assert response["content"] == {"text/csv": {"schema": {"type": "string"}}}, template
+            assert set(response["headers"]) == {"Access-Control-Allow-Origin", "Cache-Control"}
+    rows = list(csv.reader(io.StringIO(files[NOT_FOUND_FILE].decode(), newline="")))
+    assert rows == [["error", "code"], ["No such download.", "not_found"]]
 
 
 def test_every_path_documents_a_404_with_the_error_schema(openapi: dict[str, Any]) -> None:
-    for template, item in openapi["paths"].items():
+    for template, item in _api_operations(openapi).items():
         responses = item["get"]["responses"]
         assert responses["404"]["content"]["application/json"]["schema"] == {
             "$ref": "#/components/schemas/Error"

@@ -12,10 +12,12 @@ from generator.api.downloads import (
     DOMAIN_COLUMNS,
     HISTORY_COLUMNS,
     MODEL_COLUMNS,
+    NOT_FOUND_FILE,
     RANKING_COLUMNS,
     to_csv,
 )
 from generator.api.hosting import header_rules, headers_for, parse_headers
+from generator.serve import StaticHost
 
 
 def _rows(path: Path) -> list[list[str]]:
@@ -100,3 +102,14 @@ def test_downloads_are_served_as_csv_and_the_api_as_json(built_site: Path) -> No
     assert csv_types == ["text/csv; charset=utf-8; header=present"]
     api_types = [v for k, v in headers_for(rules, "/api/v1/models") if k == "Content-Type"]
     assert api_types == ["application/json; charset=utf-8"]
+
+
+def test_an_unknown_download_is_a_csv_404_as_its_content_type_says(built_site: Path) -> None:
+    """Not the HTML 404 page under the folder's `text/csv` (served by `modelscores serve`)."""
+    host = StaticHost(built_site)
+    for path in ("/downloads/rankings/no-such-ranking.csv", "/downloads/nothing"):
+        response = host.respond(path)
+        assert response.status_code == 404, path
+        assert response.headers["content-type"].startswith("text/csv"), path
+        assert response.body == (built_site / NOT_FOUND_FILE).read_bytes(), path
+    assert host.respond("/downloads/models.csv").status_code == 200

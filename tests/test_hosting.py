@@ -89,6 +89,7 @@ def test_404_rules_per_prefix_most_specific_first_html_last() -> None:
         ("/api/v1/history/*", "/api/_errors/history_not_found.json"),
         ("/api/history/*", "/api/_errors/history_not_found.json"),
         ("/api/*", "/api/_errors/not_found.json"),
+        ("/downloads/*", "/downloads/_errors/not_found.csv"),  # a CSV, as _headers says
         ("/*", "/404.html"),
     ]
     codes = {e.not_found_code for e in ENDPOINTS if e.not_found_code} | {"not_found"}

@@ -21,6 +21,8 @@ from support.http_cases import all_cases, check, check_alias_redirects
 from support.paths import REPO
 from support.servers import free_port, running_server
 
+from generator.api.downloads import NOT_FOUND_FILE
+
 TOOLS = REPO / ".tools"
 NETLIFY = TOOLS / "netlify" / "node_modules" / "netlify-cli" / "bin" / "run.js"
 PINNED = "26.2.0"
@@ -131,6 +133,9 @@ def test_downloads_feed_and_llms_txt_through_netlify_dev(
         assert response.status_code == 200, path
         assert response.content == (built_site / path).read_bytes(), path
     assert client.get("/history/").status_code == 200
+    missing = client.get("/downloads/rankings/no-such-ranking.csv")
+    assert missing.status_code == 404
+    assert missing.content == (built_site / NOT_FOUND_FILE).read_bytes()
 
 
 def test_html_404_and_pages_through_netlify_dev(client: httpx.Client, built_site: Path) -> None:

@@ -14,8 +14,9 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -28,6 +29,7 @@ from generator.api.contract import (
     MODELS,
     RANKING,
     RANKINGS,
+    DocumentKind,
     DomainDetail,
     DomainList,
     HistoryDetail,
@@ -59,30 +61,79 @@ HISTORY_COLUMNS = (
 )  # fmt: skip
 
 
-def download_path(name: str) -> str:
-    """The site path of a download (`models` -> `downloads/models.csv`)."""
-    return f"{DOWNLOADS_DIR}/{name}.csv"
+@dataclass(frozen=True)
+class DownloadKind:
+    """One kind of CSV download: its file and the JSON document kind it mirrors.
+
+    The files, their OpenAPI paths, llms.txt and the page links all read `DOWNLOADS`.
+    A `{param}` in `name` is the mirrored kind's: one file per published value.
+    """
+
+    name: str  # under `downloads/`, without `.csv`
+    mirrors: DocumentKind[Any]
+    summary: str
+
+    @property
+    def pattern(self) -> str:
+        """Its site path pattern (`downloads/rankings/{id}.csv`)."""
+        return f"{DOWNLOADS_DIR}/{self.name}.csv"
+
+    def site_path(self, value: str | None = None) -> str:
+        """The site path of one file (`value` fills the `{param}`)."""
+        param = self.mirrors.param
+        if param is None:
+            return self.pattern
+        if value is None:
+            raise ValueError(f"{self.pattern}: no value for {{{param}}}")
+        return self.pattern.replace("{" + param + "}", value)
+
+
+MODELS_CSV = DownloadKind("models", MODELS, "The model list as CSV: one row per model")
+RANKING_CSV = DownloadKind(
+    "rankings/{id}", RANKING, "One ranking as CSV: one row per ranked model, in rank order"
+)
+DOMAIN_CSV = DownloadKind(
+    "domains/{slug}", DOMAIN, "One domain's composite leaderboard as CSV: one row per model"
+)
+HISTORY_CSV = DownloadKind(
+    "history", HISTORY, "Every snapshot's leaderboard in one CSV: one row per month end and model"
+)
+SNAPSHOT_CSV = DownloadKind(
+    "history/{date}", HISTORY_SNAPSHOT, "One snapshot's composite leaderboard as CSV"
+)
+DOWNLOADS: tuple[DownloadKind, ...] = (
+    MODELS_CSV,
+    RANKING_CSV,
+    DOMAIN_CSV,
+    HISTORY_CSV,
+    SNAPSHOT_CSV,
+)
+"""Every kind of CSV download, in OpenAPI order."""
+NOT_FOUND_FILE = f"{DOWNLOADS_DIR}/_errors/not_found.csv"
+"""The body of a 404 under `downloads/`: CSV, as that folder's `Content-Type` says."""
+NOT_FOUND_COLUMNS = ("error", "code")
+NOT_FOUND_ROW = ("No such download.", "not_found")
 
 
 def ranking_download(ranking_id: str) -> str:
-    return download_path(f"rankings/{ranking_id}")
+    return RANKING_CSV.site_path(ranking_id)
 
 
 def domain_download(slug: str) -> str:
-    return download_path(f"domains/{slug}")
+    return DOMAIN_CSV.site_path(slug)
 
 
 def history_download() -> str:
-    return download_path("history")
+    return HISTORY_CSV.site_path()
 
 
 def snapshot_download(date: str) -> str:
     """One history snapshot's leaderboard (`downloads/history/<date>.csv`)."""
-    return download_path(f"history/{date}")
+    return SNAPSHOT_CSV.site_path(date)
 
 
 def models_download() -> str:
-    return download_path("models")
+    return MODELS_CSV.site_path()
 
 
 def to_csv(columns: Sequence[str], rows: Iterable[Sequence[Cell]]) -> bytes:
@@ -190,6 +241,8 @@ def download_jobs(documents: Mapping[str, msgspec.Struct]) -> list[Download]:
         csv_path = snapshot_download(snapshot.date.isoformat())
         one = partial(_csv, HISTORY_COLUMNS, _history_rows, [snapshot])
         jobs.append(Download(csv_path, (path,), one))
+    not_found = partial(to_csv, NOT_FOUND_COLUMNS, [NOT_FOUND_ROW])
+    jobs.append(Download(NOT_FOUND_FILE, (), not_found))
     return jobs
 
 

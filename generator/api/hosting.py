@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.api.contract import DOCUMENTS, MODEL, MODEL_HISTORY, DocumentKind
-from generator.api.downloads import CSV_TYPE, DOWNLOADS_DIR
+from generator.api.downloads import CSV_TYPE, DOWNLOADS_DIR, NOT_FOUND_FILE
 from generator.api.feed import FEED_FILE, FEED_TYPE
 from generator.api.urls import (
     ALIAS_PREFIX,
@@ -170,6 +170,7 @@ def redirect_rules(
         for prefix in API_PREFIXES:
             rules.append(RedirectRule(f"{prefix}{collection}/*", "/" + error_file(code), 404))
     rules.append(RedirectRule(f"{ALIAS_PREFIX}/*", "/" + error_file("not_found"), 404))
+    rules.append(RedirectRule(f"/{DOWNLOADS_DIR}/*", "/" + NOT_FOUND_FILE, 404))
     if html_404:
         rules.append(RedirectRule("/*", "/" + HTML_404, 404))
     return tuple(rules)

@@ -13,7 +13,8 @@ from typing import Any
 import msgspec
 
 from generator.api.contract import API_VERSION, DOCUMENTS, DocumentKind, Error
-from generator.api.hosting import API_HEADERS
+from generator.api.downloads import DOWNLOADS, DOWNLOADS_DIR, NOT_FOUND_COLUMNS, DownloadKind
+from generator.api.hosting import API_HEADERS, DOWNLOAD_HEADERS
 from generator.api.urls import SiteConfig, alias_url, api_url, endpoint_for
 
 OPENAPI_VERSION = "3.1.0"
@@ -23,7 +24,8 @@ DESCRIPTION = (
     "Public, read-only JSON API of AI model scores: composite IQ, seven dimensions, "
     "emotional reasoning, domains, cost, rankings, charts and methodology. Every endpoint "
     "is GET, needs no credentials and returns JSON; unknown paths and ids answer 404 with "
-    "an `Error` body. Clients must tolerate unknown fields (additive changes)."
+    "an `Error` body. Clients must tolerate unknown fields (additive changes). The CSV "
+    "downloads (`/downloads/...`, served from the site root) return `text/csv`."
 )
 # Headers every API response carries (200 and 404), as set by `_headers`.
 DOCUMENTED_HEADERS = ("Access-Control-Allow-Origin", "Cache-Control")
@@ -31,8 +33,8 @@ DOCUMENTED_HEADERS = ("Access-Control-Allow-Origin", "Cache-Control")
 JsonObject = dict[str, Any]
 
 
-def _header_objects() -> JsonObject:
-    values = dict(API_HEADERS)
+def _header_objects(headers: tuple[tuple[str, str], ...] = API_HEADERS) -> JsonObject:
+    values = dict(headers)
     return {
         name: {
             "description": f"Always `{values[name]}`.",
@@ -124,6 +126,46 @@ def _paths(documents: Mapping[str, object]) -> JsonObject:
     return paths
 
 
+CSV_TYPE = "text/csv"
+CSV_DESCRIPTION = (
+    "RFC 4180 CSV: UTF-8, CRLF line ends, a header row, fixed columns; the rows of the JSON "
+    "document it mirrors, in the same order; an empty field is a null."
+)
+
+
+def _csv_response(description: str) -> JsonObject:
+    return {
+        "description": description,
+        "headers": _header_objects(DOWNLOAD_HEADERS),
+        "content": {CSV_TYPE: {"schema": {"type": "string"}}},
+    }
+
+
+def _download(
+    download: DownloadKind, documents: Mapping[str, object], config: SiteConfig
+) -> JsonObject:
+    """A CSV download's path item: served from the site root, not under the API base."""
+    kind = download.mirrors
+    not_found = ", ".join(NOT_FOUND_COLUMNS)
+    operation: JsonObject = {
+        "operationId": _operation_id(f"/{DOWNLOADS_DIR}/{download.name}") + "Csv",
+        "summary": download.summary,
+        "description": CSV_DESCRIPTION,
+        "responses": {
+            "200": _csv_response("The CSV file."),
+            "404": _csv_response(f"No such download: a CSV with the columns {not_found}."),
+        },
+    }
+    if kind.param is not None:
+        operation["parameters"] = [_parameter(kind, documents)]
+    root = {"url": config.base, "description": "The site root: downloads are outside the API."}
+    return {"servers": [root], "get": operation}
+
+
+def _download_paths(documents: Mapping[str, object], config: SiteConfig) -> JsonObject:
+    return {"/" + d.pattern: _download(d, documents, config) for d in DOWNLOADS}
+
+
 def _components() -> JsonObject:
     types: list[type[msgspec.Struct]] = [*(d.response for d in DOCUMENTS), Error]
     _, schemas = msgspec.json.schema_components(types, ref_template=REF_TEMPLATE)
@@ -139,6 +181,6 @@ def build_openapi(documents: Mapping[str, object], config: SiteConfig) -> JsonOb
             {"url": api_url(config), "description": "Version 1 (canonical)."},
             {"url": alias_url(config), "description": "Bare alias: the current version."},
         ],
-        "paths": _paths(documents),
+        "paths": {**_paths(documents), **_download_paths(documents, config)},
         "components": _components(),
     }

@@ -7,7 +7,7 @@ drift from the machine-readable description.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 _REF_PREFIX = "#/components/schemas/"
@@ -68,6 +68,7 @@ class Operation:
     parameters: tuple[Parameter, ...]
     responses: tuple[Response, ...]
     example_url: str
+    from_site_root: bool = False  # a download: its path is not under /api/v1
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,7 @@ def _schemas(components: Mapping[str, Any]) -> tuple[Schema, ...]:
 def _operation(
     path: str, op: Mapping[str, Any], api_base: str, example: Callable[[str, str], str]
 ) -> Operation:
+    """One operation; `api_base` is the base its path is relative to."""
     params = tuple(
         Parameter(
             str(p["name"]),
@@ -154,10 +156,12 @@ def _operation(
         url_path = url_path.replace("{" + p.name + "}", p.example)
     responses = []
     for status, resp in op.get("responses", {}).items():
-        schema = resp.get("content", {}).get("application/json", {}).get("schema", {})
-        responses.append(
-            Response(str(status), str(resp.get("description", "")), type_tokens(schema))
-        )
+        content = resp.get("content", {})
+        if "application/json" in content or not content:
+            tokens = type_tokens(content.get("application/json", {}).get("schema", {}))
+        else:  # another media type (a CSV download): named as such
+            tokens = (TypeToken(" or ".join(content)),)
+        responses.append(Response(str(status), str(resp.get("description", "")), tokens))
     return Operation(
         path=url_path if path == "/" else path,
         summary=str(op.get("summary", "")),
@@ -168,6 +172,12 @@ def _operation(
     )
 
 
+def _path_server(item: Mapping[str, Any]) -> str | None:
+    """The URL of a path's own `servers` (a CSV download is served from the site root)."""
+    servers = item.get("servers") or []
+    return str(servers[0]["url"]) if servers else None
+
+
 def build_api_docs(
     openapi: Mapping[str, Any], api_base: str, example: Callable[[str, str], str]
 ) -> ApiDocs:
@@ -176,7 +186,9 @@ def build_api_docs(
     operations = []
     for path, item in openapi.get("paths", {}).items():
         if "get" in item:
-            operations.append(_operation(path, item["get"], api_base, example))
+            root = _path_server(item)
+            operation = _operation(path, item["get"], root or api_base, example)
+            operations.append(replace(operation, from_site_root=root is not None))
     return ApiDocs(
         title=str(info.get("title", "API")),
         version=str(info.get("version", "")),
