@@ -28,6 +28,7 @@ from generator.output.snapshots import SnapshotCache
 from generator.scoring import compute_scores
 from generator.scoring.history import (
     SnapshotScores,
+    _SnapshotKeys,
     dataset_as_of,
     replay,
     score_snapshot,
@@ -246,3 +247,18 @@ def test_forget_removes_the_snapshots(built: tuple[Path, Path]) -> None:
     _, site = built
     forget(site)
     assert not history_cache_path(site).exists()
+
+
+def test_remembered_model_digests_give_the_fresh_key_at_every_month(synthetic: Dataset) -> None:
+    inputs = scoring_inputs(synthetic)
+    shared = _SnapshotKeys(inputs, CODE)
+    keys, encoded = [], []
+    for snapshot in replay(synthetic):
+        then = dataset_as_of(inputs, snapshot.date)
+        keys.append(shared.key(then))
+        encoded.append(msgspec.msgpack.encode(then))
+        assert keys[-1] == _SnapshotKeys(inputs, CODE).key(then)
+    # Months with the same inputs (a month with domain results only) share a key, others not.
+    assert len(set(keys)) == len(set(encoded)) > len(keys) // 2
+    other = msgspec.structs.replace(inputs, benchmarks=inputs.benchmarks[1:])
+    assert shared.key(dataset_as_of(other, snapshot.date)) != keys[-1]

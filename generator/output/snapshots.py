@@ -1,7 +1,7 @@
 """The history's snapshot cache: scored month ends kept between builds, by their inputs.
 
 A folder beside the site (`history_cache_path`, outside the published tree) with one file
-per snapshot, named by the hex of its key (`scoring.history.snapshot_key`: the digest of
+per snapshot, named by the hex of its key (`scoring.history._SnapshotKeys`: the digest of
 the month's scoring inputs and of the generator's code). A file holds its format, its key,
 the digest of the encoded scores and the scores. A snapshot is reused only when all four
 check out, so a missing, truncated, foreign, renamed or edited file means scoring that

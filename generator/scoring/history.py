@@ -103,16 +103,35 @@ def snapshot_dates(dataset: Dataset) -> list[dt.date]:
 
 def dataset_as_of(dataset: Dataset, date: dt.date) -> Dataset:
     """The dataset as it stood at `date`: released models, results dated on or before it."""
-    models = tuple(
-        msgspec.structs.replace(m, results=[r for r in m.results if r.as_of <= date])
-        for m in dataset.models
-        if (entered := entry_date(m)) is not None and entered <= date
-    )
-    domains = tuple(
-        msgspec.structs.replace(d, results=[r for r in d.results if r.as_of <= date])
-        for d in dataset.domains
-    )
-    return msgspec.structs.replace(dataset, models=models, domains=domains)
+    return _Timeline(dataset).as_of(date)
+
+
+class _Timeline:
+    """`as_of(date)` for many dates: each model's entry and latest result found once."""
+
+    def __init__(self, dataset: Dataset) -> None:
+        self._dataset = dataset
+        self._models = [
+            (m, entered, max((r.as_of for r in m.results), default=entered))
+            for m in dataset.models
+            if (entered := entry_date(m)) is not None
+        ]
+
+    def as_of(self, date: dt.date) -> Dataset:
+        models = tuple(
+            m if latest <= date else _results_as_of(m, date)
+            for m, entered, latest in self._models
+            if entered <= date
+        )
+        domains = tuple(
+            msgspec.structs.replace(d, results=[r for r in d.results if r.as_of <= date])
+            for d in self._dataset.domains
+        )
+        return msgspec.structs.replace(self._dataset, models=models, domains=domains)
+
+
+def _results_as_of(model: ModelRecord, date: dt.date) -> ModelRecord:
+    return msgspec.structs.replace(model, results=[r for r in model.results if r.as_of <= date])
 
 
 def _event_dates(dataset: Dataset) -> list[dt.date]:
@@ -206,13 +225,50 @@ def _model_inputs(model: ModelRecord) -> ModelRecord:
     )
 
 
-def snapshot_key(inputs: Dataset, code: bytes) -> bytes:
-    """The digest a snapshot's scores are kept under: its scoring inputs and the code."""
+def _digest(*parts: bytes) -> bytes:
     h = hashlib.blake2b(digest_size=32)
-    h.update(len(code).to_bytes(8, "little"))
-    h.update(code)
-    h.update(msgspec.msgpack.encode(inputs))
+    for part in parts:
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
     return h.digest()
+
+
+class _SnapshotKeys:
+    """`key(then)`: the digest a snapshot's scores are kept under, for `then` =
+    `dataset_as_of(inputs, date)` of the `inputs` it was made with.
+
+    It commits to the generator's `code` and to the whole of `then`: the methodology,
+    the benchmarks and each model's msgpack bytes, in order. A model's bytes are
+    digested once per result count: as of any date a model keeps the results dated on
+    or before it, a nested family of sets, so the count names the set
+    (`tests/test_history_cache.py` compares the remembered digests with fresh ones).
+    """
+
+    def __init__(self, inputs: Dataset, code: bytes) -> None:
+        self._code = code
+        self._fixed = (inputs.methodology, inputs.benchmarks)
+        self._head = self._head_of(inputs)
+        self._models: dict[tuple[str, int], bytes] = {}
+
+    def key(self, then: Dataset) -> bytes:
+        if then.domains or then.charts:
+            raise ValueError("scoring inputs hold no domains or charts")
+        fixed = (then.methodology, then.benchmarks)
+        head = self._head if fixed == self._fixed else self._head_of(then)
+        return _digest(head, b"".join(self._model(m) for m in then.models))
+
+    def _head_of(self, inputs: Dataset) -> bytes:
+        encode = msgspec.msgpack.encode
+        return _digest(
+            b"snapshot", self._code, encode(inputs.methodology), encode(inputs.benchmarks)
+        )
+
+    def _model(self, model: ModelRecord) -> bytes:
+        known = self._models.get((model.id, len(model.results)))
+        if known is None:
+            known = _digest(msgspec.msgpack.encode(model))
+            self._models[(model.id, len(model.results))] = known
+        return known
 
 
 def replay(
@@ -231,20 +287,22 @@ def replay(
     """
     events = _event_dates(dataset)
     inputs = scoring_inputs(dataset)
+    keys = _SnapshotKeys(inputs, code)
+    full, scored = _Timeline(dataset), _Timeline(inputs)
     snapshots: list[Snapshot] = []
     for date in snapshot_dates(dataset) if dates is None else dates:
         if snapshots and _unchanged(events, snapshots[-1].date, date):
             snapshots.append(msgspec.structs.replace(snapshots[-1], date=date))
             continue
-        scores = _scores(dataset_as_of(inputs, date), store, code)
-        snapshots.append(Snapshot(date=date, dataset=dataset_as_of(dataset, date), scores=scores))
+        scores = _scores(scored.as_of(date), store, keys)
+        snapshots.append(Snapshot(date=date, dataset=full.as_of(date), scores=scores))
     return snapshots
 
 
-def _scores(inputs: Dataset, store: SnapshotStore | None, code: bytes) -> SnapshotScores:
+def _scores(inputs: Dataset, store: SnapshotStore | None, keys: _SnapshotKeys) -> SnapshotScores:
     if store is None:
         return score_snapshot(inputs)
-    key = snapshot_key(inputs, code)
+    key = keys.key(inputs)
     scores = store.get(key)
     if scores is None:
         scores = score_snapshot(inputs)
