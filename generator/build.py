@@ -43,6 +43,7 @@ from generator.output.cache import (
     save_manifest,
     up_to_date,
 )
+from generator.output.parsed import RecordCache
 from generator.output.pool import default_workers
 from generator.output.report import BuildReport as BuildReport
 from generator.output.report import unchanged_report
@@ -120,7 +121,8 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
             return unchanged_report(manifest, out_dir, timer.seconds)
         outputs = output_cache(manifest, out_dir)
     with timer.stage("load"):
-        dataset = load_dataset(data_dir)
+        record_cache = RecordCache(out_dir)
+        dataset = load_dataset(data_dir, record_cache)
     with timer.stage("score"):
         scores = compute_scores(dataset)
     with timer.stage("history"):
@@ -152,6 +154,7 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
             trees=manifest.trees,
         )
         history_cache.save()  # entries stand alone (keyed by their inputs), so after the lock
+        record_cache.save()
     return BuildReport(
         out_dir=str(out_dir),
         files=len(files),

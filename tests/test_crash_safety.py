@@ -34,7 +34,7 @@ from support.sitetree import (
     without_dac_override,
 )
 
-from generator.output.cache import cache_path, history_cache_path
+from generator.output.cache import cache_path, history_cache_path, records_cache_path
 from generator.output.writer import spare_path
 
 SEED = 20251122
@@ -185,7 +185,13 @@ def test_sigkill_at_random_moments_leaves_old_or_new_site(sites: Sites, tmp_path
     assert result.returncode == 0, result.stderr
     assert sites.which(out) == "new"
     # The site, its caches and the spare tree the writer updates next time.
-    kept = {"site_out", cache_path(out).name, history_cache_path(out).name, spare_path(out).name}
+    kept = {
+        "site_out",
+        cache_path(out).name,
+        history_cache_path(out).name,
+        records_cache_path(out).name,
+        spare_path(out).name,
+    }
     leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name not in kept)
     assert leftovers == [], f"staging debris after a clean build: {leftovers}"
     print(f"crash trials (seed {SEED}, write window {sites.window:.3f} s): {outcomes}")
@@ -216,6 +222,7 @@ def test_file_size_limit_reports_error_and_keeps_old_site(sites: Sites, tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         cache_path(out).name,
         history_cache_path(out).name,
+        records_cache_path(out).name,
         "site_out",
     ]
 
@@ -260,6 +267,7 @@ def test_full_disk_reports_error_and_keeps_old_site(sites: Sites, tmp_path: Path
         assert sorted(p.name for p in disk.iterdir()) == [
             cache_path(out).name,
             history_cache_path(out).name,
+            records_cache_path(out).name,
             "filler",
             "site_out",
         ]

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import datetime as dt
 import errno
+import hashlib
 import math
 import os
 import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 import rtoml
@@ -78,9 +79,32 @@ class DatasetSummary:
         )
 
 
-def load_dataset(data_dir: Path) -> Dataset:
-    """Load and validate `data_dir`; raise `DataError` listing every problem."""
-    return _dataset(_load_records(data_dir))
+class RecordStore(Protocol):
+    """Records parsed by an earlier build, by `record_key` (`generator/output/parsed.py`)."""
+
+    code: bytes  # the generator's version, part of every key
+
+    def get(self, key: bytes, kind: type[T]) -> T | None: ...
+
+    def put(self, key: bytes, record: msgspec.Struct) -> None: ...
+
+
+def record_key(code: bytes, kind: type[msgspec.Struct], label: str, data: bytes) -> bytes:
+    """What a file's record depends on: the code, the record type, its name and bytes."""
+    h = hashlib.blake2b(digest_size=32)
+    for part in (code, kind.__name__.encode(), label.encode(), data):
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
+    return h.digest()
+
+
+def load_dataset(data_dir: Path, store: RecordStore | None = None) -> Dataset:
+    """Load and validate `data_dir`; raise `DataError` listing every problem.
+
+    With `store`, a file whose bytes an earlier build parsed without a problem is not
+    parsed again: its record is taken from the store (the cross-record checks all run).
+    """
+    return _dataset(_load_records(data_dir, store))
 
 
 def summarize(data_dir: Path) -> DatasetSummary:
@@ -113,7 +137,7 @@ def _id(record: Any) -> str:
     return str(record.id)
 
 
-def _load_records(data_dir: Path) -> Records:
+def _load_records(data_dir: Path, store: RecordStore | None = None) -> Records:
     """Read every data file, convert and cross-check; raise `DataError` on any problem."""
     problems: list[str] = []
     if data_dir.is_symlink():
@@ -124,7 +148,7 @@ def _load_records(data_dir: Path) -> Records:
     methodology_path = data_dir / METHODOLOGY_FILE
     kind = _entry_kind(methodology_path)
     if kind == "file":
-        records.methodology = _load_file(methodology_path, MethodologyRecord, problems)
+        records.methodology = _load_file(methodology_path, MethodologyRecord, problems, store)
     elif kind is None:
         problems.append(f"{methodology_path}: file: missing (every data dir needs one)")
     else:
@@ -135,7 +159,7 @@ def _load_records(data_dir: Path) -> Records:
             seen_any = True
             loaded = None
             if kind == "file":
-                loaded = _load_file(path, record_type, problems)
+                loaded = _load_file(path, record_type, problems, store)
             else:
                 problems.append(f"{path}: file: {_refusal(kind)}")
             if loaded is not None:
@@ -216,13 +240,34 @@ def _stray_files(data_dir: Path) -> list[str]:
     return problems
 
 
-def _load_file(path: Path, record_type: type[T], problems: list[str]) -> Loaded[T] | None:
+def _load_file(
+    path: Path, record_type: type[T], problems: list[str], store: RecordStore | None = None
+) -> Loaded[T] | None:
     """Read one file into its record, appending every problem it has.
 
     A file with bad fields still yields its repaired record (see `decode`), so its
     cross-record checks run too; None when even that fails.
     """
-    raw = _read_toml(path, problems)
+    data = _read_bytes(path, problems)
+    if data is None:
+        return None
+    if store is None:
+        return _parse_file(path, data, record_type, problems)
+    key = record_key(store.code, record_type, str(path), data)
+    kept = store.get(key, record_type)
+    if kept is not None:
+        return Loaded(str(path), kept)
+    before = len(problems)
+    loaded = _parse_file(path, data, record_type, problems)
+    if loaded is not None and len(problems) == before and not loaded.placeholders:
+        store.put(key, loaded.record)
+    return loaded
+
+
+def _parse_file(
+    path: Path, data: bytes, record_type: type[T], problems: list[str]
+) -> Loaded[T] | None:
+    raw = _read_toml(path, data, problems)
     if raw is None:
         return None
     private = raw.pop("private", None)
@@ -245,15 +290,17 @@ def _load_file(path: Path, record_type: type[T], problems: list[str]) -> Loaded[
     return Loaded(str(path), record, decoded.placeholders)
 
 
-def _read_toml(path: Path, problems: list[str]) -> dict[str, Any] | None:
+def _read_bytes(path: Path, problems: list[str]) -> bytes | None:
     try:
-        data = read_data_file(path)
+        return read_data_file(path)
     except _Refused as refused:
         problems.append(f"{path}: file: {refused}")
-        return None
     except OSError as exc:
         problems.append(f"{path}: file: cannot read ({exc.strerror or exc})")
-        return None
+    return None
+
+
+def _read_toml(path: Path, data: bytes, problems: list[str]) -> dict[str, Any] | None:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -39,6 +39,7 @@ from generator.output.writer import Trees, interrupted, is_recorded
 FORMAT = 2
 CACHE_SUFFIX = ".build-cache"
 HISTORY_CACHE_SUFFIX = ".build-cache-history"
+RECORDS_CACHE_SUFFIX = ".build-cache-records"
 LIBRARIES = ("msgspec", "rtoml", "jinja2", "markupsafe", "resvg-py")
 """Distributions whose version can change the bytes of a build (besides our own code)."""
 
@@ -134,6 +135,12 @@ def history_cache_path(out_dir: Path) -> Path:
     """The folder of the history's scored snapshots (`generator/output/snapshots.py`)."""
     out_dir = Path(os.path.abspath(out_dir))
     return out_dir.parent / f".{out_dir.name}{HISTORY_CACHE_SUFFIX}"
+
+
+def records_cache_path(out_dir: Path) -> Path:
+    """The file of the loader's parsed records (`generator/output/parsed.py`)."""
+    out_dir = Path(os.path.abspath(out_dir))
+    return out_dir.parent / f".{out_dir.name}{RECORDS_CACHE_SUFFIX}"
 
 
 def load_manifest(out_dir: Path) -> Manifest:
@@ -235,9 +242,10 @@ def save_manifest(
 
 
 def forget(out_dir: Path) -> None:
-    """Remove the cache and the history's (the next build is a full one)."""
-    with contextlib.suppress(OSError):
-        os.unlink(cache_path(out_dir))
+    """Remove the caches: the build's, the records' and the history's (a full build next)."""
+    for path in (cache_path(out_dir), records_cache_path(out_dir)):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
     shutil.rmtree(history_cache_path(out_dir), ignore_errors=True)
 
 

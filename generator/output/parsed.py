@@ -1,0 +1,88 @@
+"""The loader's record cache: data files parsed by an earlier build, by their bytes.
+
+One file beside the site (`records_cache_path`, outside the published tree): the format,
+the generator's code version, and a table from a record key (`input.load.record_key`: the
+digest of the code, the record type, the file's name and its bytes) to the record as JSON,
+with the digest of that table. Only files that loaded without a problem are kept. A
+missing, truncated, foreign or edited cache reads as empty (every file parsed again); a
+record that no longer decodes into its type is parsed again. The file is written to a
+temporary name and renamed, after the build, keeping only the records that build used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+from typing import TypeVar
+
+import msgspec
+
+from generator.output import cache
+from generator.output.cache import digest, records_cache_path
+
+FORMAT = 1
+R = TypeVar("R", bound=msgspec.Struct)
+
+
+class _File(msgspec.Struct, array_like=True, frozen=True):
+    format: int
+    code: bytes
+    content: bytes  # digest of `table`
+    table: bytes  # msgpack of dict[key, record JSON]
+
+
+class RecordCache:
+    """An `input.load.RecordStore` kept in one file beside the site at `out_dir`."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.path = records_cache_path(out_dir)
+        self.code = cache.CODE
+        self._old = self._read()
+        self._used: dict[bytes, bytes] = {}
+        self.hits = 0
+
+    def _read(self) -> dict[bytes, bytes]:
+        try:
+            found = msgspec.msgpack.decode(self.path.read_bytes(), type=_File)
+            if found.format != FORMAT or found.code != self.code:
+                return {}
+            if digest(found.table) != found.content:
+                return {}
+            return msgspec.msgpack.decode(found.table, type=dict[bytes, bytes])
+        except (OSError, msgspec.DecodeError):
+            return {}
+
+    def get(self, key: bytes, kind: type[R]) -> R | None:
+        """The record kept under `key`, or None."""
+        data = self._old.get(key)
+        if data is None:
+            return None
+        try:
+            record = msgspec.json.decode(data, type=kind)
+        except msgspec.DecodeError:
+            return None
+        self._used[key] = data
+        self.hits += 1
+        return record
+
+    def put(self, key: bytes, record: msgspec.Struct) -> None:
+        """Keep `record` (parsed without a problem) under `key`."""
+        self._used[key] = msgspec.json.encode(record)
+
+    def save(self) -> None:
+        """Keep what this build used, if it differs from the file; failures cost time only."""
+        if self._used == self._old:
+            return
+        table = msgspec.msgpack.encode(dict(sorted(self._used.items())))
+        data = msgspec.msgpack.encode(
+            _File(format=FORMAT, code=self.code, content=digest(table), table=table)
+        )
+        temporary = self.path.with_name(self.path.name + ".tmp")
+        try:
+            temporary.write_bytes(data)
+            os.replace(temporary, self.path)
+        except OSError:
+            for path in (temporary, self.path):
+                with contextlib.suppress(OSError):
+                    os.unlink(path)

@@ -1,0 +1,102 @@
+"""The loader's record cache: a file parsed by an earlier build is not parsed again.
+
+Same `Dataset` with and without it; a damaged or foreign cache, or an entry that no longer
+decodes, means parsing again; only files that loaded without a problem are kept.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import msgspec
+import pytest
+from support.paths import FIXTURE_DATA
+
+from generator.errors import DataError
+from generator.input import load
+from generator.input.load import load_dataset
+from generator.output import parsed
+from generator.output.cache import records_cache_path
+from generator.output.parsed import RecordCache
+
+
+def _data_files(data: Path) -> list[Path]:
+    return sorted(data.rglob("*.toml"))
+
+
+def _warm(tmp_path: Path) -> tuple[Path, Path]:
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURE_DATA, data)
+    out = tmp_path / "site_out"
+    cold = RecordCache(out)
+    assert msgspec.json.encode(load_dataset(data, cold)) == msgspec.json.encode(load_dataset(data))
+    assert cold.hits == 0
+    cold.save()
+    return data, out
+
+
+def test_a_second_load_parses_nothing_and_gives_the_same_dataset(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data, out = _warm(tmp_path)
+    fresh = load_dataset(data)
+
+    def never(*_: object) -> None:
+        raise AssertionError("a cached file was parsed again")
+
+    warm = RecordCache(out)
+    with monkeypatch.context() as patch:
+        patch.setattr(load, "_parse_file", never)
+        cached = load_dataset(data, warm)
+    assert warm.hits == len(_data_files(data))
+    assert cached == fresh
+    assert msgspec.json.encode(cached) == msgspec.json.encode(fresh)
+
+
+def test_an_edited_file_is_parsed_again(tmp_path: Path) -> None:
+    data, out = _warm(tmp_path)
+    model = data / "models" / "beta-1.toml"
+    model.write_text(model.read_text(encoding="utf-8").replace("output = 1.5", "output = 2.5"))
+    warm = RecordCache(out)
+    assert load_dataset(data, warm) == load_dataset(data)
+    assert warm.hits == len(_data_files(data)) - 1
+
+
+@pytest.mark.parametrize("how", ["truncated", "flipped", "foreign code", "garbage"])
+def test_a_damaged_cache_reads_as_empty(tmp_path: Path, how: str) -> None:
+    data, out = _warm(tmp_path)
+    path = records_cache_path(out)
+    raw = path.read_bytes()
+    if how == "truncated":
+        path.write_bytes(raw[: len(raw) // 2])
+    elif how == "flipped":  # a digit of a value, inside the table: its digest no longer matches
+        at = raw.rindex(b'"value":') + len(b'"value":')
+        path.write_bytes(raw[:at] + bytes([raw[at] ^ 1]) + raw[at + 1 :])
+    elif how == "foreign code":
+        entry = msgspec.msgpack.decode(raw, type=parsed._File)
+        path.write_bytes(msgspec.msgpack.encode(msgspec.structs.replace(entry, code=b"other")))
+    else:
+        path.write_bytes(b"\x00garbage")
+    store = RecordCache(out)
+    assert load_dataset(data, store) == load_dataset(data)
+    assert store.hits == 0
+
+
+def test_an_entry_that_no_longer_decodes_is_parsed_again(tmp_path: Path) -> None:
+    data, out = _warm(tmp_path)
+    store = RecordCache(out)
+    store._old = {key: b'{"not": "a record"}' for key in store._old}
+    assert load_dataset(data, store) == load_dataset(data)
+    assert store.hits == 0
+
+
+def test_a_file_with_a_problem_is_not_kept(tmp_path: Path) -> None:
+    data, out = _warm(tmp_path)
+    model = data / "models" / "beta-1.toml"
+    model.write_text(model.read_text(encoding="utf-8") + "\nunknown_field = 1\n")
+    store = RecordCache(out)
+    with pytest.raises(DataError, match=r"beta-1.toml: results\[2\].unknown_field: unknown"):
+        load_dataset(data, store)
+    key = load.record_key(store.code, load.ModelRecord, str(model), model.read_bytes())
+    assert key not in store._used
