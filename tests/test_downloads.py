@@ -12,6 +12,7 @@ from generator.api.downloads import (
     DOMAIN_COLUMNS,
     HISTORY_COLUMNS,
     MODEL_COLUMNS,
+    MODEL_HISTORY_COLUMNS,
     NOT_FOUND_FILE,
     RANKING_COLUMNS,
     to_csv,
@@ -54,6 +55,28 @@ def test_every_ranking_and_domain_csv_matches_its_json(built_site: Path) -> None
         header, *rows = _rows(built_site / "downloads" / "domains" / f"{entry['id']}.csv")
         assert header == list(DOMAIN_COLUMNS)
         assert len(rows) == len(_json(api / "domains" / entry["id"])["models"])
+
+
+def test_each_models_history_csv_matches_its_json(built_site: Path) -> None:
+    api = built_site / "api" / "v1"
+    models = _json(api / "models.json")["models"]
+    files = sorted((built_site / "downloads" / "model-history").iterdir())
+    assert [f.name for f in files] == sorted(f"{m['id']}.csv" for m in models)
+    for model in models:
+        header, *rows = _rows(built_site / "downloads" / "model-history" / f"{model['id']}.csv")
+        points = _json(api / "model-history" / model["id"])["snapshots"]
+        assert header == list(MODEL_HISTORY_COLUMNS)
+        assert len(rows) == len(points)
+        for row, point in zip(rows, points, strict=True):
+            cells = dict(zip(header, row, strict=True))
+            expected = {**point, **point["dimensions"]}
+            assert {
+                k: cells[k] for k in ("date", "rank", "iq", "iqLow95", "abstract-reasoning")
+            } == {
+                k: "" if expected[k] is None else str(expected[k])
+                for k in ("date", "rank", "iq", "iqLow95", "abstract-reasoning")
+            }
+    assert any(_rows(f)[1:] for f in files)  # some model has a history
 
 
 def test_history_csv_has_every_snapshot_row(built_site: Path) -> None:

@@ -26,6 +26,7 @@ from generator.api.contract import (
     DOMAINS,
     HISTORY,
     HISTORY_SNAPSHOT,
+    MODEL_HISTORY,
     MODELS,
     RANKING,
     RANKINGS,
@@ -34,6 +35,7 @@ from generator.api.contract import (
     DomainList,
     HistoryDetail,
     HistoryList,
+    ModelHistory,
     ModelList,
     ModelSummary,
     RankingDetail,
@@ -58,6 +60,9 @@ DOMAIN_COLUMNS = (
 )  # fmt: skip
 HISTORY_COLUMNS = (
     "date", "rank", "rankLow", "rankHigh", "id", "name", "provider", "iq", "iqLow95", "iqHigh95",
+)  # fmt: skip
+MODEL_HISTORY_COLUMNS = (
+    "date", "rank", "rankLow", "rankHigh", "iq", "iqLow95", "iqHigh95", *DIMENSION_SLUGS,
 )  # fmt: skip
 
 
@@ -89,6 +94,11 @@ class DownloadKind:
 
 
 MODELS_CSV = DownloadKind("models", MODELS, "The model list as CSV: one row per model")
+MODEL_HISTORY_CSV = DownloadKind(
+    "model-history/{id}",
+    MODEL_HISTORY,
+    "One model's replayed history as CSV: one row per month end since its release",
+)
 RANKING_CSV = DownloadKind(
     "rankings/{id}", RANKING, "One ranking as CSV: one row per ranked model, in rank order"
 )
@@ -103,6 +113,7 @@ SNAPSHOT_CSV = DownloadKind(
 )
 DOWNLOADS: tuple[DownloadKind, ...] = (
     MODELS_CSV,
+    MODEL_HISTORY_CSV,
     RANKING_CSV,
     DOMAIN_CSV,
     HISTORY_CSV,
@@ -136,6 +147,11 @@ def models_download() -> str:
     return MODELS_CSV.site_path()
 
 
+def model_history_download(model_id: str) -> str:
+    """One model's history (`downloads/model-history/<id>.csv`)."""
+    return MODEL_HISTORY_CSV.site_path(model_id)
+
+
 def to_csv(columns: Sequence[str], rows: Iterable[Sequence[Cell]]) -> bytes:
     """RFC 4180 text: a header row, then one line per row; None is an empty field."""
     out = io.StringIO(newline="")
@@ -164,6 +180,14 @@ def _model_row(m: ModelSummary) -> list[Cell]:
         m.rank_high, *dims, m.emotional_reasoning, c.input_per_1m, c.output_per_1m,
         c.usage_multiplier, c.usage_multiplier_source, c.effective_per_1m,
         m.release_date.isoformat() if m.release_date else None, m.open_source, m.url,
+    ]  # fmt: skip
+
+
+def _model_history_rows(history: ModelHistory) -> list[list[Cell]]:
+    return [
+        [p.date.isoformat(), p.rank, p.rank_low, p.rank_high, p.iq, p.iq_low95, p.iq_high95,
+         *msgspec.structs.astuple(p.dimensions)]
+        for p in history.snapshots
     ]  # fmt: skip
 
 
@@ -218,6 +242,11 @@ def download_jobs(documents: Mapping[str, msgspec.Struct]) -> list[Download]:
             models_download(), (MODELS.path,), partial(_csv, MODEL_COLUMNS, _model_rows, models)
         )
     ]
+    for model in models.models:
+        path = MODEL_HISTORY.api_path(model.id)
+        points = _get(documents, path, ModelHistory)
+        one_model = partial(_csv, MODEL_HISTORY_COLUMNS, _model_history_rows, points)
+        jobs.append(Download(model_history_download(model.id), (path,), one_model))
     for entry in _get(documents, RANKINGS.path, RankingList).rankings:
         path = RANKING.api_path(entry.id)
         ranking = _get(documents, path, RankingDetail)

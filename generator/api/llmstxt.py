@@ -12,6 +12,7 @@ from generator.api.contract import ENDPOINTS, DocumentKind
 from generator.api.downloads import (
     domain_download,
     history_download,
+    model_history_download,
     models_download,
     ranking_download,
     snapshot_download,
@@ -68,6 +69,7 @@ def render_llms_txt(config: SiteConfig) -> bytes:
         f"- [History CSV]({base}/{history_download()}): every month-end leaderboard",
         f"- Every ranking, domain and snapshot: `{base}/{ranking_download('{id}')}`, "
         f"`{base}/{domain_download('{slug}')}`, `{base}/{snapshot_download('{date}')}`",
+        f"- Each model's history: `{base}/{model_history_download('{id}')}`",
         "",
         "## MCP",
         "",

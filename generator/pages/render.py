@@ -31,7 +31,7 @@ from generator.api.contract import (
     RANKINGS,
     Envelope,
 )
-from generator.api.downloads import snapshot_download
+from generator.api.downloads import model_history_download, snapshot_download
 from generator.api.mcp_tools import MCP_TOOLS
 from generator.api.openapi import build_openapi
 from generator.api.urls import SiteConfig, api_url, mcp_url, openapi_url
@@ -242,6 +242,7 @@ def _model_pages(out: _Renderer) -> None:
                 (date, rank, iq, HISTORY_SNAPSHOT.page_path(date))
                 for date, rank, iq in docs.model_history(model.id)
             ],
+            history_csv=model_history_download(model.id),
         )
 
 
