@@ -6,6 +6,7 @@ build happens once per run. Do not modify what they return.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from generator.input.load import load_dataset
 from generator.input.records import Dataset
 from generator.scoring.engine import compute_scores
 from generator.scoring.types import Scores
+from mcp_server import site
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -26,6 +28,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="Rewrite tests/golden/ from the current build of tests/data (review the diff!).",
     )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_full_collection_per_load() -> Iterator[None]:
+    """Snapshot stores in this process skip `settle_heap` (a full collection, then freeze).
+
+    A full collection walks the whole process, and here that is pytest's heap too
+    (hypothesis, schemathesis, the MCP SDK): 128 loads in a run cost 38 s, where the
+    sidecar's own process walks little more than its snapshot. tests/test_mcp_heap.py tests
+    `settle_heap` itself and that the store calls it after each load; the servers tests
+    start as child processes run it as shipped.
+    """
+    patch = pytest.MonkeyPatch()
+    patch.setattr(site, "settle_heap", lambda: None)
+    yield
+    patch.undo()
 
 
 @pytest.fixture(scope="session")

@@ -30,9 +30,15 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+@pytest.fixture(scope="module")
+def store(built_site: Path) -> SnapshotStore:
+    """The build loaded once for the module (the tests only read it)."""
+    return SnapshotStore(built_site)
+
+
 @pytest.fixture
-async def client(built_site: Path) -> AsyncIterator[Client]:
-    async with Client(create_server(SnapshotStore(built_site))) as connected:
+async def client(store: SnapshotStore) -> AsyncIterator[Client]:
+    async with Client(create_server(store)) as connected:
         yield connected
 
 

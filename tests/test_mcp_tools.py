@@ -10,6 +10,7 @@ from typing import Any
 import jsonschema
 import pytest
 from mcp import Client
+from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 from support.documents import MCP_MODELS, write_site
 
@@ -37,14 +38,26 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture
-def site_dir(tmp_path: Path) -> Path:
-    return write_site(tmp_path / "site_out")
+@pytest.fixture(scope="module")
+def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One sample site for the module: every test here only reads it."""
+    return write_site(tmp_path_factory.mktemp("tools") / "site_out")
+
+
+@pytest.fixture(scope="module")
+def store(site_dir: Path) -> SnapshotStore:
+    """One store, loaded once (each probe finds the same build, so nothing is reloaded)."""
+    return SnapshotStore(site_dir, check_interval=0)
+
+
+@pytest.fixture(scope="module")
+def server(store: SnapshotStore) -> MCPServer[Any]:
+    return create_server(store)
 
 
 @pytest.fixture
-async def client(site_dir: Path) -> AsyncIterator[Client]:
-    async with Client(create_server(SnapshotStore(site_dir, check_interval=0))) as connected:
+async def client(server: MCPServer[Any]) -> AsyncIterator[Client]:
+    async with Client(server) as connected:
         yield connected
 
 
