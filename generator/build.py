@@ -44,7 +44,7 @@ from generator.output.cache import (
     up_to_date,
 )
 from generator.output.parsed import RecordCache
-from generator.output.pool import default_workers
+from generator.output.pool import default_workers, map_ordered
 from generator.output.report import BuildReport as BuildReport
 from generator.output.report import unchanged_report
 from generator.output.snapshots import SnapshotCache
@@ -127,7 +127,12 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
         scores = compute_scores(dataset)
     with timer.stage("history"):
         history_cache = SnapshotCache(out_dir)
-        snapshots = replay(dataset, store=history_cache, code=history_cache.code)
+        snapshots = replay(
+            dataset,
+            store=history_cache,
+            code=history_cache.code,
+            run=lambda task, count: map_ordered(task, count, workers, minimum=2),
+        )
     with timer.stage("render"):
         documents = build_documents(dataset, scores, config, snapshots)
         api = render_api(documents, config)

@@ -24,6 +24,7 @@ from generator.build import build_site
 from generator.input.load import load_dataset
 from generator.input.records import Dataset
 from generator.output.cache import forget, history_cache_path
+from generator.output.pool import map_ordered
 from generator.output.snapshots import SnapshotCache
 from generator.scoring import compute_scores
 from generator.scoring.history import (
@@ -89,18 +90,21 @@ def test_a_price_or_name_edit_keeps_every_snapshot_a_result_edit_only_later_ones
     )
     assert replay(_with(synthetic, priced), store=store, code=CODE)[-1].scores == first[-1].scores
     assert store.puts == 0  # nothing scored again
-    # An old result moved later: the months from its old date on are scored again.
-    target = min(
-        (m for m in synthetic.models if m.results), key=lambda m: min(r.as_of for r in m.results)
+    # A result from the middle of the history moved later: the months before it are kept.
+    middle = first[len(first) // 2].date
+    target, old = next(
+        (m, r)
+        for m in synthetic.models
+        for r in m.results
+        if middle - dt.timedelta(days=30) < r.as_of <= middle
     )
-    old = min(target.results, key=lambda r: r.as_of)
     moved = msgspec.structs.replace(old, as_of=first[-1].date - dt.timedelta(days=1))
     edited = _with(
         synthetic,
         msgspec.structs.replace(target, results=[moved if r is old else r for r in target.results]),
     )
     again = replay(edited, store=store, code=CODE)
-    assert 0 < store.puts < len(again)
+    assert 0 < store.puts <= sum(s.date >= old.as_of for s in again) < len(again)
     assert [s.scores for s in again] == [s.scores for s in replay(edited)]
     assert [s.scores for s in again] == _reference(edited)
 
@@ -262,3 +266,10 @@ def test_remembered_model_digests_give_the_fresh_key_at_every_month(synthetic: D
     assert len(set(keys)) == len(set(encoded)) > len(keys) // 2
     other = msgspec.structs.replace(inputs, benchmarks=inputs.benchmarks[1:])
     assert shared.key(dataset_as_of(other, snapshot.date)) != keys[-1]
+
+
+def test_months_scored_in_worker_processes_are_the_same(synthetic: Dataset) -> None:
+    def in_two_workers(task: Callable[[int], bytes], count: int) -> list[bytes]:
+        return map_ordered(task, count, workers=2, minimum=2)
+
+    assert replay(synthetic, run=in_two_workers) == replay(synthetic)

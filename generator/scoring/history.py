@@ -20,7 +20,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 import msgspec
@@ -271,43 +271,66 @@ class _SnapshotKeys:
         return known
 
 
+TaskMap = Callable[[Callable[[int], bytes], int], list[bytes]]
+"""`run(task, count)`: `[task(i) for i in range(count)]`, in order (possibly in workers)."""
+
+
+def _in_process(task: Callable[[int], bytes], count: int) -> list[bytes]:
+    return [task(i) for i in range(count)]
+
+
 def replay(
     dataset: Dataset,
     dates: Iterable[dt.date] | None = None,
     *,
     store: SnapshotStore | None = None,
     code: bytes = b"",
+    run: TaskMap = _in_process,
 ) -> list[Snapshot]:
     """One snapshot per month end (or per given date, ascending), oldest first.
 
     A date with no release or result since the previous one shares that snapshot's
     scores (it would score the same records again). With a `store`, a snapshot whose
     scoring inputs (and `code`, the generator's version) were scored before is taken
-    from it, and every snapshot scored here is put in it.
+    from it, and every snapshot scored here is put in it. The months left to score are
+    independent: `run` may score them in worker processes (`generator/output/pool.py`);
+    each comes back as msgpack, in month order, so the result is the same.
     """
     events = _event_dates(dataset)
     inputs = scoring_inputs(dataset)
     keys = _SnapshotKeys(inputs, code)
     full, scored = _Timeline(dataset), _Timeline(inputs)
-    snapshots: list[Snapshot] = []
+    chosen: list[dt.date] = []
+    found: dict[dt.date, SnapshotScores | None] = {}  # None: to be scored
+    pending: list[tuple[dt.date, bytes, Dataset]] = []
     for date in snapshot_dates(dataset) if dates is None else dates:
-        if snapshots and _unchanged(events, snapshots[-1].date, date):
+        if not chosen or not _unchanged(events, chosen[-1], date):
+            then = scored.as_of(date)
+            key = keys.key(then) if store is not None else b""
+            found[date] = store.get(key) if store is not None else None
+            if found[date] is None:
+                pending.append((date, key, then))
+        chosen.append(date)
+    encoded = run(lambda i: msgspec.msgpack.encode(score_snapshot(pending[i][2])), len(pending))
+    for (date, key, _), data in zip(pending, encoded, strict=True):
+        found[date] = scores = msgspec.msgpack.decode(data, type=SnapshotScores)
+        if store is not None:
+            store.put(key, scores)
+    return _snapshots(chosen, found, full)
+
+
+def _snapshots(
+    dates: list[dt.date], found: dict[dt.date, SnapshotScores | None], full: _Timeline
+) -> list[Snapshot]:
+    """Each date with its scores, or the previous date's where it scored nothing new."""
+    snapshots: list[Snapshot] = []
+    for date in dates:
+        scores = found.get(date)
+        if scores is None:
             snapshots.append(msgspec.structs.replace(snapshots[-1], date=date))
-            continue
-        scores = _scores(scored.as_of(date), store, keys)
-        snapshots.append(Snapshot(date=date, dataset=full.as_of(date), scores=scores))
+        else:
+            snapshots.append(Snapshot(date=date, dataset=full.as_of(date), scores=scores))
     return snapshots
-
-
-def _scores(inputs: Dataset, store: SnapshotStore | None, keys: _SnapshotKeys) -> SnapshotScores:
-    if store is None:
-        return score_snapshot(inputs)
-    key = keys.key(inputs)
-    scores = store.get(key)
-    if scores is None:
-        scores = score_snapshot(inputs)
-        store.put(key, scores)
-    return scores
 
 
 def _unchanged(events: list[dt.date], previous: dt.date, date: dt.date) -> bool:
