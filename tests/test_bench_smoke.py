@@ -3,6 +3,7 @@ rebuild invariants hold. Nothing here depends on timing."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -75,3 +76,18 @@ def test_build_benchmark_command_prints_tables(tmp_path: Path) -> None:
     for heading in ("Build by stage", "Build against the floor", "Rebuilds", "List endpoint"):
         assert heading in out
     assert "| no-op" in out and "| one model" in out
+
+
+@pytest.mark.slow
+def test_history_benchmark_compares_two_commits(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.history", "--before", "HEAD", "--after", "HEAD",
+         "--sizes", "30,60", "--benchmarks", "14", "--json", str(tmp_path / "raw.json")],
+        cwd=ROOT, capture_output=True, text=True, check=True, timeout=600,
+    )  # fmt: skip
+    assert "load average at start" in result.stdout and "| 30 -> 60 models" in result.stdout
+    raw = json.loads((tmp_path / "raw.json").read_text(encoding="utf-8"))
+    for models in ("30", "60"):
+        before, after = raw[models]["before"], raw[models]["after"]
+        assert before["snapshots"] == after["snapshots"] > 1
+        assert after["cached"] is not None and after["history"] > 0

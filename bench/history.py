@@ -1,0 +1,176 @@
+"""What scoring and the history replay cost, in CPU seconds, for two commits side by side.
+
+`python -m bench.history --before REV` synthesises data for each N (default 1,000 and
+10,000 models) and, for each of two commits (`--before`, `--after`, default HEAD), exports
+the `generator` package of that commit (`git archive`) and runs, in a fresh child process
+with the cyclic garbage collector off (as `build_site` runs):
+
+- `compute_scores` once (**score**);
+- `replay`, every month end from scratch (**history**);
+- where the commit keeps snapshots between builds (`generator.output.snapshots`), the
+  same replay again with the snapshots of the first one on disk (**history, cached**: what
+  a rebuild whose results did not change pays, a price edit say).
+
+CPU seconds of the child (`getrusage`), so other processes on a shared machine inflate
+them less than wall time; the load average is printed at the start and the end. Prints
+a Markdown table and the growth exponents from the smallest to the largest N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from bench.measure import table
+from bench.synth import SynthSpec, write_dataset
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CHILD = """
+import gc, json, resource, sys, tempfile
+from pathlib import Path
+from generator.input.load import load_dataset
+from generator.scoring import compute_scores
+from generator.scoring.history import replay
+
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+dataset = load_dataset(Path(sys.argv[1]))
+gc.disable()
+start = cpu(); compute_scores(dataset); score = cpu() - start
+start = cpu(); snapshots = replay(dataset); history = cpu() - start
+cached = None
+try:
+    from generator.output.snapshots import SnapshotCache
+except ImportError:
+    SnapshotCache = None
+if SnapshotCache is not None:
+    site = Path(tempfile.mkdtemp()) / "site_out"
+    store = SnapshotCache(site)
+    replay(dataset, store=store, code=store.code)
+    store.save()
+    store = SnapshotCache(site)
+    start = cpu(); replay(dataset, store=store, code=store.code); cached = cpu() - start
+    assert store.misses == 0, store.misses
+print(json.dumps({"score": score, "history": history, "cached": cached,
+                  "snapshots": len(snapshots)}))
+"""
+
+
+def export(rev: str, into: Path) -> Path:
+    """The `generator` package of `rev`, exported into `into` (nothing uncommitted)."""
+    into.mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", rev, "generator"], capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def measure(code: Path, data: Path) -> dict[str, float | None]:
+    """One child process: the CHILD script against `code`'s generator package."""
+    env = {**os.environ, "PYTHONPATH": str(code), "PYTHONHASHSEED": "0"}
+    result = subprocess.run(
+        [sys.executable, "-c", CHILD, str(data)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=code,
+        env=env,
+    )
+    figures: dict[str, float | None] = json.loads(result.stdout.splitlines()[-1])
+    return figures
+
+
+def _seconds(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _exponent(low: float, high: float, n_low: int, n_high: int) -> str:
+    if low <= 0 or high <= 0:
+        return "-"
+    return f"{math.log(high / low) / math.log(n_high / n_low):.2f}"
+
+
+def report(runs: dict[int, dict[str, dict[str, float | None]]], before: str, after: str) -> str:
+    """The side-by-side table, then the exponents from the smallest to the largest N."""
+    rows = []
+    for models, by_rev in sorted(runs.items()):
+        old, new = by_rev["before"], by_rev["after"]
+        rows.append(
+            [
+                f"{models:,}",
+                f"{new['snapshots']:.0f}",
+                _seconds(old["score"]),
+                _seconds(new["score"]),
+                _seconds(old["history"]),
+                _seconds(new["history"]),
+                _seconds(new["cached"]),
+                f"{(old['history'] or 0) / (old['score'] or 1):.1f}x",
+                f"{(new['history'] or 0) / (new['score'] or 1):.1f}x",
+            ]
+        )
+    header = [
+        "models",
+        "snapshots",
+        f"score s ({before})",
+        f"score s ({after})",
+        f"history s ({before})",
+        f"history s ({after})",
+        f"history cached s ({after})",
+        "history/score before",
+        "history/score after",
+    ]
+    lines = [table(header, rows)]
+    sizes = sorted(runs)
+    if len(sizes) > 1:
+        low, high = sizes[0], sizes[-1]
+        rows = []
+        for name in ("score", "history"):
+            for side, rev in (("before", before), ("after", after)):
+                a, b = runs[low][side][name], runs[high][side][name]
+                assert a is not None and b is not None
+                rows.append([f"{name} ({rev})", f"{b / a:.1f}x", _exponent(a, b, low, high)])
+        lines.append(table([f"{low:,} -> {high:,} models", "growth", "exponent"], rows))
+    return "\n\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--before", required=True, help="commit measured as 'before'")
+    parser.add_argument("--after", default="HEAD", help="commit measured as 'after'")
+    parser.add_argument("--sizes", default="1000,10000", help="comma-separated model counts")
+    parser.add_argument("--benchmarks", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    print(f"load average at start: {os.getloadavg()}", flush=True)
+    runs: dict[int, dict[str, dict[str, float | None]]] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        work = Path(scratch)
+        code = {side: export(getattr(args, side), work / side) for side in ("before", "after")}
+        for models in sizes:
+            data = work / f"data-{models}"
+            write_dataset(
+                SynthSpec(models=models, benchmarks=args.benchmarks, seed=args.seed), data
+            )
+            runs[models] = {side: measure(code[side], data) for side in ("before", "after")}
+            print(f"{models:,} models: {runs[models]}", file=sys.stderr, flush=True)
+    print(f"load average at end: {os.getloadavg()}\n")
+    print(report(runs, args.before, args.after))
+    if args.json:
+        args.json.write_text(json.dumps(runs, indent=2), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
