@@ -11,7 +11,8 @@ by timers. It then measures, in the same process:
 - a no-op rebuild (unchanged data) and a one-model change (one model's output price),
   with the build cache of the first build in play, counting the files actually
   rewritten (inode or mtime changed) and the bytes the process wrote (`wchar` of
-  /proc/self/io);
+  /proc/self/io); then the next change (another model's price), the first rebuild with
+  the writer's spare tree (the tree the previous swap replaced) to update;
 - side by side, the same cold build in one process (`workers=1`, no cache to use): what
   the build cost before it rendered pages in parallel.
 
@@ -20,7 +21,8 @@ process and for the largest worker. `--jobs` sets the workers (default: every CP
 Then, at the shipped data (`data/`), the CLI's start-up (`modelscores --help`) against a
 no-op `modelscores build`, each the fastest of five runs as separate processes.
 
-Prints Markdown tables; `--json` also keeps the raw figures.
+Prints Markdown tables (with the 1-minute load average at the start and end of each N);
+`--json` also keeps the raw figures.
 """
 
 from __future__ import annotations
@@ -89,6 +91,8 @@ class BuildRun:
     floor: dict[str, float] = field(default_factory=dict)
     noop: dict[str, float] = field(default_factory=dict)
     one_change: dict[str, float] = field(default_factory=dict)
+    next_change: dict[str, float] = field(default_factory=dict)
+    load_average: list[float] = field(default_factory=list)  # 1-minute, at start and end
     one_process: dict[str, float] = field(default_factory=dict)
 
 
@@ -229,10 +233,13 @@ def rebuild(data: Path, out: Path) -> dict[str, float]:
     }
 
 
-def change_one_model(data: Path) -> str:
-    """Raise one published model's output price by 1%; return its id."""
+def change_one_model(data: Path, start: float = 0.5) -> str:
+    """Raise one published model's output price by 1%; return its id.
+
+    The first priced published model from `start` (a fraction) of the sorted files on.
+    """
     paths = sorted((data / "models").glob("*.toml"))
-    for path in paths[len(paths) // 2 :]:
+    for path in paths[int(len(paths) * start) :]:
         table_ = tomllib.loads(path.read_text(encoding="utf-8"))
         prices = table_.get("prices", {})
         if table_.get("published", True) and prices.get("output"):
@@ -265,6 +272,7 @@ def run_child(data: Path, work: Path, models: int) -> BuildRun:
     from generator.output.pool import default_workers
 
     run = BuildRun(models=models, published=0, workers=default_workers())
+    run.load_average.append(os.getloadavg()[0])
     site, floor_dir = work / "site", work / "floor"
     for path in (site, floor_dir):
         shutil.rmtree(path, ignore_errors=True)
@@ -279,8 +287,11 @@ def run_child(data: Path, work: Path, models: int) -> BuildRun:
     shutil.copytree(data, edited)
     change_one_model(edited)
     run.one_change = rebuild(edited, site)
+    change_one_model(edited, start=0.75)  # the next change: the writer's spare tree in play
+    run.next_change = rebuild(edited, site)
     shutil.rmtree(edited, ignore_errors=True)
     run.one_process = one_process_build(data, work / "one-process" / "site")
+    run.load_average.append(os.getloadavg()[0])
     return run
 
 
@@ -359,7 +370,12 @@ def rebuild_table(runs: Sequence[BuildRun]) -> str:
     """No-op rebuild and one-model change: time, files and bytes actually written."""
     rows = []
     for run in runs:
-        for label, r in (("no-op", run.noop), ("one model", run.one_change)):
+        changes = (
+            ("no-op", run.noop),
+            ("one model", run.one_change),
+            ("next model", run.next_change),
+        )
+        for label, r in changes:
             rows.append(
                 [run.models, label, r["wall"], int(r["files_rewritten"]),
                  human_bytes(r["bytes_rewritten"]), human_bytes(r["process_bytes_written"]),
@@ -388,11 +404,13 @@ def target_table(runs: Sequence[BuildRun]) -> str:
              f"{run.one_process['wall'] / run.floor['wall']:.1f}x",
              f"{run.one_process['wall'] / full:.2f}x",
              f"{run.noop['wall'] / full:.3f}x", f"{run.one_change['wall'] / full:.2f}x",
-             run.peak_rss_mib, run.worker_peak_rss_mib]
+             f"{run.next_change['wall'] / full:.2f}x", run.peak_rss_mib, run.worker_peak_rss_mib,
+             " -> ".join(f"{load:.1f}" for load in run.load_average)]
         )  # fmt: skip
     return table(
         ["models", "workers", "full/floor", "one process/floor", "speed-up", "no-op/full",
-         "one model/full", "peak RSS MiB", "worker peak RSS MiB"],
+         "one model/full", "next model/full", "peak RSS MiB", "worker peak RSS MiB",
+         "load average"],
         rows,
     )  # fmt: skip
 

@@ -54,6 +54,8 @@ def test_build_child_measures_and_rebuilds_incrementally(tmp_path: Path) -> None
     assert run.noop["files_rewritten"] == 0
     assert run.noop["reported_written"] == 0
     assert 0 < run.one_change["files_rewritten"] < run.files / 2
+    assert 0 < run.next_change["files_rewritten"] < run.files / 2
+    assert len(run.load_average) == 2
 
 
 def test_change_one_model_changes_one_file(tmp_path: Path) -> None:
