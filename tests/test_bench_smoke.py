@@ -93,3 +93,17 @@ def test_history_benchmark_compares_two_commits(tmp_path: Path) -> None:
         before, after = raw[models]["before"], raw[models]["after"]
         assert before["snapshots"] == after["snapshots"] > 1
         assert after["cached"] is not None and after["history"] > 0
+
+
+def test_history_docs_bench_measures_both_families(tmp_path: Path) -> None:
+    from bench.history_docs import measure, table
+
+    data = tmp_path / "data"
+    write_dataset(SynthSpec(models=30, benchmarks=14, seed=4), data)
+    rows = measure(data)
+    assert [r.family for r in rows] == ["/history/{date}", "/models/{id}/history"]
+    dataset = load_dataset(data)
+    assert rows[1].documents == len(dataset.models)  # one history per published model
+    assert rows[0].documents == rows[0].snapshots + 1  # every snapshot and the list
+    assert all(r.bytes > 0 for r in rows)
+    assert table(rows).count("\n") == 3
