@@ -292,3 +292,28 @@ def test_downloads_feed_and_llms_are_reused_when_their_documents_did_not_change(
     assert {p for p in downloads if p not in seen} == changed  # made again: exactly these
     assert any(p.startswith("downloads/domains/") for p in seen)
     assert after == _clean_build(data, tmp_path / "clean" / "site_out")
+
+
+def test_a_code_change_still_updates_the_spare_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another code version discards the cache's keys but not the writer's record of the
+    trees: the rebuild updates the spare in place, and gives the clean build's bytes."""
+    from generator.output import writer
+
+    data, site, _ = _built(tmp_path)
+    _replace_first(data / "models" / "beta-1.toml", r"^output = ([0-9.]+)$", "output = 2.5")
+    build_site(data, site, SiteConfig())  # the first change: the old tree becomes the spare
+    _change_templates(monkeypatch, "<!-- another generator -->\n")
+    updates: list[int] = []
+    original = writer._Stager.update
+
+    def update(self: writer._Stager, *args: object) -> None:
+        updates.append(1)
+        original(self, *args)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(writer._Stager, "update", update)
+        build_site(data, site, SiteConfig())
+    assert updates == [1]
+    assert _tree(site) == _clean_build(data, tmp_path / "clean" / "site_out")

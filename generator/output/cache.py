@@ -144,13 +144,20 @@ def records_cache_path(out_dir: Path) -> Path:
 
 
 def load_manifest(out_dir: Path) -> Manifest:
-    """The last build's manifest, or an empty one if it is missing, corrupt or stale."""
+    """The last build's manifest, or an empty one if it is missing, corrupt or stale.
+
+    From another code version only the writer's record of the trees is kept: it says what
+    is on disk (checked against the disk before any use), not how it was made, so a
+    template or code change still updates the spare tree instead of staging a whole one.
+    """
     try:
         manifest = msgspec.msgpack.decode(cache_path(out_dir).read_bytes(), type=Manifest)
     except (OSError, msgspec.DecodeError):
         return Manifest()
-    if manifest.format != FORMAT or manifest.code != CODE:
+    if manifest.format != FORMAT:
         return Manifest()
+    if manifest.code != CODE:
+        return Manifest(trees=manifest.trees)
     return manifest
 
 
