@@ -8,6 +8,7 @@ from A, links from B what B already has, and A..C readers always see one whole t
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,26 @@ def test_an_unchanged_write_keeps_the_record_and_the_spare(tmp_path: Path) -> No
     again = write_site(b, out, trees=trees)
     assert (again.written, again.swapped) == (0, False)
     assert again.trees == trees
+
+
+@pytest.mark.parametrize("planted", ["link", "file", "full folder"])
+def test_something_planted_at_the_spare_name_is_replaced(tmp_path: Path, planted: str) -> None:
+    out = tmp_path / "site_out"
+    a, b, c = _generations(out)
+    trees = write_site(b, out, trees=write_site(a, out, trees=Trees()).trees).trees
+    spare = spare_path(out)
+    shutil.rmtree(spare)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep").write_bytes(b"not ours")
+    if planted == "link":
+        spare.symlink_to(elsewhere)
+    elif planted == "file":
+        spare.write_bytes(b"x")
+    else:
+        shutil.copytree(elsewhere, spare)
+    report = write_site(c, out, trees=trees)
+    assert _tree(out) == c
+    assert _tree(spare) == b and not spare.is_symlink()
+    assert report.trees.spare == trees.live
+    assert (elsewhere / "keep").read_bytes() == b"not ours"  # a link is removed, not followed

@@ -338,8 +338,8 @@ def _stage_and_swap(
     live = trees.live if trees is not None else {}
     spare = spare_path(out_dir)
     reuse = trees is not None and is_recorded(spare, trees.spare)
-    if not reuse and os.path.lexists(spare):
-        shutil.rmtree(spare, ignore_errors=True)
+    if not reuse:
+        _remove(spare)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.staging-", dir=out_dir.parent))
     try:
         mask = _umask()
@@ -357,10 +357,8 @@ def _stage_and_swap(
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    keep = trees is not None and bool(live) and os.path.isdir(staging)
-    if keep:
-        os.rename(staging, spare)  # the replaced site, kept to be updated next time
-    else:
+    keep = trees is not None and bool(live) and os.path.isdir(staging) and _kept(staging, spare)
+    if not keep:
         shutil.rmtree(staging, ignore_errors=True)  # the old site, after an exchange
     _fsync_dir(out_dir.parent)
     written = len(stager.written) - stager.renewed
@@ -370,6 +368,25 @@ def _stage_and_swap(
         swapped=True,
         trees=Trees(live=stager.record, spare=dict(live) if keep else {}),
     )
+
+
+def _remove(path: Path) -> None:
+    """Delete whatever is at `path` (a tree, a file or a link), if anything."""
+    if os.path.islink(path) or os.path.isfile(path):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+    elif os.path.isdir(path):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _kept(staging: Path, spare: Path) -> bool:
+    """Keep the replaced site (now at `staging`) as the spare; False if it cannot be."""
+    _remove(spare)
+    try:
+        os.rename(staging, spare)
+    except OSError:
+        return False  # the site is already swapped in: a lost spare costs time only
+    return True
 
 
 class _Stager:
