@@ -5,7 +5,8 @@
 the `generator` package of that commit (`git archive`) and runs, in a fresh child process
 with the cyclic garbage collector off (as `build_site` runs):
 
-- `compute_scores` once (**score**);
+- `compute_scores` once (**score**), with the part of it spent in `rank_bands` (**rank
+  bands**: the composite's and the seven dimensions' bands) and the rest;
 - `replay`, every month end from scratch (**history**);
 - where the commit keeps snapshots between builds (`generator.output.snapshots`), the
   same replay again with the snapshots of the first one on disk (**history, cached**: what
@@ -44,9 +45,20 @@ def cpu():
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
 
+from generator.scoring import uncertainty
+
+bands = [0.0]
+rank_bands = uncertainty.rank_bands
+
+def timed_bands(*args):
+    start = cpu(); result = rank_bands(*args); bands[0] += cpu() - start
+    return result
+
 dataset = load_dataset(Path(sys.argv[1]))
 gc.disable()
+uncertainty.rank_bands = timed_bands
 start = cpu(); compute_scores(dataset); score = cpu() - start
+uncertainty.rank_bands = rank_bands
 start = cpu(); snapshots = replay(dataset); history = cpu() - start
 cached = None
 try:
@@ -61,7 +73,7 @@ if SnapshotCache is not None:
     store = SnapshotCache(site)
     start = cpu(); replay(dataset, store=store, code=store.code); cached = cpu() - start
     assert store.misses == 0, store.misses
-print(json.dumps({"score": score, "history": history, "cached": cached,
+print(json.dumps({"score": score, "bands": bands[0], "history": history, "cached": cached,
                   "snapshots": len(snapshots)}))
 """
 
@@ -103,6 +115,9 @@ def _exponent(low: float, high: float, n_low: int, n_high: int) -> str:
 
 def report(runs: dict[int, dict[str, dict[str, float | None]]], before: str, after: str) -> str:
     """The side-by-side table, then the exponents from the smallest to the largest N."""
+    for by_rev in runs.values():
+        for figures in by_rev.values():
+            figures["rest"] = (figures["score"] or 0) - (figures["bands"] or 0)
     rows = []
     for models, by_rev in sorted(runs.items()):
         old, new = by_rev["before"], by_rev["after"]
@@ -112,6 +127,8 @@ def report(runs: dict[int, dict[str, dict[str, float | None]]], before: str, aft
                 f"{new['snapshots']:.0f}",
                 _seconds(old["score"]),
                 _seconds(new["score"]),
+                _seconds(old["bands"]),
+                _seconds(new["bands"]),
                 _seconds(old["history"]),
                 _seconds(new["history"]),
                 _seconds(new["cached"]),
@@ -124,6 +141,8 @@ def report(runs: dict[int, dict[str, dict[str, float | None]]], before: str, aft
         "snapshots",
         f"score s ({before})",
         f"score s ({after})",
+        f"of it rank bands s ({before})",
+        f"of it rank bands s ({after})",
         f"history s ({before})",
         f"history s ({after})",
         f"history cached s ({after})",
@@ -135,7 +154,7 @@ def report(runs: dict[int, dict[str, dict[str, float | None]]], before: str, aft
     if len(sizes) > 1:
         low, high = sizes[0], sizes[-1]
         rows = []
-        for name in ("score", "history"):
+        for name in ("score", "bands", "rest", "history"):
             for side, rev in (("before", before), ("after", after)):
                 a, b = runs[low][side][name], runs[high][side][name]
                 assert a is not None and b is not None
