@@ -14,7 +14,8 @@ with the cyclic garbage collector off (as `build_site` runs):
 
 CPU seconds of the child (`getrusage`), so other processes on a shared machine inflate
 them less than wall time; the load average is printed at the start and the end. Prints
-a Markdown table and the growth exponents from the smallest to the largest N.
+a Markdown table and the growth exponents from the smallest to the largest N. `--data DIR`
+measures that data directory instead (the shipped `data/`, say: one row, "models" 0).
 """
 
 from __future__ import annotations
@@ -171,6 +172,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--benchmarks", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    parser.add_argument("--data", type=Path, help="measure this data/ instead (one row)")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"load average at start: {os.getloadavg()}", flush=True)
@@ -178,11 +180,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)
         code = {side: export(getattr(args, side), work / side) for side in ("before", "after")}
-        for models in sizes:
-            data = work / f"data-{models}"
-            write_dataset(
-                SynthSpec(models=models, benchmarks=args.benchmarks, seed=args.seed), data
-            )
+        for models in sizes if args.data is None else [0]:
+            data = args.data.resolve() if args.data is not None else work / f"data-{models}"
+            if args.data is None:
+                spec = SynthSpec(models=models, benchmarks=args.benchmarks, seed=args.seed)
+                write_dataset(spec, data)
             runs[models] = {side: measure(code[side], data) for side in ("before", "after")}
             print(f"{models:,} models: {runs[models]}", file=sys.stderr, flush=True)
     print(f"load average at end: {os.getloadavg()}\n")
