@@ -15,7 +15,7 @@ from generator.api.changes import changes_documents
 from generator.api.common import envelope
 from generator.api.contract import CHANGES, ChangeList
 from generator.api.urls import SiteConfig
-from generator.input.records import Dataset
+from generator.input.records import ChangelogRecord, Dataset
 from generator.scoring.history import replay
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -49,6 +49,37 @@ def test_changes_are_dated_by_the_data_newest_first() -> None:
         ("released:b", "2026-01-20", None, None),
         ("results:a:2026-01", "2026-01-10", None, 1),
         ("released:a", "2026-01-05", None, None),
+    ]
+
+
+def _methodology_changes(changelog: list[ChangelogRecord]) -> list[tuple[str, str]]:
+    dataset = _dataset()
+    methodology = msgspec.structs.replace(dataset.methodology, changelog=changelog)
+    dataset = msgspec.structs.replace(dataset, methodology=methodology)
+    doc = changes_documents(dataset, replay(dataset), SiteConfig(), envelope(dataset))[CHANGES.path]
+    assert isinstance(doc, ChangeList)
+    return [(c.id, c.summary) for c in doc.changes if c.kind == "methodology"]
+
+
+def test_a_new_changelog_entry_renames_no_published_one() -> None:
+    # The changelog is newest first and grows at the top. Ids count each date's entries
+    # from its oldest, so the two 2026-01-01 entries stay :1 (newer) and :0 (older) when a
+    # third of that date and one of 2026-03-01 are put above them; the order stays the
+    # changelog's.
+    def entry(day: int, month: int, text: str) -> ChangelogRecord:
+        return ChangelogRecord(date=dt.date(2026, month, day), text=text)
+
+    old = [entry(1, 1, "newer"), entry(1, 1, "older")]
+    assert _methodology_changes(old) == [
+        ("methodology:2026-01-01:1", "newer"),
+        ("methodology:2026-01-01:0", "older"),
+    ]
+    grown = [entry(1, 3, "march"), entry(1, 1, "newest of january"), *old]
+    assert _methodology_changes(grown) == [
+        ("methodology:2026-03-01:0", "march"),
+        ("methodology:2026-01-01:2", "newest of january"),
+        ("methodology:2026-01-01:1", "newer"),
+        ("methodology:2026-01-01:0", "older"),
     ]
 
 

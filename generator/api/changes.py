@@ -7,13 +7,14 @@ Three kinds of entry, each dated by the data and linking its page:
   before and at the end of that month, from the replayed history;
 - `methodology`: a dated entry of the methodology changelog.
 Ids are built from the kind, the model and the date, so an entry keeps its id as
-long as the data that made it stays. Newest first; ties by kind, then id.
+long as the data that made it stays. Newest first; ties by kind, then id (methodology
+entries of one date in the changelog's order).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
 import msgspec
@@ -21,7 +22,7 @@ import msgspec
 from generator.api.common import Envelope
 from generator.api.contract import CHANGES, Change, ChangeList
 from generator.api.urls import SiteConfig, methodology_page_url, model_page_url
-from generator.input.records import Dataset, ModelRecord
+from generator.input.records import ChangelogRecord, Dataset, ModelRecord
 from generator.scoring.history import Snapshot, month_end
 
 Standing = tuple[int | None, int | None]  # (iq, rank) in one snapshot
@@ -35,9 +36,11 @@ def changes_documents(
     changes: list[Change] = []
     for model in dataset.models:
         changes.extend(_model_changes(model, standings, config))
+    changes.sort(key=lambda c: c.id)
+    changelog = dataset.methodology.changelog
     changes.extend(
         Change(
-            id=f"methodology:{entry.date.isoformat()}:{index}",
+            id=change_id,
             kind="methodology",
             date=entry.date,
             title=f"Methodology {'breaking ' if entry.breaking else ''}change",
@@ -45,11 +48,25 @@ def changes_documents(
             url=methodology_page_url(config),
             model=None,
         )
-        for index, entry in enumerate(dataset.methodology.changelog)
+        for change_id, entry in zip(methodology_ids(changelog), changelog, strict=True)
     )
-    changes.sort(key=lambda c: c.id)
+    # Stable: entries of one date and kind keep the order above (the changelog's own).
     changes.sort(key=lambda c: (c.date, c.kind), reverse=True)
     return {CHANGES.path: ChangeList(**env, changes=changes)}
+
+
+def methodology_ids(changelog: Sequence[ChangelogRecord]) -> list[str]:
+    """`methodology:<date>:<n>`, n counting the entries of that date from the oldest.
+
+    The changelog is newest first and grows at the top, so counting from the bottom never
+    renames an entry already published (a feed reader would show it again as new).
+    """
+    counts: Counter[dt.date] = Counter()
+    ids: list[str] = []
+    for entry in reversed(changelog):
+        ids.append(f"methodology:{entry.date.isoformat()}:{counts[entry.date]}")
+        counts[entry.date] += 1
+    return ids[::-1]
 
 
 def _standings(snapshot: Snapshot) -> dict[str, Standing]:
