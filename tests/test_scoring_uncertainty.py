@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -167,6 +168,42 @@ def test_bands_match_the_definition_on_many_models_with_ties_and_zero_sds() -> N
         f"m{i:03d}": (70 + rnd.randrange(0, 181) / 2, 0.0 if i % 10 == 0 else rnd.uniform(0.1, 15))
         for i in range(600)
     }
+    assert rank_bands(estimates, Z) == _naive(estimates, Z)
+
+
+def test_bands_match_the_definition_when_many_models_share_an_sd() -> None:
+    # 700 models as a dimension's bands see them: most share a prior-only sd (6.25, 10,
+    # 0 for a tenth), counted against all models at once; the rest spread over 1-4.
+    # Scores on a grid of quarters, so exact ties and gaps on the z boundary occur:
+    # 6.25 * sqrt(2) * 1.96 is no quarter, but gaps of 0 (sd 0 pairs) are.
+    rnd = random.Random(5)
+    shared = [6.25] * 6 + [10.0] * 3 + [0.0] * 2
+    estimates = {
+        f"m{i:03d}": (
+            70 + rnd.randrange(0, 361) / 4,
+            rnd.choice(shared) if rnd.random() < 0.7 else rnd.uniform(1, 4),
+        )
+        for i in range(700)
+    }
+    assert Counter(sd for _, sd in estimates.values()).most_common(1)[0][1] > 250
+    assert rank_bands(estimates, Z) == _naive(estimates, Z)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(280, 640).map(lambda q: q / 4),
+            st.sampled_from([0.0, 0.5, 2.0, 2.0, 6.25, 6.25, 6.25]),
+        ),
+        min_size=1,
+        max_size=150,
+    )
+)
+@settings(max_examples=100, deadline=None)
+def test_bands_match_the_definition_with_few_distinct_sds(
+    items: list[tuple[float, float]],
+) -> None:
+    estimates = {f"m{index:03d}": item for index, item in enumerate(items)}
     assert rank_bands(estimates, Z) == _naive(estimates, Z)
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import bisect
 import math
 import operator
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import compress, repeat
 
 import msgspec
@@ -17,6 +18,7 @@ from generator.scoring.types import DimensionEstimate, RankBand
 
 _EDGE = 1e-9  # widen the exactly-checked window so float rounding cannot misplace a model
 _CHECKS = 4  # one-by-one checks per model and sd group worth one more group's bisections
+_ALONE = 4  # a shared sd is counted alone when its models x buckets x this reach n
 
 
 def composite_sd(sds: Sequence[float]) -> float:
@@ -125,20 +127,79 @@ def rank_bands(estimates: Mapping[str, tuple[float, float]], z: float) -> dict[s
     `low = 1 + #{j : z_ji >= z}` (models clearly above), `high = 1 + #{j : z_ji > -z}`
     (models not clearly below), j != i. Only the scores and sds matter, never ids
     or order. Models are grouped by sd and sorted by score in each group, so most
-    of them are counted by bisection rather than one by one (`_count_clear`).
+    of them are counted by bisection rather than one by one (`_count_clear`). The
+    many models that share one sd (the prior-only estimates of a dimension) are
+    counted against all models at once instead (`_count_for_sd`).
     """
     ids = sorted(estimates)
     scores = [estimates[m][0] for m in ids]
     sds = [estimates[m][1] for m in ids]
+    buckets = _buckets(estimates, z)
+    shared = Counter(sds)
+    # Worth it when the group's bucket passes would cost more than one sort of everything.
+    alone = {sd for sd, count in shared.items() if count * len(buckets) * _ALONE >= len(ids)}
     above, below = [0] * len(ids), [0] * len(ids)
-    for bucket in _buckets(estimates, z):
-        bucket_above, bucket_below = _count_clear(ids, scores, sds, bucket, z)
-        above = list(map(operator.add, above, bucket_above))
-        below = list(map(operator.add, below, bucket_below))
+    for sd in sorted(alone):
+        members = [i for i, sd_i in enumerate(sds) if sd_i == sd]
+        for i, up, down in zip(members, *_count_for_sd(sd, members, scores, sds, z), strict=True):
+            above[i], below[i] = up, down
+    rest = [i for i, sd_i in enumerate(sds) if sd_i not in alone]
+    rest_ids = [ids[i] for i in rest]
+    rest_scores, rest_sds = [scores[i] for i in rest], [sds[i] for i in rest]
+    rest_above, rest_below = [0] * len(rest), [0] * len(rest)
+    for bucket in buckets:
+        bucket_above, bucket_below = _count_clear(rest_ids, rest_scores, rest_sds, bucket, z)
+        rest_above = list(map(operator.add, rest_above, bucket_above))
+        rest_below = list(map(operator.add, rest_below, bucket_below))
+    for i, up, down in zip(rest, rest_above, rest_below, strict=True):
+        above[i], below[i] = up, down
     return {
         m: RankBand(low=1 + up, high=len(ids) - down)
         for m, up, down in zip(ids, above, below, strict=True)
     }
+
+
+def _count_for_sd(
+    sd: float, members: Sequence[int], scores: Sequence[float], sds: Sequence[float], z: float
+) -> tuple[list[int], list[int]]:
+    """For models `members` (indexes), all with sd `sd`: the models clearly above / below.
+
+    With sd_i fixed, `z_ji >= z` means `c_i <= c_j - z s_j` and `z_ji <= -z` means
+    `c_i >= c_j + z s_j` (`s_j = sqrt(sd^2 + sd_j^2)`): one sorted list of each bound
+    answers every member by bisection. Bounds within a float margin of `c_i` are
+    checked with `_z` itself, so the counts are exactly the definition's.
+    """
+    squares = map(operator.mul, sds, sds)
+    spread = list(map(math.sqrt, map(operator.add, repeat(sd * sd), squares)))
+    margin = list(map(operator.mul, repeat(z), spread))
+    lows = [scores[i] - _EDGE for i in members]
+    highs = [scores[i] + _EDGE for i in members]
+    counts = []
+    for bound, sign in ((operator.sub, z), (operator.add, -z)):
+        values = list(map(bound, scores, margin))
+        order = sorted(range(len(values)), key=values.__getitem__)
+        ordered = list(map(values.__getitem__, order))
+        firsts = list(map(bisect.bisect_left, repeat(ordered), lows))
+        lasts = list(map(bisect.bisect_right, repeat(ordered), highs))
+        # above: bounds past c_i + margin; below: bounds short of c_i - margin
+        count = [len(ordered) - last for last in lasts] if sign > 0 else firsts
+        for k in compress(range(len(members)), map(operator.lt, firsts, lasts)):
+            unsure = map(order.__getitem__, range(firsts[k], lasts[k]))
+            count[k] += _exact(members[k], unsure, scores, sds, sign)
+        counts.append(count)
+    return counts[0], counts[1]
+
+
+def _exact(
+    i: int, others: Iterable[int], scores: Sequence[float], sds: Sequence[float], z: float
+) -> int:
+    """Models j != i of `others` with `z_ji >= z` (z > 0) or `z_ji <= z` (z < 0)."""
+    found = 0
+    for j in others:
+        if j != i:
+            z_ji = _z(scores[j], sds[j], scores[i], sds[i])
+            found += z_ji >= z if z > 0 else z_ji <= z
+    return found
 
 
 def within_rank(band: RankBand, rank: int) -> RankBand:
