@@ -1,7 +1,9 @@
 """`llms.txt` at the site root: the API, its endpoints, the downloads and the MCP connector,
 in the llms.txt format (https://llmstxt.org): an H1, a blockquote summary, then H2
-sections of Markdown link lists. Made from the same tables as the API (`ENDPOINTS`,
-`MCP_TOOLS`), so it never lists something the site does not publish.
+sections of file lists, every item a Markdown link `[name](url)` with notes after a colon.
+A path with a parameter links the list of its values (`GET /models/{id}` links `/models`)
+and names its pattern in the notes. Made from the same tables as the API (`ENDPOINTS`,
+`DOWNLOADS`, `MCP_TOOLS`), so it never lists something the site does not publish.
 """
 
 from __future__ import annotations
@@ -9,14 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from generator.api.contract import ENDPOINTS, DocumentKind
-from generator.api.downloads import (
-    domain_download,
-    history_download,
-    model_history_download,
-    models_download,
-    ranking_download,
-    snapshot_download,
-)
+from generator.api.downloads import DOWNLOADS, DownloadKind
 from generator.api.mcp_tools import MCP_TOOLS
 from generator.api.urls import (
     SiteConfig,
@@ -35,17 +30,42 @@ SUMMARY = (
     "a month-by-month history replayed from the data, as static JSON (no key, CORS open), "
     "CSV downloads and a read-only MCP connector."
 )
+MCP_ANCHOR = "#mcp"  # the MCP section of the API documentation page
+
+
+def _listing(kind: DocumentKind[Any]) -> DocumentKind[Any]:
+    """The endpoint that lists the values of `kind`'s parameter (`/models` for `/models/{id}`)."""
+    path = kind.path.split("/{", 1)[0]
+    for listing in ENDPOINTS:
+        if listing.param is None and listing.path == path:
+            return listing
+    raise ValueError(f"{kind.path}: no endpoint {path} lists its {{{kind.param}}} values")
+
+
+def _values(config: SiteConfig, kind: DocumentKind[Any], summary: str, pattern: str) -> str:
+    """An item whose URL has a parameter: it links the list of the parameter's values."""
+    listing = _listing(kind)
+    link = api_url(config, listing.path)
+    return f"({link}): {summary}; `{pattern}`, one per {kind.param} listed by GET {listing.path}"
 
 
 def _endpoint(config: SiteConfig, kind: DocumentKind[Any]) -> str:
     if kind.param is None:
         return f"- [GET {kind.path}]({api_url(config, kind.path)}): {kind.summary}"
-    return f"- `GET {api_url(config, kind.path)}`: {kind.summary}"
+    pattern = api_url(config, kind.path)
+    return f"- [GET {kind.path}]{_values(config, kind, kind.summary, pattern)}"
+
+
+def _download(config: SiteConfig, kind: DownloadKind) -> str:
+    url = f"{config.base}/{kind.pattern}"
+    if kind.mirrors.param is None:
+        return f"- [{kind.pattern}]({url}): {kind.summary}"
+    return f"- [{kind.pattern}]{_values(config, kind.mirrors, kind.summary, url)}"
 
 
 def render_llms_txt(config: SiteConfig) -> bytes:
     """The file's bytes (UTF-8, LF line ends)."""
-    base = config.base
+    mcp_docs = docs_page_url(config) + MCP_ANCHOR
     lines = [
         f"# {TITLE}",
         "",
@@ -65,17 +85,14 @@ def render_llms_txt(config: SiteConfig) -> bytes:
         "",
         "## Downloads",
         "",
-        f"- [Models CSV]({base}/{models_download()}): one row per model",
-        f"- [History CSV]({base}/{history_download()}): every month-end leaderboard",
-        f"- Every ranking, domain and snapshot: `{base}/{ranking_download('{id}')}`, "
-        f"`{base}/{domain_download('{slug}')}`, `{base}/{snapshot_download('{date}')}`",
-        f"- Each model's history: `{base}/{model_history_download('{id}')}`",
+        *(_download(config, kind) for kind in DOWNLOADS),
         "",
         "## MCP",
         "",
-        f"- Connector: `{mcp_url(config)}` (Streamable HTTP, stateless, read-only, no auth). "
-        f"Claude Code: `claude mcp add --transport http modelscores {mcp_url(config)}`",
-        *(f"- `{tool.name}`: {tool.summary}" for tool in MCP_TOOLS),
+        f"- [MCP connector]({mcp_docs}): `{mcp_url(config)}` (Streamable HTTP, stateless, "
+        f"read-only, no auth). Claude Code: "
+        f"`claude mcp add --transport http modelscores {mcp_url(config)}`",
+        *(f"- [{tool.name}]({mcp_docs}): {tool.summary}" for tool in MCP_TOOLS),
         "",
     ]
     return "\n".join(lines).encode("utf-8")
