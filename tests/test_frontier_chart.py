@@ -13,12 +13,14 @@ import struct
 
 import msgspec
 import pytest
+from markupsafe import escape
 from msgspec.structs import replace
 from support.documents import BASE, sample_documents
 from support.sitecheck import contrast_ratio
 
 from generator.api.contract import (
     HISTORY,
+    HISTORY_NOTE,
     HISTORY_SNAPSHOT,
     HistoryDetail,
     HistoryEntry,
@@ -176,6 +178,13 @@ def test_share_page_draws_the_lines_with_a_table_fallback(pages: dict[str, bytes
     assert '<meta property="og:image:width" content="1200">' in html
     assert 'role="img"' in html and html.count("<polyline") == 5  # best + 4 providers
     assert '<th scope="col">Cee</th>' in html and "<td>131 (A2)</td>" in html
+
+
+def test_share_page_says_what_the_replay_is(pages: dict[str, bytes]) -> None:
+    # Today's methodology over each month end's evidence, cost not replayed: the note of
+    # every history document, with a link to the snapshots.
+    html = pages["charts/frontier/index.html"].decode()
+    assert f'<p class="note">{escape(HISTORY_NOTE)} <a href="../../history/">' in html
 
 
 def test_preview_is_a_1200_by_630_png(pages: dict[str, bytes]) -> None:

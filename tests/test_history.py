@@ -193,6 +193,7 @@ def test_a_model_page_shows_its_rank_and_iq_at_each_snapshot(built_site: Path) -
         date = snapshot["date"]
         for entry in json.loads((api / "history" / date).read_bytes())["models"]:
             page = (built_site / "models" / entry["id"] / "index.html").read_text()
+            assert "what today's methodology makes of the evidence of each month end" in page
             row = f'<a href="../../history/{date}/">{date}</a></th>'
             row += f'<td class="num">{entry["rank"]}</td><td class="num">{entry["iq"]}</td>'
             assert row in page, entry["id"]

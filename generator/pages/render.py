@@ -24,6 +24,7 @@ from generator.api.contract import (
     CHARTS,
     DOMAINS,
     HISTORY,
+    HISTORY_NOTE,
     HISTORY_SNAPSHOT,
     INDEX,
     METHODOLOGY,
@@ -218,6 +219,7 @@ def _chart_pages(out: _Renderer, drawn: list[DrawnChart]) -> None:
             c.description,
             chart=chart,
             related=[out.docs.benchmark(b) for b in c.related_benchmarks],
+            history_note=HISTORY_NOTE if chart.kind == "frontier" else None,  # drawn from it
         )
     out.page(
         CHARTS.page + PAGE_FILE,
