@@ -66,7 +66,8 @@ def _snapshots() -> list[HistoryDetail]:
             for rank, (model, provider, iq) in enumerate(rows, 1)
         ]  # fmt: skip
         day = dt.date.fromisoformat(date)
-        snapshots.append(replace(template, date=day, model_count=len(entries), models=entries))
+        counts = {"model_count": len(entries) + 1, "ranked_model_count": len(entries)}
+        snapshots.append(replace(template, date=day, models=entries, **counts))
     return snapshots
 
 
@@ -150,8 +151,8 @@ def _with_history(snapshots: list[HistoryDetail]) -> dict[str, msgspec.Struct]:
         summaries.append(
             HistorySnapshot(
                 date=s.date,
-                model_count=s.model_count + 1,  # one unranked model at each month end
-                ranked_model_count=s.model_count,
+                model_count=s.model_count,  # one unranked model at each month end
+                ranked_model_count=s.ranked_model_count,
                 top_model=HistoryTopModel(id=top.id, name=top.name, iq=top.iq, url=top.url)
                 if top
                 else None,

@@ -118,6 +118,12 @@ def test_history_documents_list_the_snapshots_with_their_leaderboards() -> None:
     feb = documents[HISTORY_SNAPSHOT.api_path("2026-02-28")]
     assert isinstance(feb, HistoryDetail)
     assert [(m.id, m.rank) for m in feb.models] == [("c", 1), ("a", 2), ("b", 3)]
+    assert (feb.model_count, feb.ranked_model_count) == (4, 3)  # e: released, no result yet
+    for entry in history.snapshots:  # each snapshot's counts are its detail's
+        detail = documents[HISTORY_SNAPSHOT.api_path(entry.date.isoformat())]
+        assert isinstance(detail, HistoryDetail)
+        counts = (detail.model_count, detail.ranked_model_count, len(detail.models))
+        assert counts == (entry.model_count, entry.ranked_model_count, entry.ranked_model_count)
     assert all(
         m.rank_low is not None and m.rank_low <= m.rank <= (m.rank_high or 0) for m in feb.models
     )

@@ -399,7 +399,9 @@ class HistoryDetail(Envelope, kw_only=True, frozen=True):
 
     date: dt.date
     note: str
+    # Its /history entry's counts: the models in the data by then, and those ranked (`models`)
     model_count: Annotated[int, Meta(ge=0)]
+    ranked_model_count: Annotated[int, Meta(ge=0)]
     models: list[HistoryEntry]
 
 

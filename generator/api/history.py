@@ -79,7 +79,8 @@ def _detail(snapshot: Snapshot, config: SiteConfig, env: Envelope) -> HistoryDet
         **env,
         date=snapshot.date,
         note=HISTORY_NOTE,
-        model_count=len(entries),
+        model_count=len(snapshot.dataset.models),
+        ranked_model_count=len(entries),
         models=entries,
     )
 
@@ -88,8 +89,8 @@ def _summary(snapshot: Snapshot, detail: HistoryDetail, config: SiteConfig) -> H
     top = detail.models[0] if detail.models else None
     return HistorySnapshot(
         date=snapshot.date,
-        model_count=len(snapshot.dataset.models),
-        ranked_model_count=detail.model_count,
+        model_count=detail.model_count,
+        ranked_model_count=detail.ranked_model_count,
         top_model=None
         if top is None
         else HistoryTopModel(id=top.id, name=top.name, iq=top.iq, url=top.url),

@@ -567,8 +567,8 @@ def _history(s: _Sample) -> tuple[HistoryList, HistoryDetail]:
     ]  # fmt: skip
     date = SNAPSHOT_DATE.isoformat()
     detail = HistoryDetail(
-        **s.envelope, date=SNAPSHOT_DATE, note=kinds.HISTORY_NOTE, model_count=len(entries),
-        models=entries,
+        **s.envelope, date=SNAPSHOT_DATE, note=kinds.HISTORY_NOTE, model_count=len(rows),
+        ranked_model_count=len(entries), models=entries,
     )  # fmt: skip
     top = entries[0] if entries else None
     snapshot = HistorySnapshot(
