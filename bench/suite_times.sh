@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Times the test suite of this checkout's HEAD against an older commit, side by side on this
+# machine: the whole suite and the test files both commits have, runs alternating (base, head,
+# base, head...) so that both see the same load. Each commit gets a clean clone and its own
+# .venv with the same package versions (HEAD's uv.lock; the base is installed with pip and that
+# lock as constraints, as commits before uv were); both use this checkout's .tools/ (Node tools).
+# HEAD runs as scripts/test runs it (two workers) and in one process; the base in one process.
+# Prints a Markdown table: wall and CPU seconds (user + system, workers and children included),
+# tests, and the load average at each start (docs/PERFORMANCE.md, "Test suite", quotes it).
+#   bench/suite_times.sh BASE_REV [ROUNDS]   (one round: about 15 minutes on 2 quiet cores)
+set -euo pipefail
+if [ $# -lt 1 ]; then
+  echo "usage: bench/suite_times.sh BASE_REV [ROUNDS]" >&2
+  exit 2
+fi
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+BASE_REV=$1
+ROUNDS=${2:-1}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+clone() {  # clone NAME REV
+  git clone --quiet "$REPO" "$WORK/$1"
+  git -C "$WORK/$1" checkout --quiet "$2"
+  cp -a "$REPO/.tools" "$WORK/$1/.tools"
+}
+
+clone head "$(git -C "$REPO" rev-parse HEAD)"
+(cd "$WORK/head" && .tools/uv/bin/uv sync --quiet --locked --extra test)
+(cd "$WORK/head" && .tools/uv/bin/uv export --quiet --format requirements-txt --extra test \
+  --no-hashes --no-emit-project >"$WORK/constraints.txt")
+clone base "$(git -C "$REPO" rev-parse "$BASE_REV")"
+python3 -m venv "$WORK/base/.venv"
+"$WORK/base/.venv/bin/pip" install --quiet -c "$WORK/constraints.txt" -e "$WORK/base[test]"
+comm -12 <(cd "$WORK/base/tests" && ls test_*.py) <(cd "$WORK/head/tests" && ls test_*.py) |
+  sed 's#^#tests/#' >"$WORK/common.txt"
+
+# run LABEL TREE PYTEST_ARGS...: one timed pytest run; prints a table row.
+run() {
+  local label=$1 tree=$2 load
+  shift 2
+  load=$(cut -d' ' -f1-3 /proc/loadavg)
+  (cd "$WORK/$tree" && /usr/bin/time -f '%e %U %S' -o "$WORK/time" \
+    .venv/bin/python -m pytest -q -p no:cacheprovider "$@" >"$WORK/out" 2>&1) || true
+  read -r wall user sys < <(tail -n 1 "$WORK/time")  # after "exited with status N", if any
+  printf '| %s | %s | %.0f | %s | %s |\n' "$label" "$wall" "$(echo "$user + $sys" | bc)" \
+    "$(tail -n 1 "$WORK/out" | tr -d '=')" "$load"
+}
+
+mapfile -t COMMON <"$WORK/common.txt"
+echo "| run | wall s | CPU s | pytest's summary | load average at start (1, 5, 15 min) |"
+echo "|---|---|---|---|---|"
+for _ in $(seq "$ROUNDS"); do
+  run "base $BASE_REV, whole suite" base
+  run "HEAD, whole suite, 2 workers" head -n 2 --dist loadfile
+  run "HEAD, whole suite, 1 process" head
+  run "base, the ${#COMMON[@]} shared files" base "${COMMON[@]}"
+  run "HEAD, the ${#COMMON[@]} shared files, 2 workers" head -n 2 --dist loadfile "${COMMON[@]}"
+  run "HEAD, the ${#COMMON[@]} shared files, 1 process" head "${COMMON[@]}"
+done
