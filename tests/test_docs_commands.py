@@ -83,7 +83,11 @@ def test_each_modelscores_line_parses(where: str, argv: list[str]) -> None:
     name, *args = _without_optional(argv[1:])
     command = cli.commands.get(name)
     assert command is not None, f"{where}: no command {name}"
+    # Under the group's context, as the CLI parses it: without a parent the subcommand's
+    # help option is made (and cached by click) without `-h`, and tests/test_cli_help.py
+    # failed whenever this file ran first in the same process (pytest-xdist's order).
+    parent = click.Context(cli, info_name="modelscores", **cli.context_settings)
     try:
-        command.make_context(name, args)
+        command.make_context(name, args, parent=parent)
     except click.UsageError as error:
         pytest.fail(f"{where}: {error.format_message()}")
