@@ -100,3 +100,25 @@ def test_a_file_with_a_problem_is_not_kept(tmp_path: Path) -> None:
         load_dataset(data, store)
     key = load.record_key(store.code, load.ModelRecord, str(model), model.read_bytes())
     assert key not in store._used
+
+
+def test_a_few_edits_do_not_rewrite_the_cache_many_do(tmp_path: Path) -> None:
+    """One edited file is parsed again each time instead of rewriting the whole file; past
+    `REWRITE_AFTER` fresh files (or 1%) the file is rewritten with what the build used."""
+    data, out = _warm(tmp_path)
+    path = records_cache_path(out)
+    before = path.read_bytes()
+    model = data / "models" / "beta-1.toml"
+    model.write_text(model.read_text(encoding="utf-8").replace("output = 1.5", "output = 2.5"))
+    store = RecordCache(out)
+    load_dataset(data, store)
+    store.save()
+    assert path.read_bytes() == before
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(parsed, "REWRITE_AFTER", 0)
+        store = RecordCache(out)
+        load_dataset(data, store)
+        store.save()
+    again = RecordCache(out)
+    load_dataset(data, again)
+    assert again.hits == len(_data_files(data))
