@@ -44,6 +44,8 @@ def test_llms_txt_has_the_format_agents_look_for(built_site: Path) -> None:
     assert {tool.name for tool in MCP_TOOLS} | {"MCP connector"} == titles["MCP"]
     connector = next(link for link in parsed.sections["MCP"] if link.title == "MCP connector")
     assert f"`{DEFAULT_BASE_URL}/api/mcp`" in connector.desc
+    get_model = next(link for link in parsed.sections["MCP"] if link.title == "get_model")
+    assert "include_history" in get_model.desc  # the sidecar's history, named for agents
 
 
 def test_a_path_with_a_parameter_links_the_list_of_its_values(built_site: Path) -> None:

@@ -156,7 +156,7 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
     ToolDeclaration(
         "get_model",
         "Get model",
-        "one model in full, by id or name",
+        "one model in full, by id or name; include_history adds its score at each month end",
         "Get one model in full (GET /api/v1/models/{id}): each dimension score with coverage "
         "and estimation method, every raw benchmark result with its source, cost breakdown, "
         "speed, reasoning configurations and revisions. Use it after list_models when you need "
