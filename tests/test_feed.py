@@ -52,6 +52,23 @@ def test_changes_are_dated_by_the_data_newest_first() -> None:
     ]
 
 
+def test_results_that_rank_nothing_say_so_in_words() -> None:
+    # c has one result (one direct dimension; a composite needs two): unranked before and
+    # after, so its entry says so instead of "none -> none, unranked -> unranked".
+    dataset = _dataset()
+    c = make_model("c", [msgspec.structs.replace(result("arc-a", 1.2), as_of=dt.date(2026, 2, 9))])
+    dataset = msgspec.structs.replace(dataset, models=(*dataset.models, c))
+    doc = changes_documents(dataset, replay(dataset), SiteConfig(), envelope(dataset))[CHANGES.path]
+    assert isinstance(doc, ChangeList)
+    summaries = {c.id: c.summary for c in doc.changes}
+    assert summaries["results:c:2026-02"] == (
+        "New results on arc-a; no composite IQ or rank yet at the month end."
+    )
+    assert summaries["results:b:2026-02"] == (
+        "New results on arc-a, math-a; composite IQ none -> 140, rank unranked -> 1 (month ends)."
+    )
+
+
 def _methodology_changes(changelog: list[ChangelogRecord]) -> list[tuple[str, str]]:
     dataset = _dataset()
     methodology = msgspec.structs.replace(dataset.methodology, changelog=changelog)

@@ -113,8 +113,11 @@ def _results_added(
     after: Standing,
 ) -> Change:
     benchmarks = sorted({b for _, b in dated})
-    effect = f"composite IQ {_show(before[0], 'none')} -> {_show(after[0], 'none')}, "
-    effect += f"rank {_show(before[1])} -> {_show(after[1])} (month ends)"
+    if before == after == (None, None):
+        effect = "no composite IQ or rank yet at the month end"
+    else:
+        effect = f"composite IQ {_show(before[0], 'none')} -> {_show(after[0], 'none')}, "
+        effect += f"rank {_show(before[1])} -> {_show(after[1])} (month ends)"
     return Change(
         id=f"results:{model.id}:{date.strftime('%Y-%m')}",
         kind="results_added",
