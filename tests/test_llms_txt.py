@@ -13,6 +13,7 @@ from generator.api.contract import ENDPOINTS
 from generator.api.downloads import DOWNLOADS
 from generator.api.mcp_tools import MCP_TOOLS
 from generator.api.urls import DEFAULT_BASE_URL, OPENAPI_FILE, api_file
+from generator.serve import StaticHost
 
 
 def _site_file(site: Path, url: str) -> Path:
@@ -68,3 +69,18 @@ def test_every_link_in_llms_txt_resolves(built_site: Path) -> None:
         if not file.is_file() or (fragment and f'id="{fragment}"' not in file.read_text()):
             missing.append(link.url)
     assert missing == []
+
+
+def test_feed_and_llms_txt_are_served_with_their_types_and_cors(built_site: Path) -> None:
+    """Through the generated `_headers`, as `modelscores serve` applies them: readers that
+    run in a browser (a web feed reader, an agent's page) may fetch them from any origin."""
+    host = StaticHost(built_site)
+    for path, media_type in (
+        ("/llms.txt", "text/plain; charset=utf-8"),
+        ("/feed.atom", "application/atom+xml; charset=utf-8"),
+    ):
+        response = host.respond(path)
+        assert response.status_code == 200, path
+        assert response.headers["content-type"] == media_type, path
+        assert response.headers["access-control-allow-origin"] == "*", path
+        assert response.headers["cache-control"].startswith("public, max-age=300"), path

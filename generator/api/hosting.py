@@ -23,6 +23,7 @@ from typing import Any
 from generator.api.contract import DOCUMENTS, MODEL, MODEL_HISTORY, DocumentKind
 from generator.api.downloads import CSV_TYPE, DOWNLOADS_DIR, NOT_FOUND_FILE
 from generator.api.feed import FEED_FILE, FEED_TYPE
+from generator.api.llmstxt import LLMS_FILE, LLMS_TYPE
 from generator.api.urls import (
     ALIAS_PREFIX,
     API_PREFIXES,
@@ -49,6 +50,18 @@ DOWNLOAD_HEADERS: tuple[tuple[str, str], ...] = (
     ("Access-Control-Allow-Origin", "*"),
     ("Cache-Control", API_CACHE_CONTROL),
     ("Content-Type", CSV_TYPE),
+)
+# The feed and llms.txt are read by programs too (web feed readers, agents): CORS and the
+# API's caching, like the downloads.
+FEED_HEADERS: tuple[tuple[str, str], ...] = (
+    ("Access-Control-Allow-Origin", "*"),
+    ("Cache-Control", API_CACHE_CONTROL),
+    ("Content-Type", FEED_TYPE),
+)
+LLMS_HEADERS: tuple[tuple[str, str], ...] = (
+    ("Access-Control-Allow-Origin", "*"),
+    ("Cache-Control", API_CACHE_CONTROL),
+    ("Content-Type", LLMS_TYPE),
 )
 SITE_HEADERS: tuple[tuple[str, str], ...] = (("X-Content-Type-Options", "nosniff"),)
 HOSTING_FILES = ("_headers", "_redirects")
@@ -77,11 +90,12 @@ class RedirectRule:
 
 def header_rules() -> tuple[HeaderRule, ...]:
     """The header rules: JSON, CORS and caching on the API; CSV, CORS and caching on the
-    downloads; nosniff on everything."""
+    downloads; the feed and llms.txt alike with their types; nosniff on everything."""
     return (
         HeaderRule(f"{ALIAS_PREFIX}/*", API_HEADERS),
         HeaderRule(f"/{DOWNLOADS_DIR}/*", DOWNLOAD_HEADERS),
-        HeaderRule(f"/{FEED_FILE}", (("Content-Type", FEED_TYPE),)),
+        HeaderRule(f"/{FEED_FILE}", FEED_HEADERS),
+        HeaderRule(f"/{LLMS_FILE}", LLMS_HEADERS),
         HeaderRule("/*", SITE_HEADERS),
     )
 

@@ -23,6 +23,7 @@ from generator.api.urls import (
 )
 
 LLMS_FILE = "llms.txt"
+LLMS_TYPE = "text/plain; charset=utf-8"  # Markdown, served as plain text
 TITLE = "modelscores"
 SUMMARY = (
     "Public, read-only scores of AI models: composite IQ over seven dimensions with 95% "
