@@ -194,3 +194,21 @@ def test_something_planted_at_the_spare_name_is_replaced(tmp_path: Path, planted
     assert _tree(spare) == b and not spare.is_symlink()
     assert report.trees.spare == trees.live
     assert (elsewhere / "keep").read_bytes() == b"not ours"  # a link is removed, not followed
+
+
+@pytest.mark.parametrize("odd", ["link to a folder", "link to a file", "fifo"])
+def test_a_tree_holding_anything_but_files_and_folders_is_nobodys_record(
+    tmp_path: Path, odd: str
+) -> None:
+    root = tmp_path / "tree"
+    (root / "a" / "b").mkdir(parents=True)
+    (root / "a" / "b" / "f").write_bytes(b"x")
+    state = tree_state(root)
+    assert state is not None and list(state) == ["a/b/f"]
+    if odd == "link to a folder":
+        (root / "a" / "l").symlink_to(root / "a" / "b")
+    elif odd == "link to a file":
+        (root / "a" / "l").symlink_to(root / "a" / "b" / "f")
+    else:
+        os.mkfifo(root / "a" / "l")
+    assert tree_state(root) is None

@@ -95,6 +95,19 @@ def content_digest(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
 
 
+def _digests(files: Mapping[str, bytes]) -> dict[str, bytes]:
+    """The content digest of every file, each bytes object hashed once (the API's alias tree
+    holds the very same objects as the versioned one)."""
+    by_object: dict[int, bytes] = {}
+    found: dict[str, bytes] = {}
+    for path, data in files.items():
+        known = by_object.get(id(data))
+        if known is None:
+            known = by_object[id(data)] = content_digest(data)
+        found[path] = known
+    return found
+
+
 def spare_path(out_dir: Path) -> Path:
     """Where the tree the last swap replaced is kept for the next one."""
     return out_dir.parent / f".{out_dir.name}.spare"
@@ -148,7 +161,7 @@ def write_site(
         with _locked(out_dir.parent):
             _recover(out_dir)
             _check_replaceable(out_dir)
-            digests = {path: content_digest(data) for path, data in files.items()}
+            digests = _digests(files)
             report = _unchanged(files, digests, out_dir, trees)
             if report is None:
                 report = _stage_and_swap(files, digests, out_dir, trees)
@@ -266,22 +279,20 @@ def tree_state(root: Path) -> dict[str, tuple[int, int, int]] | None:
     None when `root` cannot be read whole or holds anything but directories and regular
     files (a symbolic link, a FIFO): such a tree is nobody's record.
     """
-
-    def fail(exc: OSError) -> None:
-        raise exc
-
     found: dict[str, tuple[int, int, int]] = {}
+    pending = [("", os.fspath(root))]
     try:
-        for dirpath, dirnames, filenames in os.walk(root, onerror=fail):
-            rel = os.path.relpath(dirpath, root)
-            prefix = "" if rel == "." else rel + "/"
-            if any(os.path.islink(os.path.join(dirpath, d)) for d in dirnames):
-                return None
-            for name in filenames:
-                st = os.lstat(os.path.join(dirpath, name))
-                if not stat.S_ISREG(st.st_mode):
-                    return None
-                found[prefix + name] = (st.st_size, st.st_mtime_ns, st.st_ino)
+        while pending:
+            prefix, directory = pending.pop()
+            with os.scandir(directory) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append((f"{prefix}{entry.name}/", entry.path))
+                        continue
+                    st = entry.stat(follow_symlinks=False)
+                    if not stat.S_ISREG(st.st_mode):
+                        return None
+                    found[prefix + entry.name] = (st.st_size, st.st_mtime_ns, st.st_ino)
     except OSError:
         return None
     return found
