@@ -71,11 +71,12 @@ def test_change_one_model_changes_one_file(tmp_path: Path) -> None:
 def test_build_benchmark_command_prints_tables(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "bench.build", "--sizes", "30", "--benchmarks", "14",
-         "--work", str(tmp_path)],
+         "--work", str(tmp_path), "--shipped", "tests/data"],  # start-up: the small fixture
         cwd=ROOT, capture_output=True, text=True, check=True, timeout=600,
     )  # fmt: skip
     out = result.stdout
-    for heading in ("Build by stage", "Build against the floor", "Rebuilds", "List endpoint"):
+    headings = ("Build by stage", "Build against the floor", "Rebuilds", "List endpoint")
+    for heading in (*headings, "Start-up at the shipped data"):
         assert heading in out
     assert "| no-op" in out and "| one model" in out
 
