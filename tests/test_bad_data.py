@@ -18,7 +18,6 @@ from bad_data.corpus import CASES, Case
 from click.testing import CliRunner
 from support.paths import FIXTURE_DATA
 from support.sitetree import (
-    build_fixture_site,
     permissions_enforced,
     run_build,
     tree_manifest,
@@ -36,9 +35,10 @@ IN_CHILD = {
 
 
 @pytest.fixture(scope="module")
-def previous_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A complete site built from the valid fixture: what each failed build must keep."""
-    return build_fixture_site(tmp_path_factory.mktemp("previous") / "site_out")
+def previous_site(built_site: Path) -> Path:
+    """A complete site built from the valid fixture: what each failed build must keep (the
+    session's build, only ever copied here)."""
+    return built_site
 
 
 def _prepare(case: Case, previous_site: Path, tmp_path: Path) -> tuple[Path, Path]:

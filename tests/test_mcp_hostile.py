@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import sys
 import threading
 from collections.abc import Iterator
@@ -26,7 +27,6 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.paths import FIXTURE_DATA, REPO
-from support.sitetree import build_fixture_site
 
 from mcp_server.app import MCP_PATH, create_app
 
@@ -119,9 +119,9 @@ class Sidecar:
 
 
 @pytest.fixture(scope="module")
-def sidecar(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sidecar]:
+def sidecar(tmp_path_factory: pytest.TempPathFactory, built_site: Path) -> Iterator[Sidecar]:
     root = tmp_path_factory.mktemp("hostile")
-    site_dir = build_fixture_site(root / "site_out")
+    site_dir = shutil.copytree(built_site, root / "site_out")  # secrets go beside it
     for name in ("secret.json", "secret", "passwd"):
         (root / name).write_text(f'{{"secret": "{SECRET}"}}', encoding="utf-8")
     log = ServerLog()
