@@ -8,6 +8,7 @@
 # Prints a Markdown table: wall and CPU seconds (user + system, workers and children included),
 # tests, and the load average at each start (docs/PERFORMANCE.md, "Test suite", quotes it).
 #   bench/suite_times.sh BASE_REV [ROUNDS]   (one round: about 15 minutes on 2 quiet cores)
+# LOGS=DIR keeps each run's pytest output there (its failures, its summary).
 set -euo pipefail
 if [ $# -lt 1 ]; then
   echo "usage: bench/suite_times.sh BASE_REV [ROUNDS]" >&2
@@ -41,7 +42,11 @@ run() {
   shift 2
   load=$(cut -d' ' -f1-3 /proc/loadavg)
   (cd "$WORK/$tree" && /usr/bin/time -f '%e %U %S' -o "$WORK/time" \
-    .venv/bin/python -m pytest -q -p no:cacheprovider "$@" >"$WORK/out" 2>&1) || true
+    .venv/bin/python -m pytest -q -p no:cacheprovider -rfs "$@" >"$WORK/out" 2>&1) || true
+  if [ -n "${LOGS:-}" ]; then
+    mkdir -p "$LOGS"
+    cp "$WORK/out" "$LOGS/$(date +%H%M%S)-$tree.log"
+  fi
   read -r wall user sys < <(tail -n 1 "$WORK/time")  # after "exited with status N", if any
   printf '| %s | %s | %.0f | %s | %s |\n' "$label" "$wall" "$(echo "$user + $sys" | bc)" \
     "$(tail -n 1 "$WORK/out" | tr -d '=')" "$load"
