@@ -108,3 +108,14 @@ def test_history_docs_bench_measures_both_families(tmp_path: Path) -> None:
     assert rows[0].documents == rows[0].snapshots + 1  # every snapshot and the list
     assert all(r.bytes > 0 for r in rows)
     assert table(rows).count("\n") == 3
+
+
+def test_pages_pool_bench_compares_one_process_with_the_pool(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bench import pages_pool
+
+    pages_pool.main(["--models", "30", "--rounds", "1", "--jobs", "2"])
+    out = capsys.readouterr().out
+    assert "1 worker(s)" in out and "2 worker(s)" in out and "speed-up" in out
+    assert "load average before" in out
