@@ -95,7 +95,7 @@ def content_digest(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
 
 
-def _digests(files: Mapping[str, bytes]) -> dict[str, bytes]:
+def file_digests(files: Mapping[str, bytes]) -> dict[str, bytes]:
     """The content digest of every file, each bytes object hashed once (the API's alias tree
     holds the very same objects as the versioned one)."""
     by_object: dict[int, bytes] = {}
@@ -147,12 +147,14 @@ def write_site(
     out_dir: Path,
     after: Callable[[Trees], None] | None = None,
     trees: Trees | None = None,
+    digests: Mapping[str, bytes] | None = None,
 ) -> WriteReport:
     """Replace `out_dir` atomically by exactly `files`; raise BuildError (old site intact).
 
     `trees`: the record the previous write returned (`WriteReport.trees`); with it the
     replaced tree is kept as the spare and the next write updates only what changed.
     `after` runs once the site is in place, still under the lock, with the new record.
+    `digests`: `file_digests(files)` if the caller already has them.
     """
     check_paths(files)
     out_dir = Path(os.path.abspath(out_dir))
@@ -161,7 +163,8 @@ def write_site(
         with _locked(out_dir.parent):
             _recover(out_dir)
             _check_replaceable(out_dir)
-            digests = _digests(files)
+            if digests is None or digests.keys() != files.keys():
+                digests = file_digests(files)
             report = _unchanged(files, digests, out_dir, trees)
             if report is None:
                 report = _stage_and_swap(files, digests, out_dir, trees)
