@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,9 +21,9 @@ def test_collector_paused_during_the_build_and_restored(
     seen: list[bool] = []
     real = build.load_dataset
 
-    def spying(data_dir: Path) -> object:
+    def spying(data_dir: Path, *args: Any) -> object:  # the records cache comes second
         seen.append(gc.isenabled())
-        return real(data_dir)
+        return real(data_dir, *args)
 
     monkeypatch.setattr(build, "load_dataset", spying)
     assert gc.isenabled()
