@@ -3,9 +3,11 @@ rebuild invariants hold. Nothing here depends on timing."""
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,17 @@ from bench.synth import SynthSpec, write_dataset
 from generator.input.load import load_dataset
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _collector_restored() -> Iterator[None]:
+    """The benchmarks run here in process turn the garbage collector off for their
+    measurements (bench/pages_pool.py, bench/history_docs.py) and leave it off; later tests
+    in the same process (tests/test_build_gc.py) found it disabled."""
+    enabled = gc.isenabled()
+    yield
+    if enabled:
+        gc.enable()
 
 
 def test_synth_is_valid_and_deterministic(tmp_path: Path) -> None:
