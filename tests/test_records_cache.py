@@ -98,7 +98,7 @@ def test_a_file_with_a_problem_is_not_kept(tmp_path: Path) -> None:
     store = RecordCache(out)
     with pytest.raises(DataError, match=r"beta-1.toml: results\[2\].unknown_field: unknown"):
         load_dataset(data, store)
-    key = load.record_key(store.code, load.ModelRecord, str(model), model.read_bytes())
+    key = load.record_key(store.code, load.ModelRecord, model.name, model.read_bytes())
     assert key not in store._used
 
 
@@ -122,3 +122,13 @@ def test_a_few_edits_do_not_rewrite_the_cache_many_do(tmp_path: Path) -> None:
     again = RecordCache(out)
     load_dataset(data, again)
     assert again.hits == len(_data_files(data))
+
+
+def test_a_copied_data_directory_still_hits(tmp_path: Path) -> None:
+    """The key is the file's name and bytes, not the data directory's path."""
+    data, out = _warm(tmp_path)
+    moved = tmp_path / "elsewhere" / "data"
+    shutil.copytree(data, moved)
+    store = RecordCache(out)
+    assert load_dataset(moved, store) == load_dataset(moved)
+    assert store.hits == len(_data_files(moved))

@@ -89,10 +89,11 @@ class RecordStore(Protocol):
     def put(self, key: bytes, record: msgspec.Struct) -> None: ...
 
 
-def record_key(code: bytes, kind: type[msgspec.Struct], label: str, data: bytes) -> bytes:
-    """What a file's record depends on: the code, the record type, its name and bytes."""
+def record_key(code: bytes, kind: type[msgspec.Struct], name: str, data: bytes) -> bytes:
+    """What a file's record depends on: the code, the record type, its name and bytes
+    (not the data directory's path: a moved or copied `data/` still hits)."""
     h = hashlib.blake2b(digest_size=32)
-    for part in (code, kind.__name__.encode(), label.encode(), data):
+    for part in (code, kind.__name__.encode(), name.encode(), data):
         h.update(len(part).to_bytes(8, "little"))
         h.update(part)
     return h.digest()
@@ -253,7 +254,7 @@ def _load_file(
         return None
     if store is None:
         return _parse_file(path, data, record_type, problems)
-    key = record_key(store.code, record_type, str(path), data)
+    key = record_key(store.code, record_type, path.name, data)  # the folder follows the type
     kept = store.get(key, record_type)
     if kept is not None:
         return Loaded(str(path), kept)
