@@ -25,6 +25,7 @@ from support.paths import FIXTURE_DATA
 
 from generator.api.urls import SiteConfig
 from generator.build import build_site
+from generator.digests import digest
 from generator.errors import DataError
 from generator.output import cache, pool
 from generator.output.cache import Manifest, cache_path, forget
@@ -101,7 +102,7 @@ def _change_templates(monkeypatch: pytest.MonkeyPatch, footer: str) -> None:
         return env
 
     monkeypatch.setattr(render, "_environment", environment)
-    monkeypatch.setattr(cache, "CODE", cache.digest(cache.CODE, footer.encode()))
+    monkeypatch.setattr(cache, "CODE", digest(cache.CODE, footer.encode()))
 
 
 def _clean_build(data: Path, out: Path) -> dict[str, bytes] | None:
@@ -157,6 +158,23 @@ def _built(tmp_path: Path) -> tuple[Path, Path, dict[str, bytes]]:
     return data, site, _tree(site)
 
 
+def _build_noting_reused(data: Path, site: Path) -> list[str]:
+    """Build `data` into `site`; the names of the outputs the cache handed back, in order."""
+    seen: list[str] = []
+    original = cache.OutputCache.reused
+
+    def reused(self: cache.OutputCache, name: str, key: bytes) -> bytes | None:
+        found = original(self, name, key)
+        if found is not None:
+            seen.append(name)
+        return found
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cache.OutputCache, "reused", reused)
+        build_site(data, site, SiteConfig())
+    return seen
+
+
 def _damage(site: Path, how: str) -> None:
     path = cache_path(site)
     manifest = msgspec.msgpack.decode(path.read_bytes(), type=Manifest)
@@ -197,21 +215,10 @@ def test_recorded_digest_mismatch_is_not_reused(tmp_path: Path) -> None:
     manifest = msgspec.msgpack.decode(path.read_bytes(), type=Manifest)
     page = "models/alpha-1/index.html"
     outputs = dict(manifest.outputs)
-    outputs[page] = cache.Output(key=outputs[page].key, content=cache.digest(b"other bytes"))
+    outputs[page] = cache.Output(key=outputs[page].key, content=digest(b"other bytes"))
     path.write_bytes(msgspec.msgpack.encode(msgspec.structs.replace(manifest, outputs=outputs)))
     _replace_first(data / "models" / "beta-1.toml", r"^output = ([0-9.]+)$", "output = 2.5")
-    seen: list[str] = []
-    original = cache.OutputCache.reused
-
-    def reused(self: cache.OutputCache, name: str, key: bytes) -> bytes | None:
-        data = original(self, name, key)
-        if data is not None:
-            seen.append(name)
-        return data
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cache.OutputCache, "reused", reused)
-        build_site(data, site, SiteConfig())
+    seen = _build_noting_reused(data, site)
     assert page not in seen and "models/alpha-2/index.html" in seen
     assert _tree(site) == _clean_build(data, tmp_path / "clean" / "site_out")
     assert built != _tree(site)
@@ -272,18 +279,7 @@ def test_downloads_feed_and_llms_are_reused_when_their_documents_did_not_change(
     llms.txt are taken from the live site (their source documents' bytes are the same)."""
     data, site, built = _built(tmp_path)
     _replace_first(data / "models" / "beta-1.toml", r"^output = ([0-9.]+)$", "output = 2.5")
-    seen: list[str] = []
-    original = cache.OutputCache.reused
-
-    def reused(self: cache.OutputCache, name: str, key: bytes) -> bytes | None:
-        found = original(self, name, key)
-        if found is not None:
-            seen.append(name)
-        return found
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cache.OutputCache, "reused", reused)
-        build_site(data, site, SiteConfig())
+    seen = _build_noting_reused(data, site)
     after = _tree(site)
     downloads = {p for p in after if p.startswith("downloads/")}
     changed = {p for p in downloads if after[p] != built.get(p)}
@@ -340,7 +336,7 @@ def test_a_rebuild_decodes_only_the_api_files_whose_bytes_changed(tmp_path: Path
         changed = {p for p in after if p.startswith("api/v1/") and after[p] != built.get(p)}
         assert changed and set(checked) == changed - {"api/v1/openapi.json"}
         checked.clear()
-        patch.setattr(cache, "CODE", cache.digest(cache.CODE, b"another version"))
+        patch.setattr(cache, "CODE", digest(cache.CODE, b"another version"))
         _replace_first(data / "models" / "beta-1.toml", r"^output = ([0-9.]+)$", "output = 3.5")
         build_site(data, site, SiteConfig())
     assert len(checked) > len(changed) * 10  # every document again

@@ -34,6 +34,7 @@ from pathlib import Path
 
 import msgspec
 
+from generator.digests import digest
 from generator.output.writer import Trees, interrupted, is_recorded
 
 FORMAT = 2
@@ -44,15 +45,6 @@ LIBRARIES = ("msgspec", "rtoml", "jinja2", "markupsafe", "resvg-py")
 """Distributions whose version can change the bytes of a build (besides our own code)."""
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # the generator package
-
-
-def digest(*parts: bytes) -> bytes:
-    """A 32-byte BLAKE2b of `parts`, each length-prefixed (so no two sequences collide)."""
-    h = hashlib.blake2b(digest_size=32)
-    for part in parts:
-        h.update(len(part).to_bytes(8, "little"))
-        h.update(part)
-    return h.digest()
 
 
 def _tree_digest(root: Path, skip: Callable[[str], bool] = lambda _: False) -> bytes:

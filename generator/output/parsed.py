@@ -19,8 +19,9 @@ from typing import TypeVar
 
 import msgspec
 
+from generator.digests import digest
 from generator.output import cache
-from generator.output.cache import digest, records_cache_path
+from generator.output.cache import records_cache_path
 
 FORMAT = 1
 REWRITE_AFTER = 64

@@ -18,8 +18,9 @@ from pathlib import Path
 
 import msgspec
 
+from generator.digests import digest
 from generator.output import cache
-from generator.output.cache import digest, history_cache_path
+from generator.output.cache import history_cache_path
 from generator.scoring.history import SnapshotScores
 
 FORMAT = 1

@@ -36,6 +36,7 @@ from generator.api.downloads import model_history_download, snapshot_download
 from generator.api.mcp_tools import MCP_TOOLS
 from generator.api.openapi import build_openapi
 from generator.api.urls import SiteConfig, api_url, mcp_url, openapi_url
+from generator.digests import digest
 from generator.errors import BuildError
 from generator.output import cache, pool
 from generator.pages import apidocs, charts, svg, views
@@ -396,7 +397,7 @@ class _Pages:
         self.env, self.base, self.meta, self.jobs = _environment(), config.base, meta, jobs
         encoder = msgspec.msgpack.Encoder(enc_hook=_enc_hook)
         self._encode = encoder.encode
-        self._shared = cache.digest(b"pages", encoder.encode(config), encoder.encode(meta))
+        self._shared = digest(b"pages", encoder.encode(config), encoder.encode(meta))
 
     def key(self, job: PageJob) -> bytes | None:
         """A hash of everything the page's bytes depend on; None if it cannot be hashed."""

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
-import hashlib
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
 import msgspec
 
+from generator.digests import digest
 from generator.input.records import (
     BenchmarkRecord,
     BenchmarkResultRecord,
@@ -225,14 +225,6 @@ def _model_inputs(model: ModelRecord) -> ModelRecord:
     )
 
 
-def _digest(*parts: bytes) -> bytes:
-    h = hashlib.blake2b(digest_size=32)
-    for part in parts:
-        h.update(len(part).to_bytes(8, "little"))
-        h.update(part)
-    return h.digest()
-
-
 class _SnapshotKeys:
     """`key(then)`: the digest a snapshot's scores are kept under, for `then` =
     `dataset_as_of(inputs, date)` of the `inputs` it was made with.
@@ -255,18 +247,18 @@ class _SnapshotKeys:
             raise ValueError("scoring inputs hold no domains or charts")
         fixed = (then.methodology, then.benchmarks)
         head = self._head if fixed == self._fixed else self._head_of(then)
-        return _digest(head, b"".join(self._model(m) for m in then.models))
+        return digest(head, b"".join(self._model(m) for m in then.models))
 
     def _head_of(self, inputs: Dataset) -> bytes:
         encode = msgspec.msgpack.encode
-        return _digest(
+        return digest(
             b"snapshot", self._code, encode(inputs.methodology), encode(inputs.benchmarks)
         )
 
     def _model(self, model: ModelRecord) -> bytes:
         known = self._models.get((model.id, len(model.results)))
         if known is None:
-            known = _digest(msgspec.msgpack.encode(model))
+            known = digest(msgspec.msgpack.encode(model))
             self._models[(model.id, len(model.results))] = known
         return known
 
