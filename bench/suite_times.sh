@@ -57,9 +57,9 @@ echo "| run | wall s | CPU s | pytest's summary | load average at start (1, 5, 1
 echo "|---|---|---|---|---|"
 for _ in $(seq "$ROUNDS"); do
   run "base $BASE_REV, whole suite" base
-  run "HEAD, whole suite, 2 workers" head -n 2 --dist loadfile
+  run "HEAD, whole suite, 2 workers" head -n 2 --dist loadfile --no-loadscope-reorder
   run "HEAD, whole suite, 1 process" head
   run "base, the ${#COMMON[@]} shared files" base "${COMMON[@]}"
-  run "HEAD, the ${#COMMON[@]} shared files, 2 workers" head -n 2 --dist loadfile "${COMMON[@]}"
+  run "HEAD, the ${#COMMON[@]} shared files, 2 workers" head -n 2 --dist loadfile --no-loadscope-reorder "${COMMON[@]}"
   run "HEAD, the ${#COMMON[@]} shared files, 1 process" head "${COMMON[@]}"
 done

@@ -6,6 +6,7 @@ build happens once per run. Do not modify what they return.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -44,6 +45,20 @@ def _no_full_collection_per_load() -> Iterator[None]:
     patch.setattr(site, "settle_heap", lambda: None)
     yield
     patch.undo()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the files holding slow tests first, those with the most slow tests leading.
+
+    `scripts/test` hands whole files to two workers in this order (`--dist loadfile
+    --no-loadscope-reorder`): long files started first and the many quick ones left to fill
+    the end keep both workers busy until the last test. pytest-xdist's own order (most tests
+    first) left the crash trials and the scripts run for real to the end, on one worker.
+    """
+    slow_per_file: Counter[str] = Counter(
+        item.nodeid.partition("::")[0] for item in items if item.get_closest_marker("slow")
+    )
+    items.sort(key=lambda item: -slow_per_file[item.nodeid.partition("::")[0]])
 
 
 @pytest.fixture(scope="session")
