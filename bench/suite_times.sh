@@ -8,7 +8,8 @@
 # Prints a Markdown table: wall and CPU seconds (user + system, workers and children included),
 # tests, and the load average at each start (docs/PERFORMANCE.md, "Test suite", quotes it).
 #   bench/suite_times.sh BASE_REV [ROUNDS]   (one round: about 15 minutes on 2 quiet cores)
-# LOGS=DIR keeps each run's pytest output there (its failures, its summary).
+# LOGS=DIR keeps each run's pytest output there (its failures, its summary). WHOLE_ONLY=1 runs
+# only the whole suite, base then HEAD as scripts/test runs it (about 4 minutes a round).
 set -euo pipefail
 if [ $# -lt 1 ]; then
   echo "usage: bench/suite_times.sh BASE_REV [ROUNDS]" >&2
@@ -58,6 +59,7 @@ echo "|---|---|---|---|---|"
 for _ in $(seq "$ROUNDS"); do
   run "base $BASE_REV, whole suite" base
   run "HEAD, whole suite, 2 workers" head -n 2 --dist loadfile --no-loadscope-reorder
+  [ -n "${WHOLE_ONLY:-}" ] && continue
   run "HEAD, whole suite, 1 process" head
   run "base, the ${#COMMON[@]} shared files" base "${COMMON[@]}"
   run "HEAD, the ${#COMMON[@]} shared files, 2 workers" head -n 2 --dist loadfile --no-loadscope-reorder "${COMMON[@]}"
