@@ -19,7 +19,8 @@ by timers. It then measures, in the same process:
 CPU includes the page workers (reaped children); peak RSS is given for the build
 process and for the largest worker. `--jobs` sets the workers (default: every CPU).
 Then, at the shipped data (`data/`), the CLI's start-up (`modelscores --help`) against a
-no-op `modelscores build`, each the fastest of five runs as separate processes.
+no-op `modelscores build`, each the fastest of five runs as separate processes
+(`--startup-runs`).
 
 Prints Markdown tables (with the 1-minute load average at the start and end of each N);
 `--json` also keeps the raw figures.
@@ -480,6 +481,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--shipped", type=Path, default=Path("data"), help="data for the start-up figures"
     )
+    parser.add_argument(
+        "--startup-runs", type=int, default=5, help="processes per start-up figure (the fastest)"
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--models", type=int, default=0, help=argparse.SUPPRESS)
@@ -492,7 +496,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     sizes = [int(s) for s in args.sizes.split(",") if s]
     with tempfile.TemporaryDirectory(prefix="bench-build-", dir=args.work) as tmp:
         runs = [measure_size(n, args.benchmarks, args.seed, Path(tmp)) for n in sizes]
-        start = startup(args.shipped, Path(tmp)) if args.shipped.is_dir() else None
+        start = (
+            startup(args.shipped, Path(tmp), args.startup_runs) if args.shipped.is_dir() else None
+        )
     print(report(runs, start))
     if args.json:
         raw = {"runs": [asdict(r) for r in runs], "startup": start}

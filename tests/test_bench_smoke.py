@@ -8,11 +8,13 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bench.build import BuildRun, change_one_model, run_child
+from bench.build import BuildRun, change_one_model
 from bench.synth import SynthSpec, write_dataset
 from generator.input.load import load_dataset
 
@@ -55,22 +57,6 @@ def test_synth_is_valid_and_deterministic(tmp_path: Path) -> None:
     assert any(m.revisions for m in dataset.models)
 
 
-def test_build_child_measures_and_rebuilds_incrementally(tmp_path: Path) -> None:
-    data = tmp_path / "data"
-    write_dataset(SynthSpec(models=40, benchmarks=14, seed=2), data)
-    run = run_child(data, tmp_path / "work", 40)
-    assert isinstance(run, BuildRun)
-    assert run.files > 40 and run.bytes > 0
-    assert set(run.stages) >= {"load", "score", "render", "pages", "check", "write"}
-    assert run.floor["wall"] > 0
-    # A no-op rebuild rewrites nothing; a one-model change rewrites only what depends on it.
-    assert run.noop["files_rewritten"] == 0
-    assert run.noop["reported_written"] == 0
-    assert 0 < run.one_change["files_rewritten"] < run.files / 2
-    assert 0 < run.next_change["files_rewritten"] < run.files / 2
-    assert len(run.load_average) == 2
-
-
 def test_change_one_model_changes_one_file(tmp_path: Path) -> None:
     data = tmp_path / "data"
     write_dataset(SynthSpec(models=20, benchmarks=14, seed=5), data)
@@ -80,18 +66,53 @@ def test_change_one_model_changes_one_file(tmp_path: Path) -> None:
     assert changed == [data / "models" / f"{model_id}.toml"]
 
 
-@pytest.mark.slow
-def test_build_benchmark_command_prints_tables(tmp_path: Path) -> None:
+@dataclass(frozen=True)
+class BenchmarkRun:
+    """One run of `python -m bench.build` and the raw figures it kept with `--json`."""
+
+    stdout: str
+    raw: dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def build_benchmark(tmp_path_factory: pytest.TempPathFactory) -> BenchmarkRun:
+    """The build benchmark command, run once for the tests below (they only read it): its
+    child builds the 40 models of seed 2 (`run_child`), its start-up figures use the small
+    fixture (tests/data), the fastest of two processes each (a choice made, not the five of a
+    real measurement)."""
+    work = tmp_path_factory.mktemp("bench-build")
     result = subprocess.run(
-        [sys.executable, "-m", "bench.build", "--sizes", "30", "--benchmarks", "14",
-         "--work", str(tmp_path), "--shipped", "tests/data"],  # start-up: the small fixture
+        [sys.executable, "-m", "bench.build", "--sizes", "40", "--benchmarks", "14",
+         "--seed", "2", "--work", str(work), "--shipped", "tests/data", "--startup-runs", "2",
+         "--json", str(work / "raw.json")],
         cwd=ROOT, capture_output=True, text=True, check=True, timeout=600,
     )  # fmt: skip
-    out = result.stdout
+    return BenchmarkRun(result.stdout, json.loads((work / "raw.json").read_text("utf-8")))
+
+
+@pytest.mark.slow
+def test_build_benchmark_command_prints_tables(build_benchmark: BenchmarkRun) -> None:
+    out = build_benchmark.stdout
     headings = ("Build by stage", "Build against the floor", "Rebuilds", "List endpoint")
     for heading in (*headings, "Start-up at the shipped data"):
         assert heading in out
     assert "| no-op" in out and "| one model" in out
+
+
+@pytest.mark.slow
+def test_build_child_measures_and_rebuilds_incrementally(build_benchmark: BenchmarkRun) -> None:
+    (raw_run,) = build_benchmark.raw["runs"]
+    run = BuildRun(**raw_run)  # what the child printed, as the parent reads it
+    assert run.models == 40
+    assert run.files > 40 and run.bytes > 0
+    assert set(run.stages) >= {"load", "score", "render", "pages", "check", "write"}
+    assert run.floor["wall"] > 0
+    # A no-op rebuild rewrites nothing; a one-model change rewrites only what depends on it.
+    assert run.noop["files_rewritten"] == 0
+    assert run.noop["reported_written"] == 0
+    assert 0 < run.one_change["files_rewritten"] < run.files / 2
+    assert 0 < run.next_change["files_rewritten"] < run.files / 2
+    assert len(run.load_average) == 2
 
 
 @pytest.mark.slow
