@@ -230,9 +230,12 @@ def test_a_machine_without_npm_or_curl_gets_them_from_apt(tmp_path: Path) -> Non
 @pytest.mark.slow
 def test_scripts_serve_cold_then_warm(tmp_path: Path) -> None:
     """`./scripts/serve` as the README shows it, in a clone without .venv or site_out: it sets up,
-    builds and answers; started again with nothing changed it installs and builds nothing."""
+    builds and answers; started again with nothing changed it installs and builds nothing.
+    The clone's data/ is the small fixture (tests/data): what is checked here is the script's
+    set-up and its build-or-not, not the shipped data's build (the `shipped_site` tests)."""
     repo = _scratch_project(tmp_path)
-    _copy(repo, ("scripts/serve", "data"))
+    _copy(repo, ("scripts/serve",))
+    shutil.copytree(REPO / "tests" / "data", repo / "data")
     env = _env()
     env["PYTHON"] = sys.executable
     logs = []
@@ -242,7 +245,7 @@ def test_scripts_serve_cold_then_warm(tmp_path: Path) -> None:
         base = f"http://127.0.0.1:{port}"
         with running_server(
             ["./scripts/serve", "--port", str(port)],
-            f"{base}/api/v1/models/gpt-5.5",
+            f"{base}/api/v1/models/alpha-1",
             env=env,
             cwd=repo,
             timeout=240,
