@@ -7,7 +7,9 @@ lay out its files; then its CMD (the same argv) runs with its ENV from its WORKD
 `get_model` is called through it. Deviations, all explicit: uv comes from .tools/uv rather than
 `pip install uv` (same pinned version, checked), the interpreter is this machine's Python 3.11
 rather than the base image's, `PATH` keeps this machine's system directories after the image's,
-and UVICORN_PORT is a free port (an operator's knob).
+UVICORN_PORT is a free port (an operator's knob), and `COPY data data` copies the small fixture
+(tests/data): the image's build command runs the same, over less data (the shipped data's build
+is the `shipped_site` fixture's, and the sidecar over it is tests/test_mcp_shipped.py's).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from support.servers import free_port, running_server
 
 DOCKERFILE = REPO / "Dockerfile"
 UV_BIN = REPO / ".tools" / "uv" / "bin"
+# COPY sources replayed from elsewhere in the checkout (see the module docstring).
+COPY_FROM = {"data": REPO / "tests" / "data"}
 
 
 def _hadolint() -> str:
@@ -126,10 +130,11 @@ def replay(root: Path) -> ReplayedImage:
             *sources, dest = value.split()
             for source in sources:
                 target = cwd / dest / source if dest.endswith("/") else cwd / dest
-                if (REPO / source).is_dir():
-                    shutil.copytree(REPO / source, target)
+                origin = COPY_FROM.get(source, REPO / source)
+                if origin.is_dir():
+                    shutil.copytree(origin, target)
                 else:
-                    shutil.copy2(REPO / source, target)
+                    shutil.copy2(origin, target)
         elif instruction == "RUN" and value.startswith("pip install"):
             assert f"uv=={pinned_uv_version()}" in value  # the same uv as scripts/
         elif instruction == "RUN":
