@@ -17,6 +17,7 @@ from generator.api.urls import SiteConfig
 from generator.build import BuildReport, build_site
 from generator.input.load import load_dataset
 from generator.input.records import Dataset
+from generator.pages import svg
 from generator.scoring.engine import compute_scores
 from generator.scoring.types import Scores
 from mcp_server import site
@@ -43,6 +44,33 @@ def _no_full_collection_per_load() -> Iterator[None]:
     """
     patch = pytest.MonkeyPatch()
     patch.setattr(site, "settle_heap", lambda: None)
+    yield
+    patch.undo()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _each_preview_rasterised_once() -> Iterator[None]:
+    """In this process, an SVG document already turned into a PNG is not turned again.
+
+    resvg takes about 45 ms a preview, a third of a small site's build and most of the
+    shipped data's (26 previews): the in-process builds of a run (about 170) draw the same
+    few documents over and over. The bytes are the rasteriser's own (it is deterministic
+    for the same document and fonts; the determinism tests build in child processes,
+    which rasterise every time), and a document it refuses raises every time.
+    """
+    real = svg.rasterise
+    done: dict[str, bytes] = {}
+
+    def rasterise(document: str) -> bytes:
+        png = done.get(document)
+        if png is None:
+            png = real(document)
+            if len(done) < 2048:  # about 100 MB at most
+                done[document] = png
+        return png
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(svg, "rasterise", rasterise)
     yield
     patch.undo()
 

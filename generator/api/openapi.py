@@ -7,6 +7,7 @@ the documented 404 with the `Error` body.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -166,7 +167,9 @@ def _download_paths(documents: Mapping[str, object], config: SiteConfig) -> Json
     return {"/" + d.pattern: _download(d, documents, config) for d in DOWNLOADS}
 
 
+@functools.cache
 def _components() -> JsonObject:
+    """The contract's schemas: fixed by the code, so made once a process (read-only)."""
     types: list[type[msgspec.Struct]] = [*(d.response for d in DOCUMENTS), Error]
     _, schemas = msgspec.json.schema_components(types, ref_template=REF_TEMPLATE)
     return {"schemas": dict(sorted(schemas.items()))}

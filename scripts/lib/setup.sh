@@ -3,7 +3,8 @@
 # One line per step; a step that has nothing to do costs milliseconds.
 #   setup_python      the interpreter (python3 on PATH, or $PYTHON): version checked up front
 #   setup_uv          uv, pinned, from PyPI into .tools/uv
-#   setup_packages    .venv exactly as uv.lock says (recreated if made by another interpreter)
+#   setup_packages    .venv exactly as uv.lock says (recreated if made by another interpreter),
+#                     compiled to bytecode when something is installed
 # SETUP_QUIET=1: say nothing when nothing changed (./modelscores).
 # Adding a Python dependency: see README.md, "Development".
 
@@ -62,12 +63,15 @@ setup_packages() {
     say "removing a broken .venv"
     rm -rf .venv
   fi
-  local out
-  # Say so before a download starts, not only after it ends.
+  local out compile=()
+  # Say so before a download starts, not only after it ends. What is installed is compiled
+  # to bytecode then (as pip does), so no start of Python compiles a package's source again:
+  # environments that set PYTHONDONTWRITEBYTECODE would otherwise compile it at every start.
   if ! "$UV" sync --locked --check --python "$PYTHON_EXE" "$@" >/dev/null 2>&1; then
     say "installing Python packages from uv.lock into .venv"
+    compile=(--compile-bytecode)
   fi
-  if ! out=$("$UV" sync --locked --python "$PYTHON_EXE" "$@" 2>&1); then
+  if ! out=$("$UV" sync --locked --python "$PYTHON_EXE" "${compile[@]}" "$@" 2>&1); then
     printf '%s\n' "$out" >&2
     fail "could not install the Python packages of uv.lock"
   fi
