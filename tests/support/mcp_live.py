@@ -28,7 +28,11 @@ class Live:
 @contextmanager
 def serve(app: Starlette, startup_timeout: float = 20.0) -> Iterator[Live]:
     """Serve `app` on 127.0.0.1 (a free port) until the block exits."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, not 0: asyncio sets TCP_NODELAY only on sockets whose proto says
+    # TCP, and connections accepted from a proto-0 socket keep Nagle's algorithm, which
+    # with the client's delayed ACK stalls each response about 40 ms (a uvicorn that
+    # binds its own port, as `modelscores mcp` does, gets TCP_NODELAY).
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
