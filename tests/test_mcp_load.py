@@ -34,13 +34,17 @@ from typing import Any
 import pytest
 from support.paths import FIXTURE_DATA
 from support.servers import free_port, python_env, running_server
-from support.sitetree import build_fixture_site, run_build
+from support.sitetree import run_build
+
+from generator.api.urls import SiteConfig
+from generator.build import build_site
 
 CALLS = int(os.environ.get("MODELSCORES_LOAD_CALLS", "20000"))
 CLIENTS = int(os.environ.get("MODELSCORES_LOAD_CLIENTS", "64"))
 WARM_UP = max(CLIENTS * 20, CALLS // 10)
 REBUILD_CALLS = max(CLIENTS * 40, CALLS // 4)
 MAX_GROWTH = 0.10
+CLI_DEFAULT = SiteConfig()  # `modelscores build` without --base-url or --mcp-origin
 
 pytestmark = pytest.mark.slow
 
@@ -232,12 +236,19 @@ async def _client(
         await writer.wait_closed()
 
 
-def run_load(port: int, total: int, builds: dict[str, Build], round_: list[Any]) -> Tally:
+def run_load(
+    port: int,
+    total: int,
+    builds: dict[str, Build],
+    round_: list[Any],
+    tally: Tally | None = None,
+) -> Tally:
     """`total` calls from CLIENTS concurrent connections, sharing one call iterator.
 
     A call's JSON-RPC id is its place in the round, so equal answers are equal bytes.
+    The answers are counted into `tally` if given (another thread may watch it grow).
     """
-    tally = Tally()
+    tally = Tally() if tally is None else tally
     calls = itertools.islice(itertools.cycle(enumerate(round_)), total)
 
     async def main() -> None:
@@ -269,16 +280,20 @@ class Sidecar:
 
 
 @pytest.fixture(scope="module")
-def sidecar(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sidecar]:
+def sidecar(tmp_path_factory: pytest.TempPathFactory, built_site: Path) -> Iterator[Sidecar]:
     if not Path("/proc/self/status").exists():
         pytest.skip("memory is read from /proc (Linux)")
     root = tmp_path_factory.mktemp("load")
     data = {"a": FIXTURE_DATA, "b": _variant(root / "data-b")}
-    reference = {name: build_fixture_site(root / f"ref-{name}", d) for name, d in data.items()}
+    # Built in this process with the CLI's default configuration, as the child rebuilds
+    # below use: build A's reference is the session's `built_site` (the same input and
+    # configuration). The rebuilds under load stay child processes.
+    ref_b = Path(build_site(data["b"], root / "ref-b", CLI_DEFAULT).out_dir)
+    reference = {"a": built_site, "b": ref_b}
     by_name = {name: Build.read(site) for name, site in reference.items()}
     builds = {b.version: b for b in by_name.values()}
     assert len(builds) == 2
-    site = build_fixture_site(root / "site_out", data["a"])
+    site = Path(build_site(data["a"], root / "site_out", CLI_DEFAULT).out_dir)
     port = free_port()
     env = python_env() | {"MODELSCORES_SITE_DIR": str(site)}
     command = [
@@ -322,27 +337,40 @@ def _rebuild(data: Path, site: Path, results: list[subprocess.CompletedProcess[s
 
 
 def test_rebuild_mid_load_every_answer_from_one_build(sidecar: Sidecar) -> None:
-    """Swap to build B and back to A while the clients run: no error, no mixed answer."""
+    """Swap to build B and back to A while the clients run: no error, no mixed answer.
+
+    Each rebuild waits for the clients, not for the clock: B once every client has had
+    about ten answers, A once about ten answers per client have come from B.
+    """
     round_ = _calls(sidecar.builds[Build.read(sidecar.site).version])
     results: list[subprocess.CompletedProcess[str]] = []
     stop = threading.Event()
+    tally = Tally()
+    steady = CLIENTS * 10
+
+    def until(condition: Callable[[], bool]) -> bool:
+        """Wait until `condition` holds; False if the test stopped first."""
+        while not condition():
+            if stop.wait(0.005):
+                return False
+        return True
 
     def rebuilds() -> None:
-        for name in ("b", "a"):
-            if stop.wait(1.5):
-                return
-            _rebuild(sidecar.data[name], sidecar.site, results)
+        if not until(lambda: tally.answers >= steady):
+            return
+        _rebuild(sidecar.data["b"], sidecar.site, results)
+        if results[-1].returncode != 0:
+            return  # reported below, with its stderr
+        if until(lambda: tally.versions[sidecar.versions["b"]] >= steady):
+            _rebuild(sidecar.data["a"], sidecar.site, results)
 
     worker = threading.Thread(target=rebuilds)
     worker.start()
     try:
-        tally = run_load(sidecar.port, REBUILD_CALLS, sidecar.builds, round_)
+        run_load(sidecar.port, REBUILD_CALLS, sidecar.builds, round_, tally)
         # keep the clients busy until both rebuilds are done and seen
         while worker.is_alive() or len(tally.versions) < 2:
-            more = run_load(sidecar.port, CLIENTS * 10, sidecar.builds, round_)
-            tally.errors += more.errors
-            tally.versions.update(more.versions)
-            tally.answers += more.answers
+            run_load(sidecar.port, CLIENTS * 10, sidecar.builds, round_, tally)
             assert tally.answers < REBUILD_CALLS * 20, "the rebuild was never seen"
     finally:
         stop.set()
