@@ -2,9 +2,10 @@
 
 netlify-cli is pinned and installed into .tools/ by scripts/install_tools.sh. It is run
 with the hidden `--internal-disable-edge-functions` flag (the edge runtime needs the
-network) and HOME in a temp dir. netlify dev lets its own static server's Cache-Control
-and Content-Type win over `_headers` (netlify/cli#990), so those two are asserted in the
-parsed `_headers` rather than on the wire; status, body and CORS are asserted on the wire.
+network), HOME in a temp dir and its local database kept from starting (`netlify_dev`).
+netlify dev lets its own static server's Cache-Control and Content-Type win over
+`_headers` (netlify/cli#990), so those two are asserted in the parsed `_headers` rather
+than on the wire; status, body and CORS are asserted on the wire.
 """
 
 from __future__ import annotations
@@ -54,7 +55,14 @@ def netlify_dev(site: Path, work: Path) -> Iterator[str]:
     home = work / "home"
     project = work / "project"  # netlify dev writes .netlify/ into its working directory
     home.mkdir()
-    project.mkdir()
+    (project / ".netlify").mkdir(parents=True)
+    # netlify-cli 26 starts a local Netlify Database (PGlite: Postgres compiled to
+    # WebAssembly) in .netlify/db on every `netlify dev`, with no option to turn it off:
+    # creating its data directory takes about 3.5 s of CPU and 6 s of the 8.5 s start. A
+    # plain file in that place makes the database's mkdir fail at once; netlify dev logs
+    # "Failed to start Netlify Database locally" and serves as before. The site has no
+    # functions, so nothing here could reach the database.
+    (project / ".netlify" / "db").touch()
     port = free_port()
     env = {
         "PATH": os.environ.get("PATH", ""),
