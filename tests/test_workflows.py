@@ -207,7 +207,9 @@ def test_deploy_refuses_an_incomplete_build_or_missing_secrets(
     netlify, log = _recorder(tmp_path, "netlify")
     env = {"NETLIFY": str(netlify), "NETLIFY_AUTH_TOKEN": "t", "NETLIFY_SITE_ID": "s-1"}
     partial = tmp_path / "partial"
-    shutil.copytree(built_site, partial)
+    # Its files hard links (the script only reads them; removing one removes a link): a copy
+    # of the site's 144 files took 0.1 s.
+    shutil.copytree(built_site, partial, copy_function=os.link)
     (partial / "_redirects").unlink()
     result = _run("deploy-site", str(partial), env=env)
     assert result.returncode == 1
