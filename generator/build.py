@@ -103,13 +103,33 @@ def build_site(
     not change be taken from the live site. `workers`: processes rendering pages (default:
     `$MODELSCORES_JOBS`, else every usable CPU).
     """
-    with gc_paused():
-        try:
-            return _build(data_dir, out_dir, config, workers or default_workers())
-        except UNDRAWABLE as exc:
-            detail = " ".join(str(exc).split()) or "out of memory"
-            problem = f"{data_dir}: data: cannot be built ({type(exc).__name__}: {detail})"
-            raise DataError([problem]) from None
+    with gc_paused(), _undrawable_as_data_error(data_dir):
+        return _build(data_dir, out_dir, config, workers or default_workers())
+
+
+def build_api(data_dir: Path, config: SiteConfig) -> dict[str, bytes]:
+    """The API files alone of a build of `data_dir`, checked as a build checks them, keyed
+    by site path (raises DataError/BuildError). No pages, previews, downloads or hosting
+    rules, no cache, nothing written: what `modelscores diff` compares."""
+    with gc_paused(), _undrawable_as_data_error(data_dir):
+        dataset = load_dataset(data_dir)
+        snapshots = replay(dataset)
+        documents = build_documents(dataset, compute_scores(dataset), config, snapshots)
+        api = render_api(documents, config)
+    problems = check_api(api)
+    if problems:
+        raise BuildError(f"{len(problems)} site check failures, first: {problems[0]}")
+    return api
+
+
+@contextmanager
+def _undrawable_as_data_error(data_dir: Path) -> Iterator[None]:
+    try:
+        yield
+    except UNDRAWABLE as exc:
+        detail = " ".join(str(exc).split()) or "out of memory"
+        problem = f"{data_dir}: data: cannot be built ({type(exc).__name__}: {detail})"
+        raise DataError([problem]) from None
 
 
 def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> BuildReport:
@@ -202,6 +222,21 @@ def check_site(files: Mapping[str, bytes], passed: Collection[str] = ()) -> None
     `passed`: files whose exact bytes this code already checked (the last build's, by
     digest); their documents are not decoded again.
     """
+    problems = check_api(files, passed)
+    rules = parse_redirects(files["_redirects"].decode())
+    rewrites = {r.source: r.target for r in rules if r.status == 200}  # a path served elsewhere
+    for rule in rules:
+        served = rewrites.get(rule.target, rule.target) if rule.status != 200 else rule.target
+        target = served.lstrip("/") + ("index.html" if served.endswith("/") else "")
+        if "://" not in served and target not in files:
+            problems.append(f"_redirects: {rule.source} -> missing {rule.target}")
+    if problems:
+        raise BuildError(f"{len(problems)} site check failures, first: {problems[0]}")
+
+
+def check_api(files: Mapping[str, bytes], passed: Collection[str] = ()) -> list[str]:
+    """What is wrong with the API files among `files`: a versioned document that does not
+    decode into its response type, an alias file that differs from the versioned one."""
     problems: list[str] = []
     root = API_PREFIX.lstrip("/") + "/"
     skip = set(passed)
@@ -215,15 +250,7 @@ def check_site(files: Mapping[str, bytes], passed: Collection[str] = ()) -> None
                 alias = prefix.lstrip("/") + "/" + path[len(root) :]
                 if files.get(alias) != data:
                     problems.append(f"{alias}: differs from {path}")
-    rules = parse_redirects(files["_redirects"].decode())
-    rewrites = {r.source: r.target for r in rules if r.status == 200}  # a path served elsewhere
-    for rule in rules:
-        served = rewrites.get(rule.target, rule.target) if rule.status != 200 else rule.target
-        target = served.lstrip("/") + ("index.html" if served.endswith("/") else "")
-        if "://" not in served and target not in files:
-            problems.append(f"_redirects: {rule.source} -> missing {rule.target}")
-    if problems:
-        raise BuildError(f"{len(problems)} site check failures, first: {problems[0]}")
+    return problems
 
 
 def _check_document(path: str, data: bytes) -> list[str]:

@@ -1,5 +1,6 @@
 """What `modelscores diff` compares: a built site, a data directory, or `data/` at a git
-revision (`git:REV`). The last two are built first, into a temporary directory."""
+revision (`git:REV`). The last two are built first (their API files only), into a temporary
+directory."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 from generator.api.contract import MODELS
 from generator.api.urls import api_file, site_config
-from generator.build import build_site
+from generator.build import build_api
 from generator.diff.snapshot import DiffError
 from generator.input.load import METHODOLOGY_FILE, SYMLINK
 
@@ -34,8 +35,13 @@ def built_site(source: str, scratch: Path) -> Path:
 
 
 def _build(data_dir: Path, scratch: Path) -> Path:
+    """The API files of a build of `data_dir`, written into a new folder of `scratch`: all a
+    comparison reads (the pages and previews are not made)."""
     out = scratch / f"site-{len(list(scratch.iterdir()))}"
-    build_site(data_dir, out, site_config("http://127.0.0.1:8000"))
+    for path, data in build_api(data_dir, site_config("http://127.0.0.1:8000")).items():
+        target = out / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
     return out
 
 
