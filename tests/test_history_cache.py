@@ -28,6 +28,7 @@ from generator.output.pool import map_ordered
 from generator.output.snapshots import SnapshotCache
 from generator.scoring import compute_scores
 from generator.scoring.history import (
+    Snapshot,
     SnapshotScores,
     _SnapshotKeys,
     dataset_as_of,
@@ -47,6 +48,13 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Dataset:
     return load_dataset(data)
 
 
+@pytest.fixture(scope="module")
+def replayed(synthetic: Dataset) -> list[Snapshot]:
+    """`replay(synthetic)` with no cache, computed once: the tests below only read it (the
+    first test checks it against full scoring of every month)."""
+    return replay(synthetic)
+
+
 def _reference(dataset: Dataset) -> list[SnapshotScores]:
     """Every month scored in full by `compute_scores`, reduced to what history publishes."""
     return [published(compute_scores(s.dataset)) for s in replay(dataset)]
@@ -54,21 +62,26 @@ def _reference(dataset: Dataset) -> list[SnapshotScores]:
 
 @pytest.mark.parametrize("source", ["synthetic", "shipped"])
 def test_snapshots_equal_full_scoring_of_each_month(
-    source: str, synthetic: Dataset, shipped_scores: tuple[Dataset, object]
+    source: str,
+    synthetic: Dataset,
+    replayed: list[Snapshot],
+    shipped_scores: tuple[Dataset, object],
 ) -> None:
     dataset = synthetic if source == "synthetic" else shipped_scores[0]
-    snapshots = replay(dataset)
+    snapshots = replayed if source == "synthetic" else replay(dataset)
     assert len(snapshots) > 3
     assert [s.scores for s in snapshots] == _reference(dataset)
     ranked = [sum(m.rank is not None for m in s.scores.models.values()) for s in snapshots]
     assert len(set(ranked)) > 2 and ranked[-1] > 0  # the months differ: not vacuous
 
 
-def test_scoring_inputs_leave_out_only_what_scoring_never_reads(synthetic: Dataset) -> None:
+def test_scoring_inputs_leave_out_only_what_scoring_never_reads(
+    synthetic: Dataset, replayed: list[Snapshot]
+) -> None:
     stripped = scoring_inputs(synthetic)
     assert all(m.name == "" and m.results for m in stripped.models if m.results)
     assert stripped.domains == () and synthetic.domains != ()
-    date = replay(synthetic)[-4].date
+    date = replayed[-4].date
     assert score_snapshot(dataset_as_of(stripped, date)) == published(
         compute_scores(dataset_as_of(synthetic, date))
     )
@@ -161,11 +174,25 @@ def built(tmp_path: Path) -> tuple[Path, Path]:
     return data, site
 
 
-def _clean(data: Path, tmp_path: Path) -> dict[str, bytes]:
-    out = tmp_path / "clean" / "site_out"
-    shutil.rmtree(out.parent, ignore_errors=True)
-    build_site(data, out, SiteConfig(), workers=1)
-    return _tree(out)
+Tree = dict[str, bytes]
+
+
+@pytest.fixture(scope="module")
+def clean_builds() -> dict[tuple[tuple[str, bytes], ...], Tree]:
+    """The tree of a clean build, by the bytes of the data it was built from: the five
+    damaged-cache tests edit the fixture the same way, so the same bytes are built clean once."""
+    return {}
+
+
+def _clean(data: Path, tmp_path: Path, builds: dict[tuple[tuple[str, bytes], ...], Tree]) -> Tree:
+    """The tree a clean build (a fresh output folder, no cache) makes of `data`."""
+    inputs = tuple(sorted(_tree(data).items()))
+    if inputs not in builds:
+        out = tmp_path / "clean" / "site_out"
+        shutil.rmtree(out.parent, ignore_errors=True)
+        build_site(data, out, SiteConfig(), workers=1)
+        builds[inputs] = _tree(out)
+    return builds[inputs]
 
 
 def test_a_build_keeps_one_file_per_scored_month(built: tuple[Path, Path]) -> None:
@@ -215,7 +242,10 @@ def _other_format(folder: Path) -> None:
 
 @pytest.mark.parametrize("damage", [_truncate, _garbage, _foreign, _edited_scores, _other_format])
 def test_a_damaged_snapshot_is_scored_again(
-    built: tuple[Path, Path], tmp_path: Path, damage: Callable[[Path], None]
+    built: tuple[Path, Path],
+    tmp_path: Path,
+    clean_builds: dict[tuple[tuple[str, bytes], ...], Tree],
+    damage: Callable[[Path], None],
 ) -> None:
     data, site = built
     folder = history_cache_path(site)
@@ -226,13 +256,15 @@ def test_a_damaged_snapshot_is_scored_again(
     price = data / "models" / "alpha-2.toml"
     price.write_text(price.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     build_site(data, site, SiteConfig(), workers=1)
-    assert _tree(site) == _clean(data, tmp_path)
+    assert _tree(site) == _clean(data, tmp_path, clean_builds)
     cache = SnapshotCache(site)
     assert all(cache.get(bytes.fromhex(p.name)) for p in folder.iterdir())  # rewritten whole
 
 
 def test_an_old_result_moved_in_time_rebuilds_the_history_it_changes(
-    built: tuple[Path, Path], tmp_path: Path
+    built: tuple[Path, Path],
+    tmp_path: Path,
+    clean_builds: dict[tuple[tuple[str, bytes], ...], Tree],
 ) -> None:
     data, site = built
     before = set(p.name for p in history_cache_path(site).iterdir())
@@ -242,7 +274,7 @@ def test_an_old_result_moved_in_time_rebuilds_the_history_it_changes(
         encoding="utf-8",
     )
     build_site(data, site, SiteConfig(), workers=1)
-    assert _tree(site) == _clean(data, tmp_path)
+    assert _tree(site) == _clean(data, tmp_path, clean_builds)
     after = set(p.name for p in history_cache_path(site).iterdir())
     assert len(after) == 3 and 0 < len(after - before) < 3  # November's snapshot was reused
 
@@ -253,11 +285,13 @@ def test_forget_removes_the_snapshots(built: tuple[Path, Path]) -> None:
     assert not history_cache_path(site).exists()
 
 
-def test_remembered_model_digests_give_the_fresh_key_at_every_month(synthetic: Dataset) -> None:
+def test_remembered_model_digests_give_the_fresh_key_at_every_month(
+    synthetic: Dataset, replayed: list[Snapshot]
+) -> None:
     inputs = scoring_inputs(synthetic)
     shared = _SnapshotKeys(inputs, CODE)
     keys, encoded = [], []
-    for snapshot in replay(synthetic):
+    for snapshot in replayed:
         then = dataset_as_of(inputs, snapshot.date)
         keys.append(shared.key(then))
         encoded.append(msgspec.msgpack.encode(then))
@@ -268,8 +302,10 @@ def test_remembered_model_digests_give_the_fresh_key_at_every_month(synthetic: D
     assert shared.key(dataset_as_of(other, snapshot.date)) != keys[-1]
 
 
-def test_months_scored_in_worker_processes_are_the_same(synthetic: Dataset) -> None:
+def test_months_scored_in_worker_processes_are_the_same(
+    synthetic: Dataset, replayed: list[Snapshot]
+) -> None:
     def in_two_workers(task: Callable[[int], bytes], count: int) -> list[bytes]:
         return map_ordered(task, count, workers=2, minimum=2)
 
-    assert replay(synthetic, run=in_two_workers) == replay(synthetic)
+    assert replay(synthetic, run=in_two_workers) == replayed
