@@ -50,8 +50,8 @@ def _plant(site: Path, rel: str, target: Path) -> None:
     ],
     ids=["long-component", "long-path", "long-utf8-component"],
 )
-def test_long_api_paths_get_the_json_404(site_copy: Path, path: str) -> None:
-    response = TestClient(create_static_app(site_copy)).get(path)
+def test_long_api_paths_get_the_json_404(built_site: Path, path: str) -> None:
+    response = TestClient(create_static_app(built_site)).get(path)
     assert response.status_code == 404
     assert response.headers["content-type"].startswith("application/")
     assert response.json()["code"].endswith("not_found")
@@ -60,11 +60,11 @@ def test_long_api_paths_get_the_json_404(site_copy: Path, path: str) -> None:
 @pytest.mark.parametrize(
     "path", ["/models/" + "a" * 300, "/" + "/".join(["c" * 250] * 20)], ids=["component", "path"]
 )
-def test_long_page_paths_get_the_html_404(site_copy: Path, path: str) -> None:
-    response = TestClient(create_static_app(site_copy)).get(path)
+def test_long_page_paths_get_the_html_404(built_site: Path, path: str) -> None:
+    response = TestClient(create_static_app(built_site)).get(path)
     assert response.status_code == 404
     assert response.headers["content-type"].startswith("text/html")
-    assert response.content == (site_copy / "404.html").read_bytes()
+    assert response.content == (built_site / "404.html").read_bytes()
 
 
 def test_a_planted_symlink_to_a_file_outside_is_a_404(site_copy: Path, tmp_path: Path) -> None:
