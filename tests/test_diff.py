@@ -11,6 +11,8 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
+from generator.api.urls import site_config
+from generator.build import build_api, build_site
 from generator.cli import cli
 from generator.diff.changes import NO_CHANGES, compare
 from generator.diff.report import escape, render
@@ -217,6 +219,21 @@ def test_one_price_change_names_that_model_and_its_cost_only(
     assert change["cost"]["inputPer1M"] == {"before": 1.0, "after": 2.0}
     assert set(change) == {"id", "name", "cost"}
     assert set(diff) == {"summary", "modelsChanged"}
+
+
+def test_a_data_side_is_built_into_the_api_files_a_whole_build_writes(tmp_path: Path) -> None:
+    """`build_api` (what diff builds a data side into) gives the very API files of a full
+    build with the same configuration, and nothing else."""
+    config = site_config("http://127.0.0.1:8000")
+    out = tmp_path / "site_out"
+    build_site(FIXTURE, out, config)
+    api = build_api(FIXTURE, config)
+    written = {
+        p.relative_to(out).as_posix(): p.read_bytes()
+        for p in out.rglob("*")
+        if p.is_file() and p.relative_to(out).parts[0] == "api"
+    }
+    assert api == written
 
 
 def test_two_identical_builds_say_no_changes(fixture_site: Path) -> None:
