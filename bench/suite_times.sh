@@ -31,7 +31,7 @@ clone head "$(git -C "$REPO" rev-parse HEAD)"
 # As scripts/test sets HEAD up: its packages and its own modules compiled to bytecode (the base
 # is installed with pip, which compiles the packages; its scripts compiled nothing else).
 (cd "$WORK/head" && UV_COMPILE_BYTECODE=1 .tools/uv/bin/uv sync --quiet --locked --extra test &&
-  .venv/bin/python -m compileall -q -j 0 generator mcp_server >/dev/null)
+  .venv/bin/python -m compileall -q -j 0 generator mcp_server)
 (cd "$WORK/head" && .tools/uv/bin/uv export --quiet --format requirements-txt --extra test \
   --no-hashes --no-emit-project >"$WORK/constraints.txt")
 clone base "$(git -C "$REPO" rev-parse "$BASE_REV")"

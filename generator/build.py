@@ -49,7 +49,9 @@ from generator.output.report import BuildReport as BuildReport
 from generator.output.report import unchanged_report
 from generator.output.snapshots import SnapshotCache
 from generator.output.writer import file_digests, merge_files, write_site
+from generator.pages import charts
 from generator.pages.render import render_pages
+from generator.pages.sitedocs import SiteDocuments
 from generator.pages.svg import RenderError
 from generator.scoring import compute_scores
 from generator.scoring.history import replay
@@ -108,14 +110,17 @@ def build_site(
 
 
 def build_api(data_dir: Path, config: SiteConfig) -> dict[str, bytes]:
-    """The API files alone of a build of `data_dir`, checked as a build checks them, keyed
-    by site path (raises DataError/BuildError). No pages, previews, downloads or hosting
-    rules, no cache, nothing written: what `modelscores diff` compares."""
+    """The API files alone of a build of `data_dir`, keyed by site path: what `modelscores
+    diff` compares. Raises what a build raises for the same data (DataError/BuildError):
+    the documents are checked as a build checks them and every chart is drawn, but no
+    preview is rasterised and no page, download or hosting rule is made; no cache, nothing
+    written."""
     with gc_paused(), _undrawable_as_data_error(data_dir):
         dataset = load_dataset(data_dir)
         snapshots = replay(dataset)
         documents = build_documents(dataset, compute_scores(dataset), config, snapshots)
         api = render_api(documents, config)
+        charts.draw_charts(SiteDocuments(documents), rasterise=lambda _url, _svg: b"")
     problems = check_api(api)
     if problems:
         raise BuildError(f"{len(problems)} site check failures, first: {problems[0]}")

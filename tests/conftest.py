@@ -48,17 +48,21 @@ def _no_full_collection_per_load() -> Iterator[None]:
     patch.undo()
 
 
+REAL_RASTERISE = svg.rasterise
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _each_preview_rasterised_once() -> Iterator[None]:
     """In this process, an SVG document already turned into a PNG is not turned again.
 
     resvg takes about 45 ms a preview, a third of a small site's build and most of the
     shipped data's (26 previews): the in-process builds of a run (about 170) draw the same
-    few documents over and over. The bytes are the rasteriser's own (it is deterministic
-    for the same document and fonts; the determinism tests build in child processes,
-    which rasterise every time), and a document it refuses raises every time.
+    few documents over and over. The bytes are the rasteriser's own, and a document it
+    refuses raises every time. A test that checks the rasteriser gives the same bytes
+    twice (in-process determinism) asks for `rasterise_every_time`; child processes
+    always rasterise.
     """
-    real = svg.rasterise
+    real = REAL_RASTERISE
     done: dict[str, bytes] = {}
 
     def rasterise(document: str) -> bytes:
@@ -73,6 +77,12 @@ def _each_preview_rasterised_once() -> Iterator[None]:
     patch.setattr(svg, "rasterise", rasterise)
     yield
     patch.undo()
+
+
+@pytest.fixture
+def rasterise_every_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For one test: every preview rasterised afresh (`_each_preview_rasterised_once` off)."""
+    monkeypatch.setattr(svg, "rasterise", REAL_RASTERISE)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

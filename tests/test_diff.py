@@ -320,3 +320,24 @@ def test_a_side_that_is_no_build_is_one_line_and_exit_1(tmp_path: Path) -> None:
     code, output = _diff("git:no-such-revision", str(tmp_path))
     assert code == 1
     assert "git:no-such-revision:" in output
+
+
+def test_data_a_build_refuses_at_its_charts_is_refused_by_diff_alike(
+    fixture_site: Path, tmp_path: Path
+) -> None:
+    """A data side is not drawn into pages, but its charts are: what stops a build there
+    stops the comparison with the same line."""
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURE, data)
+    chart = data / "charts" / "benchmark-gpqa-diamond.toml"
+    text = chart.read_text(encoding="utf-8")
+    chart.write_text(text.replace('"benchmark-scores",', '"benchmark-scores", "iq-ranges",'))
+    build = CliRunner().invoke(
+        cli, ["build", "--data-dir", str(data), "--out-dir", str(tmp_path / "out")]
+    )
+    assert build.exit_code == 1
+    error = build.output.strip().splitlines()[-1]
+    assert "must name exactly one kind" in error
+    code, output = _diff(str(fixture_site), str(data))
+    assert (code, output.strip().splitlines()[-1]) == (1, error)
+    assert "Traceback" not in output

@@ -11,6 +11,8 @@ import difflib
 import shutil
 from pathlib import Path
 
+import pytest
+
 from generator.api.urls import SiteConfig
 from generator.build import build_site
 from generator.output.cache import forget
@@ -62,6 +64,7 @@ def test_build_matches_golden(built_site: Path, update_golden: bool) -> None:
     )
 
 
+@pytest.mark.usefixtures("rasterise_every_time")
 def test_two_builds_are_byte_identical(tmp_path: Path, built_site: Path) -> None:
     """Determinism over the whole site, pages included."""
     again = tmp_path / "site_out"

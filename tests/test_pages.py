@@ -64,6 +64,7 @@ def test_every_page_the_api_promises_is_rendered(pages: dict[str, bytes]) -> Non
     assert set(pages) == expected
 
 
+@pytest.mark.usefixtures("rasterise_every_time")
 def test_render_is_byte_deterministic(pages: dict[str, bytes]) -> None:
     assert render_pages(sample_documents(), SiteConfig(base_url=BASE)) == pages
 

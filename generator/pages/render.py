@@ -157,7 +157,8 @@ class _CompiledTemplates(jinja2.BytecodeCache):
     Compiling the templates is about half of a small site's build; a process that builds
     more than once (`serve`'s rebuilds, the sidecar's tests, a test run) compiles each
     once. Jinja checks the source's checksum on every load, so an edited template is
-    compiled again.
+    compiled again. The key does not hold the Environment's options, which the compiled
+    code bakes in: only environments made by `_environment` may share it.
     """
 
     def __init__(self) -> None:
