@@ -121,9 +121,7 @@ def build_api(data_dir: Path, config: SiteConfig) -> dict[str, bytes]:
         documents = build_documents(dataset, compute_scores(dataset), config, snapshots)
         api = render_api(documents, config)
         charts.draw_charts(SiteDocuments(documents), rasterise=lambda _url, _svg: b"")
-    problems = check_api(api)
-    if problems:
-        raise BuildError(f"{len(problems)} site check failures, first: {problems[0]}")
+    _fail_on(check_api(api))
     return api
 
 
@@ -235,6 +233,10 @@ def check_site(files: Mapping[str, bytes], passed: Collection[str] = ()) -> None
         target = served.lstrip("/") + ("index.html" if served.endswith("/") else "")
         if "://" not in served and target not in files:
             problems.append(f"_redirects: {rule.source} -> missing {rule.target}")
+    _fail_on(problems)
+
+
+def _fail_on(problems: list[str]) -> None:
     if problems:
         raise BuildError(f"{len(problems)} site check failures, first: {problems[0]}")
 

@@ -62,13 +62,12 @@ def _each_preview_rasterised_once() -> Iterator[None]:
     twice (in-process determinism) asks for `rasterise_every_time`; child processes
     always rasterise.
     """
-    real = REAL_RASTERISE
     done: dict[str, bytes] = {}
 
     def rasterise(document: str) -> bytes:
         png = done.get(document)
         if png is None:
-            png = real(document)
+            png = REAL_RASTERISE(document)
             if len(done) < 2048:  # about 100 MB at most
                 done[document] = png
         return png

@@ -28,6 +28,7 @@ from support.servers import python_env
 from support.sitetree import (
     Manifest,
     build_command,
+    build_in_process,
     manifest_diff,
     permissions_enforced,
     run_build,
@@ -35,8 +36,6 @@ from support.sitetree import (
     without_dac_override,
 )
 
-from generator.api.urls import SiteConfig
-from generator.build import build_site
 from generator.output.cache import cache_path, history_cache_path, records_cache_path
 from generator.output.writer import spare_path
 
@@ -61,11 +60,6 @@ def _write_phase(parent: Path, out_name: str = "site_out") -> set[str]:
     """The build's staging and old trees beside `out_dir` (not the site, not its build cache)."""
     prefixes = (f".{out_name}.staging-", f".{out_name}.old-")
     return {name for name in os.listdir(parent) if name.startswith(prefixes)}
-
-
-def build_here(data_dir: Path, out: Path) -> None:
-    """A set-up build, in this process: the same writer, no interpreter start."""
-    build_site(data_dir, out, SiteConfig())
 
 
 class Sites:
@@ -108,7 +102,7 @@ class Sites:
         windows = []
         for _ in range(repeat):
             for data in (self.mid, self.data["old"]):
-                build_here(data, out)
+                build_in_process(data, out)
             windows.append(self._staged_seconds(out, scratch))
         return statistics.median(windows)
 
@@ -175,7 +169,7 @@ def _kill_after(command: list[str], delay: float, parent: Path, aim: bool) -> tu
 def test_sigkill_at_random_moments_leaves_old_or_new_site(sites: Sites, tmp_path: Path) -> None:
     rng = random.Random(SEED)
     out = tmp_path / "site_out"
-    build_here(sites.data["old"], out)
+    build_in_process(sites.data["old"], out)
     state = sites.which(out)
     outcomes = {"killed": 0, "killed mid-write": 0, "finished": 0, "now new": 0}
     for trial in range(TRIALS):
@@ -183,8 +177,8 @@ def test_sigkill_at_random_moments_leaves_old_or_new_site(sites: Sites, tmp_path
         # One trial in three: uniform over the whole run; the others aimed at the writing phase.
         aim = trial % 3 != 0
         if aim:  # the spare differs from the target, as when the window was measured
-            build_here(sites.mid, out)
-            build_here(sites.data[state], out)
+            build_in_process(sites.mid, out)
+            build_in_process(sites.data[state], out)
         delay = rng.uniform(0.0, sites.window) if aim else rng.uniform(0.0, sites.seconds * 1.1)
         command = build_command(sites.data[target], out)
         status, mid_write = _kill_after(command, delay, tmp_path, aim)
@@ -230,7 +224,7 @@ def _assert_clear_failure(result: subprocess.CompletedProcess[str]) -> None:
 def test_file_size_limit_reports_error_and_keeps_old_site(sites: Sites, tmp_path: Path) -> None:
     """A write that fails part-way (RLIMIT_FSIZE: EFBIG, like a full disk) keeps the old site."""
     out = tmp_path / "site_out"
-    build_here(sites.data["old"], out)
+    build_in_process(sites.data["old"], out)
     result = run_build(sites.data["new"], out, preexec_fn=lambda: _limit_file_size(2048))
     _assert_clear_failure(result)
     assert sites.which(out) == "old"
@@ -273,7 +267,7 @@ def test_full_disk_reports_error_and_keeps_old_site(sites: Sites, tmp_path: Path
     """A real full disk (a small tmpfs) mid-build: one clear error, the old site intact."""
     with _small_tmpfs(tmp_path / "disk", "64m") as disk:
         out = disk / "site_out"
-        build_here(sites.data["old"], out)
+        build_in_process(sites.data["old"], out)
         _fill(disk, leave=64 * 1024)
         result = run_build(sites.data["new"], out)
         _assert_clear_failure(result)
@@ -295,7 +289,7 @@ def test_unwritable_output_parent_reports_error_and_keeps_old_site(
         pytest.skip("root without setpriv ignores file modes")
     parent = tmp_path / "locked"
     out = parent / "site_out"
-    build_here(sites.data["old"], out)
+    build_in_process(sites.data["old"], out)
     parent.chmod(0o555)
     try:
         result = run_build(sites.data["new"], out, prefix=without_dac_override())

@@ -26,21 +26,12 @@ import httpx2
 import pytest
 from bad_data.canary import MARK, Canaries, derive_canary, derive_public
 from support.paths import FIXTURE_DATA
-from support.sitetree import manifest_diff, tree_manifest
+from support.sitetree import build_in_process, manifest_diff, tree_manifest
 
-from generator.api.urls import SiteConfig
-from generator.build import build_site
 from mcp_server.app import MCP_PATH, create_app
 
 HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def _build(data: Path, out: Path) -> Path:
-    """The build `modelscores build --data-dir DATA --out-dir OUT` runs (its default base
-    URL is `SiteConfig()`'s), in this process: a child per site only paid the start-up."""
-    build_site(data, out, SiteConfig())
-    return out
 
 
 class Leak:
@@ -49,8 +40,8 @@ class Leak:
     def __init__(self, root: Path) -> None:
         self.canaries: Canaries = derive_canary(FIXTURE_DATA, root / "canary-data")
         self.removed = derive_public(FIXTURE_DATA, root / "public-data")
-        self.canary_site = _build(root / "canary-data", root / "canary" / "site_out")
-        self.public_site = _build(root / "public-data", root / "public" / "site_out")
+        self.canary_site = build_in_process(root / "canary-data", root / "canary" / "site_out")
+        self.public_site = build_in_process(root / "public-data", root / "public" / "site_out")
 
     def needles(self) -> list[bytes]:
         """What must never appear: the canary mark and every unpublished id."""

@@ -34,17 +34,13 @@ from typing import Any
 import pytest
 from support.paths import FIXTURE_DATA
 from support.servers import free_port, python_env, running_server
-from support.sitetree import run_build
-
-from generator.api.urls import SiteConfig
-from generator.build import build_site
+from support.sitetree import build_in_process, run_build
 
 CALLS = int(os.environ.get("MODELSCORES_LOAD_CALLS", "20000"))
 CLIENTS = int(os.environ.get("MODELSCORES_LOAD_CLIENTS", "64"))
 WARM_UP = max(CLIENTS * 20, CALLS // 10)
 REBUILD_CALLS = max(CLIENTS * 40, CALLS // 4)
 MAX_GROWTH = 0.10
-CLI_DEFAULT = SiteConfig()  # `modelscores build` without --base-url or --mcp-origin
 
 pytestmark = pytest.mark.slow
 
@@ -288,12 +284,12 @@ def sidecar(tmp_path_factory: pytest.TempPathFactory, built_site: Path) -> Itera
     # Built in this process with the CLI's default configuration, as the child rebuilds
     # below use: build A's reference is the session's `built_site` (the same input and
     # configuration). The rebuilds under load stay child processes.
-    ref_b = Path(build_site(data["b"], root / "ref-b", CLI_DEFAULT).out_dir)
+    ref_b = build_in_process(data["b"], root / "ref-b")
     reference = {"a": built_site, "b": ref_b}
     by_name = {name: Build.read(site) for name, site in reference.items()}
     builds = {b.version: b for b in by_name.values()}
     assert len(builds) == 2
-    site = Path(build_site(data["a"], root / "site_out", CLI_DEFAULT).out_dir)
+    site = build_in_process(data["a"], root / "site_out")
     port = free_port()
     env = python_env() | {"MODELSCORES_SITE_DIR": str(site)}
     command = [

@@ -7,5 +7,6 @@
 - `http_cases`: what every API URL must answer, for any server in front of a build.
 - `mcp_live`: an in-process MCP server on a real socket.
 - `sitecheck`: HTML and link checks over a built site.
-- `sitetree`: byte-exact manifests of an output tree; the build run as a child process.
+- `sitetree`: byte-exact manifests of an output tree; the build run as a child process, or in
+  process for a test's set-up.
 """

@@ -49,7 +49,10 @@ class BuiltSite:
     base_url: str
     rewrites: dict[str, str] = field(default_factory=dict)
     checked: int = 0  # URLs checked so far (a check over nothing proves nothing)
+    # Read once per site (nothing writes to a site while it is checked): a page's ids, and
+    # the file each URL resolves to (the shipped build links some 870 URLs 22,700 times).
     _ids: dict[str, set[str]] = field(default_factory=dict)
+    _resolved: dict[str, Path | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.base_url = self.base_url.rstrip("/")
@@ -76,6 +79,11 @@ class BuiltSite:
 
     def resolve(self, url: str) -> Path | None:
         """The file a URL under the base URL is served from, or None if nothing serves it."""
+        if url not in self._resolved:
+            self._resolved[url] = self._find(url)
+        return self._resolved[url]
+
+    def _find(self, url: str) -> Path | None:
         path = url[len(self.base_url) :] or "/"
         path = urlsplit(path).path
         candidates = [path]

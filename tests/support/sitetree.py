@@ -10,6 +10,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from generator.api.urls import SiteConfig
+from generator.build import build_site
 from support.paths import FIXTURE_DATA, REPO
 from support.servers import python_env
 
@@ -107,6 +109,14 @@ def run_build(
         timeout=timeout,
         check=False,
     )
+
+
+def build_in_process(data_dir: Path, out_dir: Path) -> Path:
+    """What `modelscores build --data-dir DATA --out-dir OUT` does (its default base URL is
+    `SiteConfig()`'s), in this process: for a build that only sets a test up, where a child
+    would only add an interpreter's start."""
+    build_site(data_dir, out_dir, SiteConfig())
+    return out_dir
 
 
 def build_fixture_site(out_dir: Path, data_dir: Path = FIXTURE_DATA, *extra: str) -> Path:
