@@ -33,6 +33,7 @@ from generator.input.records import (
     MethodologyRecord,
     ModelRecord,
     PrivateRecord,
+    SourceRecord,
 )
 from generator.input.validate import Loaded, Records, check_records, order_benchmarks
 
@@ -48,6 +49,7 @@ FOLDERS: dict[str, type[msgspec.Struct]] = {
     "benchmarks": BenchmarkRecord,
     "domains": DomainRecord,
     "charts": ChartRecord,
+    "sources": SourceRecord,
 }
 EARLIEST = dt.date(2000, 1, 1)
 LATEST = dt.date(2099, 12, 31)
@@ -131,6 +133,7 @@ def _dataset(records: Records) -> Dataset:
         models=tuple(sorted((m.record for m in records.models if m.record.published), key=_id)),
         domains=tuple(sorted((d.record for d in records.domains), key=_id)),
         charts=tuple(sorted((c.record for c in records.charts), key=_id)),
+        sources=tuple(sorted((s.record for s in records.sources), key=_id)),
     )
 
 

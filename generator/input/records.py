@@ -37,6 +37,10 @@ Direction = Literal["higher_is_better", "lower_is_better"]
 # A reasoning-effort level or variant as the source names it (`high`, `xhigh`, `16K`, `thinking`).
 Effort = Annotated[str, Meta(pattern=r"\A[A-Za-z0-9][A-Za-z0-9._-]{0,31}\Z")]
 Category = Literal["iq", "eq"]
+# How a result's `as_of` was found: left out when it is the row's own date; "not-before"
+# when the row has none and the model's release date stands in (the value existed no
+# earlier than that day).
+AsOfKind = Literal["not-before"]
 
 
 class Record(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
@@ -64,6 +68,10 @@ class BenchmarkResultRecord(Record, kw_only=True, frozen=True):
     effort: Effort | None = None
     mixed_effort: Text | None = None  # why this benchmark family mixes efforts (stated by hand)
     note: Text | None = None
+    source: Slug | None = None  # the data/sources/<id>.toml it was imported from
+    row_id: Text | None = None  # the upstream row's own id
+    as_of_kind: AsOfKind | None = None
+    pinned: bool = False  # entered or corrected by hand: an import never overwrites it
 
 
 class RevisionRecord(Record, kw_only=True, frozen=True):
@@ -123,6 +131,8 @@ class PricesRecord(Record, kw_only=True, frozen=True):
     hosted: HostedPriceRecord | None = None
     source: Text | None = None
     source_url: Url | None = None
+    as_of: dt.date | None = None  # the day the price source was read
+    pinned: bool = False  # entered or corrected by hand: an import never overwrites it
 
 
 class UsageMultiplierRecord(Record, kw_only=True, frozen=True):
@@ -225,6 +235,10 @@ class DomainResultRecord(Record, kw_only=True, frozen=True):
     source_model: Text | None = None
     effort: Effort | None = None
     note: Text | None = None
+    source: Slug | None = None  # as on BenchmarkResultRecord
+    row_id: Text | None = None
+    as_of_kind: AsOfKind | None = None
+    pinned: bool = False
 
 
 class DomainRecord(Record, kw_only=True, frozen=True):
@@ -236,6 +250,70 @@ class DomainRecord(Record, kw_only=True, frozen=True):
     updated: dt.datetime
     benchmarks: list[DomainBenchmarkRecord]
     results: list[DomainResultRecord] = []
+
+
+class SourceFileRecord(Record, kw_only=True, frozen=True):
+    """One upstream file of a source: where it is downloaded from, how it is read."""
+
+    path: Annotated[str, Meta(pattern=r"\A[A-Za-z0-9_][A-Za-z0-9._/-]{0,199}\Z")]
+    """Relative to the raw folder, e.g. `epoch_benchmark_data/gpqa_diamond.csv`."""
+    url: Url
+    format: Slug  # the adapter that reads it (`epoch-own-runs`, `models-dev`, ...)
+    max_bytes: Annotated[int, Meta(ge=1, le=64 * 1024 * 1024)] = 8 * 1024 * 1024
+    max_rows: Annotated[int, Meta(ge=1, le=1_000_000)] = 50_000
+
+
+class SourceFeedRecord(Record, kw_only=True, frozen=True):
+    """Which upstream file and column feed which benchmark (or domain benchmark)."""
+
+    benchmark: Slug
+    domain: Slug | None = None  # set for a domain benchmark
+    file: Annotated[str, Meta(max_length=200)]
+    column: Text
+    scale: Annotated[float, Meta(gt=0)] = 1.0  # multiply the upstream value (a percent -> 1)
+    filter: dict[str, Text] = {}  # upstream column -> required value (a task, a category)
+
+
+class SourceModelRecord(Record, kw_only=True, frozen=True):
+    """An upstream model key mapped to one of our models and its reasoning configuration."""
+
+    key: Text
+    model: Slug
+    effort: Effort | None = None
+    harness: Text | None = None
+    note: Text | None = None
+
+
+class SourceExclusionRecord(Record, kw_only=True, frozen=True):
+    """An upstream model key (optionally on one benchmark) left out on purpose."""
+
+    key: Text
+    benchmark: Slug | None = None
+    reason: Text
+
+
+class PublishRuleRecord(Record, kw_only=True, frozen=True):
+    """When an upstream model we do not have is published (else an unpublished draft)."""
+
+    released_on_or_after: dt.date
+    min_direct_dimensions: Annotated[int, Meta(ge=1, le=7)] = 3
+
+
+class SourceRecord(Record, kw_only=True, frozen=True):
+    """One upstream source: `data/sources/<id>.toml`."""
+
+    id: Slug
+    name: Text
+    licence: Text
+    credit: Text  # the credit text its licence asks for, shown on the pages
+    homepage: Url
+    note: Text | None = None
+    files: list[SourceFileRecord] = []
+    feeds: list[SourceFeedRecord] = []
+    models: list[SourceModelRecord] = []
+    exclusions: list[SourceExclusionRecord] = []
+    publish: PublishRuleRecord | None = None
+    roles: list[Literal["results", "identity", "prices", "fallback-prices", "domains"]] = []
 
 
 class DimensionRecord(Record, kw_only=True, frozen=True):
@@ -332,3 +410,4 @@ class Dataset(msgspec.Struct, kw_only=True, frozen=True):
     models: tuple[ModelRecord, ...]
     domains: tuple[DomainRecord, ...]
     charts: tuple[ChartRecord, ...]
+    sources: tuple[SourceRecord, ...] = ()

@@ -13,6 +13,7 @@ from typing import Any, Generic, TypeVar
 
 from generator.api.contract import DIMENSION_SLUGS
 from generator.input.decode import suggest
+from generator.input.provenance import check_provenance
 from generator.input.records import (
     LADDER_IQS,
     BenchmarkRecord,
@@ -20,6 +21,7 @@ from generator.input.records import (
     DomainRecord,
     MethodologyRecord,
     ModelRecord,
+    SourceRecord,
 )
 from generator.input.values import check_values
 
@@ -36,7 +38,13 @@ class Loaded(Generic[R]):
 
 
 def _no_broken() -> dict[str, set[str]]:
-    return {"models": set(), "benchmarks": set(), "domains": set(), "charts": set()}
+    return {
+        "models": set(),
+        "benchmarks": set(),
+        "domains": set(),
+        "charts": set(),
+        "sources": set(),
+    }
 
 
 @dataclass
@@ -48,6 +56,7 @@ class Records:
     benchmarks: list[Loaded[BenchmarkRecord]] = field(default_factory=list)
     domains: list[Loaded[DomainRecord]] = field(default_factory=list)
     charts: list[Loaded[ChartRecord]] = field(default_factory=list)
+    sources: list[Loaded[SourceRecord]] = field(default_factory=list)
     broken: dict[str, set[str]] = field(default_factory=_no_broken)
 
 
@@ -55,7 +64,8 @@ def check_records(records: Records) -> list[str]:
     """Every cross-record problem of `records`."""
     dimensions = _dimension_slugs(records.methodology)
     problems = _check_methodology(records.methodology)
-    for group in (records.models, records.benchmarks, records.domains, records.charts):
+    groups = (records.models, records.benchmarks, records.domains, records.charts, records.sources)
+    for group in groups:
         problems += _duplicate_ids(group)
     problems += _check_benchmarks(records.benchmarks, dimensions)
     problems += _check_models(records)
@@ -64,6 +74,7 @@ def check_records(records: Records) -> list[str]:
     problems += _check_lineage(records)
     problems += _check_domains(records)
     problems += _check_charts(records)
+    problems += check_provenance(records)
     problems += check_values(records)
     return problems
 

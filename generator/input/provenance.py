@@ -1,0 +1,119 @@
+"""Checks of imported provenance: sources named by results exist, "not before" dates hold.
+
+A result or domain row imported from an upstream file names its source
+(`data/sources/<id>.toml`); a row whose upstream gives no date of its own carries the
+model's release date with `as_of_kind = "not-before"`. A source's feeds name known
+benchmarks and its model mappings known models.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from generator.input.decode import suggest
+
+if TYPE_CHECKING:
+    from generator.input.validate import Records
+
+
+def check_provenance(records: Records) -> list[str]:
+    """Every provenance problem of `records` (one line `file: field: problem` each)."""
+    sources = {s.record.id for s in records.sources} | records.broken["sources"]
+    release = {m.record.id: m.record.release_date for m in records.models}
+    problems: list[str] = []
+    for item in records.models:
+        rows = [
+            (f"results[{i}]", r.source, r.as_of_kind, r.as_of)
+            for i, r in enumerate(item.record.results)
+        ]
+        problems += _check_rows(item.label, rows, sources, item.record.release_date)
+    for domain in records.domains:
+        for index, row in enumerate(domain.record.results):
+            released = release.get(row.model)
+            problems += _check_rows(
+                domain.label,
+                [(f"results[{index}]", row.source, row.as_of_kind, row.as_of)],
+                sources,
+                released,
+                unknown_model=row.model not in release,
+            )
+    problems += _check_sources(records)
+    return problems
+
+
+def _check_rows(
+    label: str,
+    rows: Iterable[tuple[str, str | None, str | None, dt.date]],
+    sources: set[str],
+    released: dt.date | None,
+    *,
+    unknown_model: bool = False,
+) -> list[str]:
+    problems = []
+    for where, source, kind, as_of in rows:
+        if source is not None and source not in sources:
+            problems.append(
+                f"{label}: {where}.source: unknown source '{source}'" + suggest(source, sources)
+            )
+        if kind != "not-before" or unknown_model:
+            continue
+        if released is None:
+            problems.append(
+                f"{label}: {where}.as_of_kind: 'not-before' needs the model's release_date"
+            )
+        elif as_of != released:
+            problems.append(
+                f"{label}: {where}.as_of: a 'not-before' date must be the model's"
+                f" release_date {released}, not {as_of}"
+            )
+    return problems
+
+
+def _check_sources(records: Records) -> list[str]:
+    bench_ids = {b.record.id for b in records.benchmarks} | records.broken["benchmarks"]
+    domain_benches = {d.record.id: {b.id for b in d.record.benchmarks} for d in records.domains}
+    model_ids = {m.record.id for m in records.models} | records.broken["models"]
+    problems: list[str] = []
+    for item in records.sources:
+        source, label = item.record, item.label
+        files = {f.path for f in source.files}
+        for index, feed in enumerate(source.feeds):
+            where = f"feeds[{index}]"
+            if feed.domain is None:
+                known = bench_ids
+            elif feed.domain in domain_benches:
+                known = domain_benches[feed.domain]
+            else:
+                if feed.domain not in records.broken["domains"]:
+                    problems.append(
+                        f"{label}: {where}.domain: unknown domain '{feed.domain}'"
+                        + suggest(feed.domain, domain_benches)
+                    )
+                continue
+            if feed.benchmark not in known and not records.broken["benchmarks"]:
+                problems.append(
+                    f"{label}: {where}.benchmark: unknown benchmark '{feed.benchmark}'"
+                    + suggest(feed.benchmark, known)
+                )
+            if feed.file not in files:
+                problems.append(
+                    f"{label}: {where}.file: '{feed.file}' is not one of this source's files"
+                    + suggest(feed.file, files)
+                )
+        keys: dict[str, int] = {}
+        for index, mapping in enumerate(source.models):
+            where = f"models[{index}]"
+            if mapping.model not in model_ids:
+                problems.append(
+                    f"{label}: {where}.model: unknown model '{mapping.model}'"
+                    + suggest(mapping.model, model_ids)
+                )
+            if mapping.key in keys:
+                problems.append(
+                    f"{label}: {where}.key: duplicate key '{mapping.key}'"
+                    f" (also models[{keys[mapping.key]}])"
+                )
+            keys.setdefault(mapping.key, index)
+    return problems
