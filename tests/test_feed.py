@@ -32,9 +32,10 @@ def _dataset() -> Dataset:
                    release_date=dt.date(2026, 1, 5))  # fmt: skip
     b = make_model("b", [dated(b, 1.4, dt.date(2026, 2, 3)) for b in ("arc-a", "math-a")],
                    release_date=dt.date(2026, 1, 20))  # fmt: skip
+    stamped = dt.datetime(2026, 3, 1, tzinfo=dt.UTC)  # the data's newest date: February ended
     return Dataset(
-        methodology=make_methodology(), benchmarks=standard_benchmarks(), models=(a, b),
-        domains=(), charts=(),
+        methodology=msgspec.structs.replace(make_methodology(), updated=stamped),
+        benchmarks=standard_benchmarks(), models=(a, b), domains=(), charts=(),
     )  # fmt: skip
 
 
@@ -67,6 +68,23 @@ def test_results_that_rank_nothing_say_so_in_words() -> None:
     assert summaries["results:b:2026-02"] == (
         "New results on arc-a, math-a; composite IQ none -> 140, rank unranked -> 1 (month ends)."
     )
+
+
+def test_results_of_a_month_not_yet_ended_say_so() -> None:
+    # Stamped 27 February, the data's newest date is before February's end: there is no
+    # February snapshot, so b's February results have no month-end standing yet.
+    dataset = _dataset()
+    stamped = dt.datetime(2026, 2, 27, tzinfo=dt.UTC)
+    dataset = msgspec.structs.replace(
+        dataset, methodology=msgspec.structs.replace(dataset.methodology, updated=stamped)
+    )
+    doc = changes_documents(dataset, replay(dataset), SiteConfig(), envelope(dataset))[CHANGES.path]
+    assert isinstance(doc, ChangeList)
+    b = next(c for c in doc.changes if c.id == "results:b:2026-02")
+    assert b.summary == (
+        "New results on arc-a, math-a; their month has not ended by the newest date in the data."
+    )
+    assert (b.rank_before, b.rank_after) == (None, None)
 
 
 def _methodology_changes(changelog: list[ChangelogRecord]) -> list[tuple[str, str]]:

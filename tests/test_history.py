@@ -27,10 +27,17 @@ from generator.pages.charts import frontier
 from generator.pages.plots import Holder
 from generator.pages.sitedocs import SiteDocuments
 from generator.scoring import compute_scores
-from generator.scoring.history import dataset_as_of, month_end, replay, snapshot_dates
+from generator.scoring.history import (
+    dataset_as_of,
+    month_end,
+    newest_date,
+    replay,
+    snapshot_dates,
+)
 from generator.scoring.types import Scores
 
 JAN, FEB, MAR = dt.date(2026, 1, 31), dt.date(2026, 2, 28), dt.date(2026, 3, 31)
+STAMPED = dt.datetime(2026, 4, 2, 9, 30, tzinfo=dt.UTC)  # the methodology's `updated`: past March
 
 
 def _model(model_id: str, released: dt.date, iq: float, dated: dt.date) -> ModelRecord:
@@ -55,7 +62,7 @@ def _dataset() -> Dataset:
         _model("e", dt.date(2026, 1, 15), 100, dt.date(2026, 3, 20)),
     )
     return Dataset(
-        methodology=make_methodology(),
+        methodology=msgspec.structs.replace(make_methodology(), updated=STAMPED),
         benchmarks=standard_benchmarks(),
         models=models,
         domains=(),
@@ -74,6 +81,22 @@ def test_month_ends_cross_the_year() -> None:
 
 def test_a_snapshot_per_month_from_the_first_result_to_the_last() -> None:
     assert snapshot_dates(_dataset()) == [JAN, FEB, MAR]
+
+
+def test_no_month_end_after_the_newest_date_in_the_data() -> None:
+    # The newest date of _dataset() is the methodology's stamp, 2 April: March's end has
+    # passed, April's has not. Stamped 30 March instead, the newest date is e's result of
+    # 20 March, so March's end (the 31st) lies after the data and is left out; stamped on
+    # the 31st itself, March's end is in.
+    dataset = _dataset()
+    assert newest_date(dataset) == dt.date(2026, 4, 2)
+    for stamp, dates in [(dt.date(2026, 3, 30), [JAN, FEB]), (MAR, [JAN, FEB, MAR])]:
+        stamped = dt.datetime.combine(stamp, dt.time(), tzinfo=dt.UTC)
+        methodology = msgspec.structs.replace(dataset.methodology, updated=stamped)
+        earlier = msgspec.structs.replace(dataset, methodology=methodology)
+        assert newest_date(earlier) == max(stamp, dt.date(2026, 3, 20))
+        assert snapshot_dates(earlier) == dates
+        assert [s.date for s in replay(earlier)] == dates
 
 
 def test_each_snapshot_ranks_what_was_known_then() -> None:
@@ -180,16 +203,19 @@ def test_a_models_latest_history_point_is_its_current_model_document() -> None:
         assert dims == {k: getattr(current.dimensions, k).iq for k in dims}
 
 
-def test_replay_on_the_shipped_data_ends_at_the_current_leaderboard(
+def test_replay_on_the_shipped_data_ends_at_the_last_month_end_of_the_data(
     shipped_scores: tuple[Dataset, Scores],
 ) -> None:
-    dataset, scores = shipped_scores
+    dataset, _ = shipped_scores
     snapshots = replay(dataset)
     dates = [s.date for s in snapshots]
     assert dates == sorted(set(dates)) and all(d == month_end(d) for d in dates)
+    newest = newest_date(dataset)
+    assert newest is not None and dates[-1] <= newest < month_end(dates[-1] + dt.timedelta(1))
     latest = snapshots[-1].scores.models
+    then = compute_scores(dataset_as_of(dataset, dates[-1]))
     assert {m: (s.rank, s.iq) for m, s in latest.items()} == {
-        m: (s.rank, s.iq) for m, s in scores.models.items()
+        m: (s.rank, s.iq) for m, s in then.models.items()
     }
 
 

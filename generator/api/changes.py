@@ -100,7 +100,8 @@ def _model_changes(
     for end, dated in sorted(by_month.items()):
         before = standings.get(_previous_month_end(end), {}).get(model.id, (None, None))
         after = standings.get(end, {}).get(model.id, (None, None))
-        changes.append(_results_added(model, url, max(dated)[0], dated, before, after))
+        ended = end in standings  # not when the month end lies after the newest date in the data
+        changes.append(_results_added(model, url, max(dated)[0], dated, before, after, ended))
     return changes
 
 
@@ -111,9 +112,12 @@ def _results_added(
     dated: list[tuple[dt.date, str]],
     before: Standing,
     after: Standing,
+    ended: bool,
 ) -> Change:
     benchmarks = sorted({b for _, b in dated})
-    if before == after == (None, None):
+    if not ended:
+        effect = "their month has not ended by the newest date in the data"
+    elif before == after == (None, None):
         effect = "no composite IQ or rank yet at the month end"
     else:
         effect = f"composite IQ {_show(before[0], 'none')} -> {_show(after[0], 'none')}, "

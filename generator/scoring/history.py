@@ -5,7 +5,8 @@ before D (a model without a release date enters with its first result) and, of e
 the results with `as_of` on or before D. The methodology, ladders and benchmark
 catalogue are today's, so a snapshot says "what today's method makes of that date's
 evidence", not what anyone published then. Prices exist only as current values: the
-cost of a snapshot is not a replay and is never published.
+cost of a snapshot is not a replay and is never published. The month ends run from the
+earliest result's to the last one on or before the newest date in the data.
 
 A snapshot keeps only what the history publishes (`SnapshotModel`): each model's seven
 dimension values, composite, rank, 95% range and rank band. It is scored by
@@ -88,16 +89,29 @@ def entry_date(model: ModelRecord) -> dt.date | None:
     return min((r.as_of for r in model.results), default=None)
 
 
+def newest_date(dataset: Dataset) -> dt.date | None:
+    """The newest date the data states: a result, release, domain result or file stamp.
+
+    The build reads no clock, so this is its "today": no month end after it is replayed.
+    """
+    dates = _event_dates(dataset)
+    stamps = [m.updated for m in dataset.models] + [b.updated for b in dataset.benchmarks]
+    dates += [s.date() for s in [*stamps, dataset.methodology.updated]]
+    return max(dates, default=None)
+
+
 def snapshot_dates(dataset: Dataset) -> list[dt.date]:
-    """Every month end from the earliest result to the newest result or release."""
+    """Every month end from the earliest result's to the newest date in the data (a month
+    end after it has not happened yet as far as the data knows, so it is left out)."""
     results = [r.as_of for m in dataset.models for r in m.results]
-    if not results:
+    newest = newest_date(dataset)
+    if not results or newest is None:
         return []
-    entries = [d for m in dataset.models if (d := entry_date(m)) is not None]
-    last = month_end(max([*results, *entries]))
-    dates = [month_end(min(results))]
-    while dates[-1] < last:
-        dates.append(month_end(dates[-1] + dt.timedelta(days=1)))
+    dates: list[dt.date] = []
+    end = month_end(min(results))
+    while end <= newest:
+        dates.append(end)
+        end = month_end(end + dt.timedelta(days=1))
     return dates
 
 
