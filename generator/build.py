@@ -1,7 +1,7 @@
 """The build pipeline: load -> score -> render -> pages -> check -> write (MkDocs-style).
 
 Everything is computed and checked in memory first; only the last stage touches
-`out_dir`, through `site.write_site`'s atomic swap. Any failure before or during the
+`out_dir`, through `output.writer.write_site`'s atomic swap. Any failure before or during the
 write leaves the previous site exactly as it was.
 """
 

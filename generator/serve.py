@@ -5,7 +5,7 @@ The app interprets the generated `_headers` and `_redirects` itself (parsed with
 existing files shadow non-forced rules, the first matching rule wins, a 200 rule
 rewrites, a 404 rule answers its target's body with status 404, and headers are
 chosen by the request path (so 404s carry CORS too). The MCP sidecar is mounted at
-`/api/mcp` when `mcp_server` is importable.
+`/api/mcp`.
 """
 
 from __future__ import annotations

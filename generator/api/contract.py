@@ -2,7 +2,7 @@
 
 These types and the table of documents at the end (`DOCUMENTS`) are the one source for
 the files, `openapi.json`, the hosting rules, the pages, the MCP sidecar and the tests.
-Presence rule (docs/STYLE): a field is required `T`, always-present nullable `T | None`,
+Presence rule: a field is required `T`, always-present nullable `T | None`,
 or omittable `T | UnsetType = UNSET`; never `T | None = None`.
 """
 
