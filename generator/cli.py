@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
 import click
+from click.decorators import FC
+
+from generator.api.urls import DEFAULT_BASE_URL
 
 DATA_DIR = click.option(
     "--data-dir",
@@ -21,13 +25,33 @@ OUT_DIR = click.option(
     show_default=True,
     help="Directory the built site is written to (swapped in atomically).",
 )
-BASE_URL = click.option(
-    "--base-url",
-    default="http://127.0.0.1:8000",
-    show_default=True,
-    envvar="MODELSCORES_BASE_URL",
-    help="Public base URL the site is served from; every `url` field starts with it.",
+HOST = click.option(
+    "--host", default="127.0.0.1", show_default=True, help="Interface to listen on."
 )
+
+
+def _port(default: int) -> Callable[[FC], FC]:
+    return click.option(
+        "--port",
+        type=click.IntRange(0, 65535),
+        default=default,
+        show_default=True,
+        help="Port to listen on.",
+    )
+
+
+def _base_url(default: str | None) -> Callable[[FC], FC]:
+    """`--base-url`; without a default (serve) it is the address served."""
+    shown = "" if default else " [default: http://HOST:PORT, the address served]"
+    return click.option(
+        "--base-url",
+        default=default,
+        show_default=default is not None,
+        envvar="MODELSCORES_BASE_URL",
+        help=f"Public base URL the site is served from; every `url` field starts with it.{shown}",
+    )
+
+
 MCP_ORIGIN = click.option(
     "--mcp-origin",
     default=None,
@@ -54,7 +78,7 @@ def check(data_dir: Path) -> None:
 @cli.command()
 @DATA_DIR
 @OUT_DIR
-@BASE_URL
+@_base_url(DEFAULT_BASE_URL)
 @MCP_ORIGIN
 def build(data_dir: Path, out_dir: Path, base_url: str, mcp_origin: str | None) -> None:
     """Build the site (JSON API, OpenAPI, pages, hosting rules) from data/ into --out-dir."""
@@ -73,22 +97,10 @@ def build(data_dir: Path, out_dir: Path, base_url: str, mcp_origin: str | None) 
 @cli.command()
 @DATA_DIR
 @OUT_DIR
-@click.option(
-    "--base-url",
-    default=None,
-    envvar="MODELSCORES_BASE_URL",
-    help="Public base URL the site is served from; every `url` field starts with it. "
-    "[default: http://HOST:PORT, the address served]",
-)
+@_base_url(None)
 @MCP_ORIGIN
-@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
-@click.option(
-    "--port",
-    type=click.IntRange(0, 65535),
-    default=8000,
-    show_default=True,
-    help="Port to listen on.",
-)
+@HOST
+@_port(8000)
 @click.option("--no-build", is_flag=True, help="Serve --out-dir as it is, without building.")
 def serve(
     data_dir: Path,
@@ -170,14 +182,8 @@ def diff(
     show_default=True,
     help="The built site to serve (a new build swapped in is picked up without a restart).",
 )
-@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
-@click.option(
-    "--port",
-    type=click.IntRange(0, 65535),
-    default=8001,
-    show_default=True,
-    help="Port to listen on.",
-)
+@HOST
+@_port(8001)
 @click.option(
     "--allowed-host",
     "allowed_hosts",

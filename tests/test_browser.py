@@ -19,18 +19,11 @@ from PIL import Image
 from support.paths import REPO
 from support.servers import free_port, python_env, running_server
 
+from scripts.screenshots import CHROMIUM_ARGS
+
 pytestmark = pytest.mark.slow
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @dataclass

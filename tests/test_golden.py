@@ -12,10 +12,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from support.sitetree import drop_caches
 
 from generator.api.urls import SiteConfig
 from generator.build import build_site
-from generator.output.cache import forget
 
 GOLDEN = Path(__file__).parent / "golden"
 FIXTURE_DATA = Path(__file__).parent / "data"
@@ -89,7 +89,7 @@ def test_rebuild_with_unchanged_data_writes_nothing(tmp_path: Path) -> None:
     assert (second.written, second.unchanged, second.swapped) == (0, second.files, False)
     # Same inputs and an untouched site: the build cache answers before loading anything.
     assert set(second.seconds) == {"cache"}
-    forget(out)  # without the cache every stage runs, and still nothing is written
+    drop_caches(out)  # without the cache every stage runs, and still nothing is written
     third = build_site(FIXTURE_DATA, out, SiteConfig())
     assert (third.written, third.unchanged, third.swapped) == (0, third.files, False)
     assert set(third.seconds) >= {"load", "score", "render", "check", "write"}

@@ -23,7 +23,7 @@ from generator.api.urls import SiteConfig
 from generator.build import build_site
 from generator.input.load import load_dataset
 from generator.input.records import Dataset
-from generator.output.cache import forget, history_cache_path
+from generator.output.cache import history_cache_path
 from generator.output.pool import map_ordered
 from generator.output.snapshots import SnapshotCache
 from generator.scoring import compute_scores
@@ -277,12 +277,6 @@ def test_an_old_result_moved_in_time_rebuilds_the_history_it_changes(
     assert _tree(site) == _clean(data, tmp_path, clean_builds)
     after = set(p.name for p in history_cache_path(site).iterdir())
     assert len(after) == 3 and 0 < len(after - before) < 3  # November's snapshot was reused
-
-
-def test_forget_removes_the_snapshots(built: tuple[Path, Path]) -> None:
-    _, site = built
-    forget(site)
-    assert not history_cache_path(site).exists()
 
 
 def test_remembered_model_digests_give_the_fresh_key_at_every_month(

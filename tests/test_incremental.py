@@ -22,13 +22,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.paths import FIXTURE_DATA
+from support.sitetree import drop_caches
 
 from generator.api.urls import SiteConfig
 from generator.build import build_site
 from generator.digests import digest
 from generator.errors import DataError
 from generator.output import cache, pool
-from generator.output.cache import Manifest, cache_path, forget
+from generator.output.cache import Manifest, cache_path
 from generator.pages import render
 
 Edit = tuple[str, int, float]
@@ -113,7 +114,7 @@ def _clean_build(data: Path, out: Path) -> dict[str, bytes] | None:
         build_site(data, out, SiteConfig(), workers=1)
     except DataError:
         return None
-    forget(out)
+    drop_caches(out)
     return _tree(out)
 
 

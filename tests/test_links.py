@@ -10,7 +10,7 @@ from support.documents import BASE, sample_documents
 from support.paths import SHIPPED_BASE_URL
 from support.sitecheck import BuiltSite, broken_links, external_loads, reachable
 
-from generator.api.downloads import render_downloads
+from generator.api.downloads import download_jobs
 from generator.api.feed import FEED_FILE, render_feed
 from generator.api.hosting import RedirectRule, parse_redirects
 from generator.api.urls import DEFAULT_BASE_URL, SiteConfig
@@ -22,7 +22,8 @@ def sample_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     root = tmp_path_factory.mktemp("sample_site")
     documents = sample_documents()
     config = SiteConfig(base_url=BASE)
-    files = {**render_pages(documents, config), **render_downloads(documents)}
+    files = render_pages(documents, config)
+    files.update((job.path, job.make()) for job in download_jobs(documents))
     files[FEED_FILE] = render_feed(documents, config)
     for path, data in files.items():
         target = root / path

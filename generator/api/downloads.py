@@ -281,8 +281,3 @@ def _model_rows(models: ModelList) -> Iterable[list[Cell]]:
 
 def _csv(columns: Sequence[str], rows: Callable[[S], Iterable[Sequence[Cell]]], source: S) -> bytes:
     return to_csv(columns, rows(source))
-
-
-def render_downloads(documents: Mapping[str, msgspec.Struct]) -> dict[str, bytes]:
-    """Every CSV download, by site path."""
-    return {job.path: job.make() for job in download_jobs(documents)}

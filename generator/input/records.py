@@ -47,14 +47,6 @@ class Record(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=Tr
     """Base for every input record."""
 
 
-class Provenance(Record, kw_only=True, frozen=True):
-    """Where a value came from."""
-
-    source_name: Text
-    source_url: Url
-    as_of: dt.date
-
-
 class BenchmarkResultRecord(Record, kw_only=True, frozen=True):
     """One raw benchmark result of a model, with its provenance."""
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import shutil
 import stat
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -238,14 +237,6 @@ def save_manifest(
         for path in (temporary, target):
             with contextlib.suppress(OSError):
                 os.unlink(path)
-
-
-def forget(out_dir: Path) -> None:
-    """Remove the caches: the build's, the records' and the history's (a full build next)."""
-    for path in (cache_path(out_dir), records_cache_path(out_dir)):
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-    shutil.rmtree(history_cache_path(out_dir), ignore_errors=True)
 
 
 def keyed(parts: Iterable[bytes]) -> bytes:
