@@ -103,6 +103,8 @@ def test_each_snapshot_has_its_own_csv_matching_its_json(built_site: Path) -> No
         assert [(r[0], r[1], r[4]) for r in rows] == [
             (s["date"], str(m["rank"]), m["id"]) for m in models
         ]
+        counts = [str(s["resultCount"]), str(s["releaseDatedResultCount"])]
+        assert all(r[-2:] == counts for r in rows)
 
 
 def test_quotes_commas_and_newlines_round_trip() -> None:

@@ -66,7 +66,12 @@ def _snapshots() -> list[HistoryDetail]:
             for rank, (model, provider, iq) in enumerate(rows, 1)
         ]  # fmt: skip
         day = dt.date.fromisoformat(date)
-        counts = {"model_count": len(entries) + 1, "ranked_model_count": len(entries)}
+        counts = {
+            "model_count": len(entries) + 1,
+            "ranked_model_count": len(entries),
+            "result_count": 3 * len(entries),
+            "release_dated_result_count": len(entries),
+        }
         snapshots.append(replace(template, date=day, models=entries, **counts))
     return snapshots
 
@@ -153,6 +158,8 @@ def _with_history(snapshots: list[HistoryDetail]) -> dict[str, msgspec.Struct]:
                 date=s.date,
                 model_count=s.model_count,  # one unranked model at each month end
                 ranked_model_count=s.ranked_model_count,
+                result_count=s.result_count,
+                release_dated_result_count=s.release_dated_result_count,
                 top_model=HistoryTopModel(id=top.id, name=top.name, iq=top.iq, url=top.url)
                 if top
                 else None,
@@ -206,7 +213,8 @@ def test_history_page_links_every_snapshot_page_json_and_csv(pages: dict[str, by
         )
         assert (
             f'<tr><th scope="row"><a href="{date}/">{date}</a></th>'
-            f'<td class="num">{len(rows) + 1}</td><td class="num">{len(rows)}</td><td>{top}'
+            f'<td class="num">{len(rows) + 1}</td><td class="num">{len(rows)}</td>'
+            f'<td class="num">{3 * len(rows)}</td><td class="num">{len(rows)}</td><td>{top}'
             f'<td><a href="../api/v1/history/{date}">JSON</a> · '
             f'<a href="../downloads/history/{date}.csv" download>CSV</a></td></tr>'
         ) in html

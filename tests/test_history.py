@@ -152,6 +152,54 @@ def test_history_documents_list_the_snapshots_with_their_leaderboards() -> None:
     )
 
 
+def test_a_result_without_its_own_date_counts_from_its_models_release() -> None:
+    # c's two results (arc-a, math-a) have no date upstream: each carries c's release date,
+    # 3 February, as a "not before" date. They place c in February (rank 1, IQ 140), not in
+    # January. Results placed per month end (_dataset's dates):
+    #   Jan: a 2 (10 Jan) + b 2 (25 Jan)                  =  4, none by release date
+    #   Feb: + c 2 (3 Feb, by release date)               =  6, 2 by release date
+    #   Mar: + b's acad-a 1 + d 2 + e 2                   = 11, still 2
+    dataset = _dataset()
+    undated = {
+        "c": lambda r: msgspec.structs.replace(
+            r, as_of=dt.date(2026, 2, 3), as_of_kind="not-before"
+        )
+    }
+    models = tuple(
+        msgspec.structs.replace(m, results=[undated[m.id](r) for r in m.results])
+        if m.id in undated
+        else m
+        for m in dataset.models
+    )
+    dataset = msgspec.structs.replace(dataset, models=models)
+    snapshots = replay(dataset)
+    counts = [(s.date, s.results.placed, s.results.by_release_date) for s in snapshots]
+    assert counts == [(JAN, 4, 0), (FEB, 6, 2), (MAR, 11, 2)]
+    assert snapshots[1].scores.models["c"].rank == 1
+    documents = build_documents(dataset, compute_scores(dataset), SiteConfig(), snapshots)
+    history = documents[HISTORY.path]
+    assert isinstance(history, HistoryList)
+    listed = [(s.date, s.result_count, s.release_dated_result_count) for s in history.snapshots]
+    assert listed == counts
+    feb = documents[HISTORY_SNAPSHOT.api_path("2026-02-28")]
+    assert isinstance(feb, HistoryDetail)
+    assert (feb.result_count, feb.release_dated_result_count) == (6, 2)
+    wire = json.loads(msgspec.json.encode(feb))
+    assert (wire["resultCount"], wire["releaseDatedResultCount"]) == (6, 2)
+
+
+def test_the_history_pages_show_each_snapshots_result_counts(built_site: Path) -> None:
+    api = built_site / "api" / "v1"
+    page = (built_site / "history" / "index.html").read_text()
+    for snapshot in json.loads((api / "history.json").read_bytes())["snapshots"]:
+        counts = (snapshot["resultCount"], snapshot["releaseDatedResultCount"])
+        assert counts[0] > 0  # the fixture's results carry their own dates: none by release
+        assert counts[1] == 0
+        assert f'<td class="num">{counts[0]}</td><td class="num">{counts[1]}</td>' in page
+        one = (built_site / "history" / snapshot["date"] / "index.html").read_text()
+        assert f"{counts[0]} results, {counts[1]} of them placed at their model" in one
+
+
 def _model_history(documents: dict[str, msgspec.Struct], model_id: str) -> ModelHistory:
     document = documents[MODEL_HISTORY.api_path(model_id)]
     assert isinstance(document, ModelHistory)

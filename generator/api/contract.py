@@ -351,6 +351,17 @@ HISTORY_NOTE = (
     "of that date (models released by then, results dated on or before it), not what any site "
     "published then. Cost is not replayed: prices exist only as current values."
 )
+ResultCount = Annotated[
+    int, Meta(ge=0, description="The benchmark results of the snapshot's models dated by then.")
+]
+ReleaseDatedResultCount = Annotated[
+    int,
+    Meta(
+        ge=0,
+        description="Of resultCount, those placed at their model's release date because the "
+        "source row has no date of its own (a 'not before' date).",
+    ),
+]
 
 
 class HistoryTopModel(Contract, kw_only=True, frozen=True):
@@ -368,6 +379,8 @@ class HistorySnapshot(Contract, kw_only=True, frozen=True):
     date: dt.date
     model_count: Annotated[int, Meta(ge=0)]
     ranked_model_count: Annotated[int, Meta(ge=0)]
+    result_count: ResultCount
+    release_dated_result_count: ReleaseDatedResultCount
     top_model: HistoryTopModel | None
     url: Uri
 
@@ -399,9 +412,13 @@ class HistoryDetail(Envelope, kw_only=True, frozen=True):
 
     date: dt.date
     note: str
-    # Its /history entry's counts: the models in the data by then, and those ranked (`models`)
+    # Its /history entry's counts: the models in the data by then, and those ranked (`models`);
+    # the benchmark results placed, and of them those placed at their model's release date
+    # because the upstream row has no date of its own ("not before" dates)
     model_count: Annotated[int, Meta(ge=0)]
     ranked_model_count: Annotated[int, Meta(ge=0)]
+    result_count: ResultCount
+    release_dated_result_count: ReleaseDatedResultCount
     models: list[HistoryEntry]
 
 

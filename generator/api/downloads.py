@@ -60,6 +60,7 @@ DOMAIN_COLUMNS = (
 )  # fmt: skip
 HISTORY_COLUMNS = (
     "date", "rank", "rankLow", "rankHigh", "id", "name", "provider", "iq", "iqLow95", "iqHigh95",
+    "resultCount", "releaseDatedResultCount",  # the snapshot's, on each of its rows
 )  # fmt: skip
 MODEL_HISTORY_COLUMNS = (
     "date", "rank", "rankLow", "rankHigh", "iq", "iqLow95", "iqHigh95", *DIMENSION_SLUGS,
@@ -209,7 +210,7 @@ def _domain_rows(d: DomainDetail) -> list[list[Cell]]:
 def _history_rows(snapshots: Iterable[HistoryDetail]) -> list[list[Cell]]:
     return [
         [s.date.isoformat(), e.rank, e.rank_low, e.rank_high, e.id, e.name, e.provider, e.iq,
-         e.iq_low95, e.iq_high95]
+         e.iq_low95, e.iq_high95, s.result_count, s.release_dated_result_count]
         for s in snapshots
         for e in s.models
     ]  # fmt: skip

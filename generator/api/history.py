@@ -81,6 +81,8 @@ def _detail(snapshot: Snapshot, config: SiteConfig, env: Envelope) -> HistoryDet
         note=HISTORY_NOTE,
         model_count=len(snapshot.dataset.models),
         ranked_model_count=len(entries),
+        result_count=snapshot.results.placed,
+        release_dated_result_count=snapshot.results.by_release_date,
         models=entries,
     )
 
@@ -91,6 +93,8 @@ def _summary(snapshot: Snapshot, detail: HistoryDetail, config: SiteConfig) -> H
         date=snapshot.date,
         model_count=detail.model_count,
         ranked_model_count=detail.ranked_model_count,
+        result_count=detail.result_count,
+        release_dated_result_count=detail.release_dated_result_count,
         top_model=None
         if top is None
         else HistoryTopModel(id=top.id, name=top.name, iq=top.iq, url=top.url),

@@ -2,7 +2,9 @@
 
 A snapshot at date D scores the dataset as it stood then: the models released on or
 before D (a model without a release date enters with its first result) and, of each,
-the results with `as_of` on or before D. The methodology, ladders and benchmark
+the results with `as_of` on or before D (a result whose upstream row has no date carries
+its model's release date, marked `as_of_kind = "not-before"`, and is placed from that
+date; each snapshot counts those it placed). The methodology, ladders and benchmark
 catalogue are today's, so a snapshot says "what today's method makes of that date's
 evidence", not what anyone published then. Prices exist only as current values: the
 cost of a snapshot is not a replay and is never published. The month ends run from the
@@ -60,12 +62,28 @@ class SnapshotScores(msgspec.Struct, array_like=True, frozen=True, kw_only=True)
     models: dict[str, SnapshotModel]
 
 
+class ResultCounts(msgspec.Struct, frozen=True, kw_only=True):
+    """How many benchmark results a snapshot placed, and how many of them by release date
+    (`as_of_kind = "not-before"`: the upstream row has no date, so the model's release
+    date stands in; the value existed no earlier than that)."""
+
+    placed: int
+    by_release_date: int
+
+
 class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     """The scores of the dataset as it stood at the end of one month."""
 
     date: dt.date
     dataset: Dataset
     scores: SnapshotScores
+    results: ResultCounts
+
+
+def count_results(dataset: Dataset) -> ResultCounts:
+    """The benchmark results of `dataset`'s models, and those dated "not before"."""
+    kinds = [r.as_of_kind for m in dataset.models for r in m.results]
+    return ResultCounts(placed=len(kinds), by_release_date=kinds.count("not-before"))
 
 
 class SnapshotStore(Protocol):
@@ -335,7 +353,10 @@ def _snapshots(
         if scores is None:
             snapshots.append(msgspec.structs.replace(snapshots[-1], date=date))
         else:
-            snapshots.append(Snapshot(date=date, dataset=full.as_of(date), scores=scores))
+            then = full.as_of(date)
+            snapshots.append(
+                Snapshot(date=date, dataset=then, scores=scores, results=count_results(then))
+            )
     return snapshots
 
 

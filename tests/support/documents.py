@@ -568,13 +568,16 @@ def _history(s: _Sample) -> tuple[HistoryList, HistoryDetail]:
     date = SNAPSHOT_DATE.isoformat()
     detail = HistoryDetail(
         **s.envelope, date=SNAPSHOT_DATE, note=kinds.HISTORY_NOTE, model_count=len(rows),
-        ranked_model_count=len(entries), models=entries,
+        ranked_model_count=len(entries), result_count=2 * len(rows), release_dated_result_count=1,
+        models=entries,
     )  # fmt: skip
     top = entries[0] if entries else None
     snapshot = HistorySnapshot(
         date=SNAPSHOT_DATE,
         model_count=len(rows),
         ranked_model_count=len(entries),
+        result_count=detail.result_count,
+        release_dated_result_count=detail.release_dated_result_count,
         top_model=None
         if top is None
         else HistoryTopModel(id=top.id, name=top.name, iq=top.iq, url=top.url),
