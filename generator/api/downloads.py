@@ -41,6 +41,7 @@ from generator.api.contract import (
     RankingDetail,
     RankingList,
 )
+from generator.encoders import csv_cell, csv_number
 from generator.errors import BuildError
 
 DOWNLOADS_DIR = "downloads"
@@ -154,19 +155,27 @@ def model_history_download(model_id: str) -> str:
 
 
 def to_csv(columns: Sequence[str], rows: Iterable[Sequence[Cell]]) -> bytes:
-    """RFC 4180 text: a header row, then one line per row; None is an empty field."""
+    """RFC 4180 text: a header row, then one line per row; None is an empty field.
+
+    Every text cell goes through `csv_cell` (no cell can start a spreadsheet formula) and
+    every number through `csv_number` (no `-0.0`).
+    """
     out = io.StringIO(newline="")
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(columns)
+    writer.writerow([csv_cell(column) for column in columns])
     for row in rows:
-        writer.writerow(["" if cell is None else _text(cell) for cell in row])
+        writer.writerow([_text(cell) for cell in row])
     return out.getvalue().encode("utf-8")
 
 
 def _text(cell: Cell) -> str:
+    if cell is None:
+        return ""
     if isinstance(cell, bool):
         return "true" if cell else "false"
-    return str(cell)
+    if isinstance(cell, str):
+        return csv_cell(cell)
+    return csv_number(cell)
 
 
 def _unset(value: object) -> Cell:

@@ -16,6 +16,7 @@ import msgspec
 
 from generator.api.contract import CHANGES, ChangeList
 from generator.api.urls import SiteConfig, api_url, landing_url
+from generator.encoders import xml_chars
 from generator.errors import BuildError
 
 FEED_FILE = "feed.atom"
@@ -40,8 +41,10 @@ def _tag(config: SiteConfig, change_id: str) -> str:
 
 
 def _sub(parent: ET.Element, name: str, text: str | None = None, **attrs: str) -> ET.Element:
-    element = ET.SubElement(parent, name, attrs)
-    element.text = text
+    """A child element; its text and attributes hold XML 1.0 characters only (ElementTree
+    escapes markup but writes any character it is given)."""
+    element = ET.SubElement(parent, name, {key: xml_chars(value) for key, value in attrs.items()})
+    element.text = None if text is None else xml_chars(text)
     return element
 
 

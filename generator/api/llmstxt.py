@@ -1,6 +1,8 @@
 """`llms.txt` at the site root: the API, its endpoints, the downloads and the MCP connector,
 in the llms.txt format (https://llmstxt.org): an H1, a blockquote summary, then H2
 sections of file lists, every item a Markdown link `[name](url)` with notes after a colon.
+Every text taken from a table goes through `markdown_text` (generator/encoders.py), so
+none can add a line or a link.
 A path with a parameter links the list of its values (`GET /models/{id}` links `/models`)
 and names its pattern in the notes. Made from the same tables as the API (`ENDPOINTS`,
 `DOWNLOADS`, `MCP_TOOLS`), so it never lists something the site does not publish.
@@ -21,6 +23,7 @@ from generator.api.urls import (
     methodology_page_url,
     openapi_url,
 )
+from generator.encoders import markdown_text
 
 LLMS_FILE = "llms.txt"
 LLMS_TYPE = "text/plain; charset=utf-8"  # Markdown, served as plain text
@@ -47,12 +50,15 @@ def _values(config: SiteConfig, kind: DocumentKind[Any], summary: str, pattern: 
     """An item whose URL has a parameter: it links the list of the parameter's values."""
     listing = _listing(kind)
     link = api_url(config, listing.path)
-    return f"({link}): {summary}; `{pattern}`, one per {kind.param} listed by GET {listing.path}"
+    return (
+        f"({link}): {markdown_text(summary)}; `{pattern}`, one per {kind.param}"
+        f" listed by GET {listing.path}"
+    )
 
 
 def _endpoint(config: SiteConfig, kind: DocumentKind[Any]) -> str:
     if kind.param is None:
-        return f"- [GET {kind.path}]({api_url(config, kind.path)}): {kind.summary}"
+        return f"- [GET {kind.path}]({api_url(config, kind.path)}): {markdown_text(kind.summary)}"
     pattern = api_url(config, kind.path)
     return f"- [GET {kind.path}]{_values(config, kind, kind.summary, pattern)}"
 
@@ -60,7 +66,7 @@ def _endpoint(config: SiteConfig, kind: DocumentKind[Any]) -> str:
 def _download(config: SiteConfig, kind: DownloadKind) -> str:
     url = f"{config.base}/{kind.pattern}"
     if kind.mirrors.param is None:
-        return f"- [{kind.pattern}]({url}): {kind.summary}"
+        return f"- [{kind.pattern}]({url}): {markdown_text(kind.summary)}"
     return f"- [{kind.pattern}]{_values(config, kind.mirrors, kind.summary, url)}"
 
 
@@ -93,7 +99,10 @@ def render_llms_txt(config: SiteConfig) -> bytes:
         f"- [MCP connector]({mcp_docs}): `{mcp_url(config)}` (Streamable HTTP, stateless, "
         f"read-only, no auth). Claude Code: "
         f"`claude mcp add --transport http modelscores {mcp_url(config)}`",
-        *(f"- [{tool.name}]({mcp_docs}): {tool.summary}" for tool in MCP_TOOLS),
+        *(
+            f"- [{markdown_text(tool.name)}]({mcp_docs}): {markdown_text(tool.summary)}"
+            for tool in MCP_TOOLS
+        ),
         "",
     ]
     return "\n".join(lines).encode("utf-8")

@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
 from pathlib import Path
 
 import resvg_py
+
+from generator.encoders import xml_attr, xml_text
 
 FONT_FAMILY = "DejaVu Sans, Verdana, Arial, sans-serif"
 INK = "#1a202c"
@@ -40,7 +41,7 @@ def num(x: float) -> str:
 def _attrs(attrs: dict[str, str | float]) -> str:
     parts = []
     for key, value in attrs.items():
-        shown = num(value) if isinstance(value, float | int) else escape(value, quote=True)
+        shown = num(value) if isinstance(value, float | int) else xml_attr(value)
         parts.append(f' {key.replace("_", "-")}="{shown}"')
     return "".join(parts)
 
@@ -77,7 +78,7 @@ def text(x: float, y: float, content: str, size: float = 13, **extra: str | floa
     """A text label (escaped); `anchor` is start, middle or end."""
     attrs: dict[str, str | float] = {"x": x, "y": y, "font-size": size, "fill": INK}
     attrs.update(extra)
-    return f"<text{_attrs(attrs)}>{escape(content, quote=False)}</text>"
+    return f"<text{_attrs(attrs)}>{xml_text(content)}</text>"
 
 
 def text_width(content: str, size: float) -> float:
@@ -159,8 +160,8 @@ def inline_svg(body: str, width: float, height: float, ident: str, title: str, d
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
         f'viewBox="0 0 {num(width)} {num(height)}" '
         f'aria-labelledby="{ident}-title {ident}-desc" font-family="{FONT_FAMILY}">'
-        f'<title id="{ident}-title">{escape(title, quote=False)}</title>'
-        f'<desc id="{ident}-desc">{escape(desc, quote=False)}</desc>'
+        f'<title id="{ident}-title">{xml_text(title)}</title>'
+        f'<desc id="{ident}-desc">{xml_text(desc)}</desc>'
         f"{rect(0, 0, width, height, '#ffffff')}{body}</svg>"
     )
 
@@ -171,7 +172,7 @@ def preview_svg(body: str, title: str, subtitle: str, site_name: str) -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{PREVIEW_WIDTH}" '
         f'height="{PREVIEW_HEIGHT}" viewBox="0 0 {PREVIEW_WIDTH} {PREVIEW_HEIGHT}" '
-        f'font-family="{FONT_FAMILY}"><title>{escape(title, quote=False)}</title>'
+        f'font-family="{FONT_FAMILY}"><title>{xml_text(title)}</title>'
         f"{rect(0, 0, PREVIEW_WIDTH, PREVIEW_HEIGHT, '#ffffff')}"
         f"{rect(0, 0, PREVIEW_WIDTH, 8, ACCENT)}"
         f"{text(40, 62, clip_label(title, 38, 1120), 38, font_weight='bold')}"
