@@ -25,7 +25,7 @@ from typing import Any
 import rtoml
 
 from generator.api.contract import DIMENSION_SLUGS
-from generator.input.records import LADDER_IQS
+from generator.vocabulary import LADDER_IQS
 
 DIMENSION_NAMES = {
     "abstract-reasoning": "Abstract reasoning",

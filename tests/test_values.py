@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 
+from generator.input.loaded import Loaded, Records
 from generator.input.records import (
     BenchmarkRecord,
     BenchmarkResultRecord,
     ModelRecord,
     ReasoningConfigurationRecord,
 )
-from generator.input.validate import Loaded, Records
 from generator.input.values import check_values
 
 DAY = dt.date(2026, 1, 1)

@@ -15,13 +15,16 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 import msgspec
 from msgspec import UNSET, Meta, UnsetType, field
 
+from generator.vocabulary import DIMENSION_SLUGS as DIMENSION_SLUGS
+from generator.vocabulary import IQ_MAX as IQ_MAX
+from generator.vocabulary import IQ_MIN as IQ_MIN
+from generator.vocabulary import ChartKind as ChartKind
+from generator.vocabulary import Direction as Direction
+
 API_VERSION = "1"
 COST_UNIT = "USD per 1M input/output tokens"
 
 Uri = Annotated[str, Meta(extra_json_schema={"format": "uri"})]
-Direction = Literal["higher_is_better", "lower_is_better"]
-IQ_MIN = 70
-IQ_MAX = 160
 DimensionIq = Annotated[int, Meta(ge=IQ_MIN, le=IQ_MAX)]
 
 
@@ -68,27 +71,6 @@ class ModelSpeed(Contract, kw_only=True, frozen=True):
     response_time_sec: float | None
     median_tokens_per_second: float | None
 
-
-DIMENSION_SLUGS: tuple[str, ...] = (
-    "abstract-reasoning",
-    "mathematical-reasoning",
-    "academic-reasoning",
-    "programmatic-reasoning",
-    "computer-use",
-    "reliability",
-    "knowledge-work",
-)
-"""The seven scored dimensions, in dimension order (the composite's and every map's)."""
-ChartKind = Literal[
-    "iq-distribution",
-    "iq-vs-cost",
-    "frontier",
-    "dimension-profile",
-    "benchmark-scores",
-    "iq-ranges",
-]
-"""What a promoted chart draws (a chart's `tags` include its kind). `frontier` is the
-replayed history's best composite IQ per month end, overall and per top provider."""
 
 _DIMENSION_NAMES = {slug.replace("-", "_"): slug for slug in DIMENSION_SLUGS}
 

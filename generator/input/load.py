@@ -25,6 +25,7 @@ import rtoml
 
 from generator.errors import DataError
 from generator.input.decode import decode, shown
+from generator.input.loaded import Loaded, Records
 from generator.input.records import (
     BenchmarkRecord,
     ChartRecord,
@@ -35,7 +36,7 @@ from generator.input.records import (
     PrivateRecord,
     SourceRecord,
 )
-from generator.input.validate import Loaded, Records, check_records, order_benchmarks
+from generator.input.validate import check_records, order_benchmarks
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_DEPTH = 16

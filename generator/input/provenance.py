@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from generator.input.decode import suggest
 
 if TYPE_CHECKING:
-    from generator.input.validate import Records
+    from generator.input.loaded import Records
 
 
 def check_provenance(records: Records) -> list[str]:

@@ -16,10 +16,9 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from generator.api.contract import ChartKind
+from generator.vocabulary import IQ_MAX, IQ_MIN, ChartKind, Direction
 
 SLUG_PATTERN = r"\A[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?\Z"
-LADDER_IQS: tuple[int, ...] = (70, 85, 100, 115, 130, 145, 160)
 
 Slug = Annotated[str, Meta(pattern=SLUG_PATTERN, max_length=64)]
 # Letters, digits, space and `._-()+,`; no space at either end; not `.` or `..`. Nothing
@@ -33,7 +32,6 @@ Text = Annotated[str, Meta(max_length=4000)]
 URL_PATTERN = r"\Ahttps?://[^\s]+\Z"
 Url = Annotated[str, Meta(pattern=URL_PATTERN, max_length=2000)]
 Price = Annotated[float, Meta(ge=0, le=100_000)]
-Direction = Literal["higher_is_better", "lower_is_better"]
 # A reasoning-effort level or variant as the source names it (`high`, `xhigh`, `16K`, `thinking`).
 Effort = Annotated[str, Meta(pattern=r"\A[A-Za-z0-9][A-Za-z0-9._-]{0,31}\Z")]
 Category = Literal["iq", "eq"]
@@ -166,7 +164,7 @@ class ModelRecord(Record, kw_only=True, frozen=True):
     open_weights: bool
     published: bool = True
     updated: dt.datetime
-    legacy_abstract_estimate: Annotated[float, Meta(ge=70, le=160)] | None = None
+    legacy_abstract_estimate: Annotated[float, Meta(ge=IQ_MIN, le=IQ_MAX)] | None = None
     lineage: LineageRecord | None = None
     prices: PricesRecord = PricesRecord()
     usage: UsageMultiplierRecord | None = None

@@ -8,56 +8,18 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any
 
-from generator.api.contract import DIMENSION_SLUGS
 from generator.input.decode import suggest
+from generator.input.loaded import Loaded, Records
 from generator.input.provenance import check_provenance
 from generator.input.records import (
-    LADDER_IQS,
     BenchmarkRecord,
-    ChartRecord,
-    DomainRecord,
     MethodologyRecord,
     ModelRecord,
-    SourceRecord,
 )
 from generator.input.values import check_values
-
-R = TypeVar("R")
-
-
-@dataclass(frozen=True)
-class Loaded(Generic[R]):
-    """A record and the file it came from (as given, e.g. `data/models/gpt-5.toml`)."""
-
-    label: str
-    record: R
-    placeholders: frozenset[str] = frozenset()  # bad fields standing in a repaired record
-
-
-def _no_broken() -> dict[str, set[str]]:
-    return {
-        "models": set(),
-        "benchmarks": set(),
-        "domains": set(),
-        "charts": set(),
-        "sources": set(),
-    }
-
-
-@dataclass
-class Records:
-    """Everything read from a data dir, unpublished models included."""
-
-    methodology: Loaded[MethodologyRecord] | None = None
-    models: list[Loaded[ModelRecord]] = field(default_factory=list)
-    benchmarks: list[Loaded[BenchmarkRecord]] = field(default_factory=list)
-    domains: list[Loaded[DomainRecord]] = field(default_factory=list)
-    charts: list[Loaded[ChartRecord]] = field(default_factory=list)
-    sources: list[Loaded[SourceRecord]] = field(default_factory=list)
-    broken: dict[str, set[str]] = field(default_factory=_no_broken)
+from generator.vocabulary import DIMENSION_SLUGS, LADDER_IQS
 
 
 def check_records(records: Records) -> list[str]:

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
+from generator.input.loaded import Loaded, Records
 from generator.input.records import BenchmarkRecord, ModelRecord
-
-if TYPE_CHECKING:
-    from generator.input.validate import Loaded, Records
 
 
 class Bounded(Protocol):

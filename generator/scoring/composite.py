@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from generator.input.records import Direction
 from generator.scoring.types import DimensionEstimate, RankedEntry
+from generator.vocabulary import Direction
 
 
 def direct_dimension_count(dimensions: Sequence[DimensionEstimate]) -> int:

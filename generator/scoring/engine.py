@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from generator.api.contract import DIMENSION_SLUGS
 from generator.input.records import BenchmarkRecord, Dataset, ModelRecord
 from generator.scoring.abstract import AbstractPredictor, fit_predictor
 from generator.scoring.composite import (
@@ -49,6 +48,7 @@ from generator.scoring.types import (
     Scores,
 )
 from generator.scoring.uncertainty import uncertainties
+from generator.vocabulary import DIMENSION_SLUGS
 
 ABSTRACT = DIMENSION_SLUGS[0]
 Grouped = Mapping[str, Mapping[str, tuple[Projection, ...]]]  # model -> slug -> projections

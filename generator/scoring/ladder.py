@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from generator.input.records import LADDER_IQS, Direction
+from generator.vocabulary import LADDER_IQS, Direction
 
 IQ_MIN = float(LADDER_IQS[0])
 IQ_MAX = float(LADDER_IQS[-1])
