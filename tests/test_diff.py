@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
+import resource
 import shutil
 import subprocess
+import sys
+import time
+import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 import pytest
 from click.testing import CliRunner
+from support.paths import REPO
+from support.servers import python_env
 
 from generator.api.urls import site_config
 from generator.build import build_api, build_site
@@ -24,6 +32,7 @@ from generator.diff.snapshot import (
     Snapshot,
     read_snapshot,
 )
+from generator.diff.sources import MAX_FILES, MAX_TOTAL_BYTES, _data_at_revision
 
 FIXTURE = Path(__file__).parent / "data"
 
@@ -341,3 +350,149 @@ def test_data_a_build_refuses_at_its_charts_is_refused_by_diff_alike(
     code, output = _diff(str(fixture_site), str(data))
     assert (code, output.strip().splitlines()[-1]) == (1, error)
     assert "Traceback" not in output
+
+
+# --- a hostile revision: listed with sizes first, refused in one line, never read whole ------
+
+ZEROS = 1_200_000_000  # bytes of the blob (about 1.2 MB in git)
+SECONDS = 30
+MEMORY = 1 << 30  # bytes of address space of the bounded child
+
+
+def _limits() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+    resource.setrlimit(resource.RLIMIT_CPU, (SECONDS, SECONDS))
+
+
+def _repo_with(tmp_path: Path, entries: Callable[[list[str]], None]) -> Path:
+    """A repository whose one commit holds the fixture's data/ plus what `entries` adds to
+    the index (given the git command prefix)."""
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURE, repo / "data")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "data"], check=True)
+    entries(git)
+    subprocess.run([*git, "commit", "-qm", "data"], check=True)
+    return repo
+
+
+def _add(git: list[str], mode: str, object_id: str, path: str) -> None:
+    info = f"{mode},{object_id},{path}"
+    subprocess.run([*git, "update-index", "--add", "--cacheinfo", info], check=True)
+
+
+# The object id of ZEROS zero bytes: sha1(b"blob 1200000000\0" + bytes(ZEROS)), computed once
+# (hashlib, 1.2 GB in 4 MiB chunks); `git cat-file -s` below confirms git reads it as that.
+ZEROS_ID = "40978b7e57408628fff9a0d00c9b3c4e7eb4ac14"
+
+
+def _write_zeros_object(repo: Path) -> str:
+    """The loose object of ZEROS zero bytes, compressed as it is written (about 5 MB on disk,
+    2 s of CPU; `git hash-object` took a minute)."""
+    path = repo / ".git" / "objects" / ZEROS_ID[:2] / ZEROS_ID[2:]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    compressor = zlib.compressobj(1)
+    chunk = bytes(1 << 22)
+    with path.open("wb") as file:
+        file.write(compressor.compress(f"blob {ZEROS}\0".encode()))
+        for start in range(0, ZEROS, len(chunk)):
+            file.write(compressor.compress(chunk[: min(len(chunk), ZEROS - start)]))
+        file.write(compressor.flush())
+    size = subprocess.run(
+        ["git", "-C", str(repo), "cat-file", "-s", ZEROS_ID], capture_output=True, text=True
+    )
+    assert size.stdout.strip() == str(ZEROS), size.stderr
+    return ZEROS_ID
+
+
+def _diff_bounded(repo: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "generator", "diff", "git:HEAD", "data"],
+        capture_output=True,
+        text=True,
+        cwd=repo,
+        env={**python_env(), "PYTHONPATH": str(REPO)},
+        preexec_fn=_limits,
+        timeout=SECONDS,
+        check=False,
+    )
+
+
+@pytest.mark.slow
+def test_a_revision_holding_a_huge_file_is_refused_from_its_listed_size(tmp_path: Path) -> None:
+    def zeros(git: list[str]) -> None:
+        _add(git, "100644", _write_zeros_object(Path(git[2])), "data/models/zeros.toml")
+
+    repo = _repo_with(tmp_path, zeros)
+    started = time.monotonic()
+    result = _diff_bounded(repo)
+    assert time.monotonic() - started < SECONDS
+    assert result.returncode == 1, result.stderr
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"Error: git:HEAD: data/models/zeros.toml: file: too large ({ZEROS} bytes;"
+        " the limit is 5 MB)\n"
+    )
+
+
+def test_a_revision_over_the_file_count_or_holding_a_submodule_is_one_line(
+    tmp_path: Path,
+) -> None:
+    def many(git: list[str]) -> None:
+        blob = subprocess.run(
+            [*git, "hash-object", "-w", "--stdin"], input="", capture_output=True, text=True
+        ).stdout.strip()
+        entries = "".join(f"100644 {blob}\tdata/extra/{n}.toml\n" for n in range(MAX_FILES))
+        subprocess.run([*git, "update-index", "--index-info"], input=entries, text=True)
+
+    result = _diff_bounded(_repo_with(tmp_path / "many", many))
+    assert (result.returncode, result.stderr) == (
+        1,
+        f"Error: git:HEAD: data: too large (more than {MAX_FILES} files or"
+        f" {MAX_TOTAL_BYTES // (1024 * 1024)} MB in all)\n",
+    )
+
+    def submodule(git: list[str]) -> None:
+        _add(git, "160000", "1" * 40, "data/models/vendored")
+
+    result = _diff_bounded(_repo_with(tmp_path / "sub", submodule))
+    assert (result.returncode, result.stderr) == (
+        1,
+        "Error: git:HEAD: data/models/vendored: file: not a regular file"
+        " (data/ holds only regular files and folders)\n",
+    )
+
+
+def test_a_revision_is_streamed_file_for_file(tmp_path: Path) -> None:
+    """What is read back from a revision is byte for byte what was committed."""
+    repo = _repo_with(tmp_path, lambda git: None)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    previous = Path.cwd()
+    os.chdir(repo)
+    try:
+        data = _data_at_revision("HEAD", scratch)
+    finally:
+        os.chdir(previous)
+    copied = {p.relative_to(data): p.read_bytes() for p in data.rglob("*") if p.is_file()}
+    committed = {p.relative_to(FIXTURE): p.read_bytes() for p in FIXTURE.rglob("*") if p.is_file()}
+    assert copied == committed
+
+
+@pytest.mark.parametrize("linked", ["api/v1/models/alpha-1", "api/v1/models"])
+def test_a_symlinked_document_in_a_built_site_is_not_followed(
+    fixture_site: Path, tmp_path: Path, linked: str
+) -> None:
+    """A document (or a folder of them) that is a symlink is refused in one line, never read:
+    a built site from elsewhere cannot point the comparison at a file outside it."""
+    site = tmp_path / "site"
+    shutil.copytree(fixture_site, site, copy_function=os.link)
+    outside = tmp_path / "outside"
+    shutil.move(site / linked, outside)
+    (site / linked).symlink_to(outside)
+    code, output = _diff(str(fixture_site), str(site))
+    assert code == 1
+    assert output.startswith(f"Error: {site}/{linked}")
+    assert output.endswith(": a symbolic link (a build holds only regular files)\n")
+    assert output.count("\n") == 1

@@ -8,6 +8,9 @@ The uncertainty band of a score is used when the build publishes one (`iqLow95`/
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +22,9 @@ from generator.errors import GeneratorError
 
 COST_FIELDS = ("inputPer1M", "outputPer1M", "effectivePer1M", "usageMultiplier")
 IGNORED_BENCHMARK_FIELDS = ("url", "updatedAt")
+MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
+"""One published document (the shipped build's largest is well under 1 MB)."""
+_NO_FOLLOW = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 class DiffError(GeneratorError):
@@ -108,14 +114,41 @@ def read_snapshot(site_dir: Path) -> Snapshot:
 def _read(site_dir: Path, api_path: str) -> dict[str, Any]:
     path = site_dir / api_file(api_path)
     try:
-        document = msgspec.json.decode(path.read_bytes())
+        document = msgspec.json.decode(_read_inside(site_dir, api_file(api_path)))
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise DiffError(f"{path}: a symbolic link (a build holds only regular files)") from None
         raise DiffError(f"{path}: cannot read ({exc.strerror or exc})") from None
     except msgspec.DecodeError as exc:
         raise DiffError(f"{path}: not JSON ({exc})") from None
     if not isinstance(document, dict):
         raise DiffError(f"{path}: not a JSON object")
     return document
+
+
+def _read_inside(site_dir: Path, relative: str) -> bytes:
+    """The bytes of the regular file `relative` of `site_dir`, opened one folder at a time
+    without following a symlink (ELOOP), so a build cannot point the comparison at a file
+    outside it; at most `MAX_DOCUMENT_BYTES`."""
+    *folders, name = relative.split("/")
+    directory = os.open(site_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for folder in folders:
+            if stat.S_ISLNK(os.stat(folder, dir_fd=directory, follow_symlinks=False).st_mode):
+                raise OSError(errno.ELOOP, "a symbolic link")
+            inner = os.open(folder, _NO_FOLLOW | os.O_DIRECTORY, dir_fd=directory)
+            os.close(directory)
+            directory = inner
+        fd = os.open(name, _NO_FOLLOW | os.O_NONBLOCK, dir_fd=directory)
+    finally:
+        os.close(directory)
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        data = file.read(MAX_DOCUMENT_BYTES + 1)
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise OSError(errno.EFBIG, f"larger than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MB")
+    return data
 
 
 def _band(document: dict[str, Any], low: str, high: str) -> Band | None:
