@@ -4,7 +4,11 @@
 # Configuration is by environment (see the ENV block). tests/test_dockerfile.py lints this file
 # with hadolint, replays the build stage's RUN steps and runs the runtime stage's exact command
 # and environment over what they produced.
-FROM python:3.11-slim-bookworm AS build
+# Both stages start from one base image pinned by digest (the tag is a moving name): a build is
+# the same image until someone moves the pin on purpose. To move it, read the tag's current
+# multi-platform digest (`docker buildx imagetools inspect python:3.11-slim-bookworm`) and
+# replace both lines (docs/DEPLOY.md, "Updating the base image").
+FROM python:3.11-slim-bookworm@sha256:2e32f7d302adc1c37428355c1e646897c0c53f4fd60b6a551245fb90ee129f91 AS build
 ENV UV_PYTHON_DOWNLOADS=never UV_LINK_MODE=copy UV_COMPILE_BYTECODE=1 UV_NO_PROGRESS=1
 RUN pip install --no-cache-dir uv==0.13.8
 WORKDIR /app
@@ -26,7 +30,7 @@ RUN UV_PROJECT_ENVIRONMENT=/opt/venv uv sync --locked --no-editable \
     --no-install-package jinja2 --no-install-package markupsafe \
     --no-install-package resvg-py --no-install-package rtoml
 
-FROM python:3.11-slim-bookworm AS runtime
+FROM python:3.11-slim-bookworm@sha256:2e32f7d302adc1c37428355c1e646897c0c53f4fd60b6a551245fb90ee129f91 AS runtime
 RUN groupadd --system --gid 10001 mcp \
     && useradd --system --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin mcp
 COPY --from=build /opt/venv /opt/venv

@@ -240,3 +240,17 @@ def test_runtime_environment_leaves_out_build_and_test_packages(
     python = image.host("/opt/venv") / "bin" / "python"
     result = subprocess.run([str(python), "-c", f"import {module}"], capture_output=True)
     assert result.returncode != 0
+
+
+def test_base_images_are_pinned_by_digest() -> None:
+    """A tag is a moving name: every FROM that is not an earlier stage names its image by
+    digest (with the tag kept for the reader), so a rebuild of one commit gets the same base."""
+    bases = [
+        item["value"].split()[0]
+        for item in DockerfileParser(str(DOCKERFILE)).structure
+        if item["instruction"] == "FROM"
+    ]
+    assert len(bases) == 2
+    for base in bases:
+        assert re.fullmatch(r"python:3\.11-slim-bookworm@sha256:[0-9a-f]{64}", base), base
+    assert len(set(bases)) == 1  # one base to move, in both stages

@@ -15,8 +15,10 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml  # type: ignore[import-untyped]  # (pyyaml, in the lock through schemathesis; no stubs)
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
@@ -49,8 +51,12 @@ def _recorder(tmp_path: Path, name: str) -> tuple[Path, Path]:
         "#!/usr/bin/env python3\n"
         "import json, sys\n"
         "stdin = '' if sys.stdin.isatty() else sys.stdin.read()\n"
+        "args = sys.argv[1:]\n"
+        "call = {'args': args, 'stdin': stdin}\n"
+        "if '--body-file' in args:\n"
+        "    call['body'] = open(args[args.index('--body-file') + 1]).read()\n"
         f"with open({str(log)!r}, 'a') as log:\n"
-        "    log.write(json.dumps({'args': sys.argv[1:], 'stdin': stdin}) + '\\n')\n",
+        "    log.write(json.dumps(call) + '\\n')\n",
         encoding="utf-8",
     )
     command.chmod(command.stat().st_mode | stat.S_IXUSR)
@@ -94,6 +100,8 @@ def test_every_step_runs_a_script_this_file_runs() -> None:
     ]
     assert commands, "no run steps found"
     assert all(not c.startswith(("|", ">")) for c in commands), commands  # one line each
+    # `.ci/run` is the CI entry point (the whole suite, this file included): run by CI itself.
+    commands = [c for c in commands if c != ".ci/run"]
     scripts = {re.match(r"scripts/ci/([a-z-]+) ", c + " ") for c in commands}
     assert None not in scripts, commands
     called = {m.group(1) for m in scripts if m is not None}
@@ -107,6 +115,40 @@ def test_actions_are_pinned_to_commits_and_permissions_start_empty() -> None:
             assert re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", action), (workflow.name, action)
         assert "\npermissions: {}\n" in text, workflow.name
         assert "pull_request_target" not in text
+
+
+def _jobs(name: str) -> dict[str, Any]:
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / name).read_text(encoding="utf-8"))
+    jobs: dict[str, Any] = workflow["jobs"]
+    return jobs
+
+
+def test_the_pull_request_test_job_runs_the_readme_test_command_in_a_pinned_container() -> None:
+    """The job runs `.ci/run`, which runs the README's `./scripts/test` (after installing pip
+    where it is missing), in a Debian image pinned by digest that has git (the suite lists
+    the checkout's files) and runs as root (scripts/test installs Chromium with apt-get)."""
+    job = _jobs("pull-request.yml")["test"]
+    assert re.fullmatch(r"python:3\.11-bookworm@sha256:[0-9a-f]{64}", job["container"]["image"])
+    assert [step.get("run") for step in job["steps"] if "run" in step] == [".ci/run"]
+    assert job["permissions"] == {"contents": "read"}
+    ci_run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert ci_run.rstrip().endswith('exec ./scripts/test "$@"')
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "./scripts/test     # set up everything" in readme
+
+
+def test_the_comment_job_runs_only_the_base_commit_code() -> None:
+    """The one job with a write token checks out the base commit (never the pull request's
+    merge commit) and runs the base's script; the pull request's code runs in read-only jobs."""
+    jobs = _jobs("pull-request.yml")
+    writers = [name for name, job in jobs.items() if "write" in job["permissions"].values()]
+    assert writers == ["comment"]
+    comment = jobs["comment"]
+    checkouts = [s for s in comment["steps"] if s.get("uses", "").startswith("actions/checkout@")]
+    assert [c["with"]["ref"] for c in checkouts] == ["${{ github.event.pull_request.base.sha }}"]
+    assert all(c["with"]["persist-credentials"] is False for c in checkouts)
+    for name, job in jobs.items():
+        assert "write" not in str(job["permissions"]) or name == "comment"
 
 
 # --- the scripts ---------------------------------------------------------------------
@@ -136,7 +178,6 @@ def test_pull_request_check_builds_tests_and_diffs_against_the_base(tmp_path: Pa
     assert "| Alpha 1 (alpha-1) | effective cost (USD/1M) | 9 | 10 | +1 |" in diff
     assert "|  | input price (USD/1M) | 0.5 | 1 | +0.5 |" in diff
     assert summary.read_text(encoding="utf-8") == diff
-    assert "pull-request: contract tests:" in result.stderr
     assert "pull-request: diff against the base: 1 model with cost changes" in result.stderr
 
 
@@ -157,6 +198,15 @@ def test_comment_is_posted_with_gh(tmp_path: Path) -> None:
         *("pr", "comment", "12", "--repo", "owner/name"),
         *("--edit-last", "--create-if-none", "--body-file", str(body)),
     ]
+    long = tmp_path / "long.md"
+    long.write_text("## modelscores diff\n" + "| row |\n" * 20_000, encoding="utf-8")
+    assert _run("comment-pr", "12", str(long), env=env).returncode == 0
+    cut = _calls(log)[1]
+    posted = str(cut["body"])
+    assert len(posted) < 60_200 and posted.startswith("## modelscores diff\n| row |\n")
+    assert posted.endswith('whole report is in the "Check, build, diff" job summary)\n')
+    assert "| row\n" not in posted  # cut at a line, not inside one
+    assert not Path(str(cut["args"][-1])).exists()  # type: ignore[index]  # removed after
     refused = _run("comment-pr", "12; rm -rf /", str(body), env=env)
     assert refused.returncode == 2
     assert _run("comment-pr", "12", str(body), env={**env, "GH_TOKEN": ""}).returncode == 1
