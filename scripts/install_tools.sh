@@ -2,8 +2,9 @@
 # Installs the non-Python tools the tests use, pinned; one line per step, details only on failure.
 # Idempotent: a tool already installed at its pinned version is skipped.
 #   .tools/ (gitignored): Node 22 (the official binary, from the npm registry), and, exactly as
-#     scripts/tools/*/package-lock.json say, netlify-cli, the MCP conformance suite and the MCP
-#     Inspector; installed with the machine's npm.
+#     scripts/tools/*/package-lock.json say, netlify-cli, the MCP conformance suite, the MCP
+#     Inspector and axe-core (the browser tests inject its axe.min.js); installed with the
+#     machine's npm.
 #   Debian packages (apt-get, needs root or passwordless sudo): chromium and chromium-driver for
 #     the browser tests, fonts-dejavu-core for the chart previews (rasterised with DejaVu Sans so
 #     the pixels are the same on every host), and npm and curl if the machine has none (a fresh
@@ -105,8 +106,10 @@ NODE22="$PWD/$TOOLS/node22/node_modules/$NODE_PKG/bin/node"
 "$NODE22" --version >/dev/null
 npm_ci netlify
 npm_ci mcp
+npm_ci axe
 say "Node tools in .tools/: node $("$NODE22" --version)," \
   "netlify-cli $(version_of netlify netlify-cli)," \
   "MCP conformance $(version_of mcp @modelcontextprotocol/conformance)," \
-  "MCP Inspector $(version_of mcp @modelcontextprotocol/inspector)"
+  "MCP Inspector $(version_of mcp @modelcontextprotocol/inspector)," \
+  "axe-core $(version_of axe axe-core)"
 

@@ -46,6 +46,8 @@ def test_every_page_the_api_promises_is_rendered(pages: dict[str, bytes]) -> Non
         "index.html",
         "404.html",
         "static/site.css",
+        "static/site.js",
+        "compare/index.html",
         "methodology/index.html",
         "docs/index.html",
         "charts/index.html",
@@ -347,6 +349,57 @@ def test_pages_render_when_no_model_is_ranked() -> None:
         docs[f"/models/{model_id}"] = replace(detail, rank=None, iq=None)
     pages = render_pages(docs, SiteConfig(base_url=BASE))
     assert "No model has a composite IQ yet." in page(pages, "charts/iq-distribution/index.html")
-    assert "<table" not in page(pages, "index.html")
-    assert "No model has a composite IQ yet." in page(pages, "index.html")
+    landing = page(pages, "index.html")
+    assert "No model has a composite IQ yet." in landing
+    # the leaderboard still lists every model, none with a rank or a group
+    assert landing.count('<tr class="unranked"') == len(PAGE_MODELS)
+    assert 'class="group-' not in landing
     assert png_size(pages["charts/frontier.png"]) == (1200, 630)
+
+
+def _landing_row(html: str, model_id: str) -> str:
+    return html.split(f'data-id="{model_id}"')[1].split("</tr>")[0]
+
+
+def test_landing_marks_imputed_dimensions_and_counts_them(pages: dict[str, bytes]) -> None:
+    html = page(pages, "index.html")
+    imputed = re.compile(r'<span class="imp">(\d+)<span class="mark" aria-hidden="true">i</span>')
+    # alpha-1, _dims(150, 0): imputed where k % 3 == 0 -> k = 0, 3, 6 -> 150 + (k - 3) * 2
+    alpha = _landing_row(html, "alpha-1")
+    assert imputed.findall(alpha) == ["144", "150", "156"]
+    assert "3 of 7 imputed" in alpha and alpha.count("(imputed)") == 3
+    # beta-2, _dims(141, 1): (k + 1) % 3 == 0 -> k = 2, 5 -> 139, 145
+    beta = _landing_row(html, "beta-2")
+    assert imputed.findall(beta) == ["139", "145"] and "2 of 7 imputed" in beta
+    # theta-8 has no dimension values: nothing to mark or count
+    theta = _landing_row(html, "theta-8")
+    assert imputed.findall(theta) == [] and "imputed" not in theta.split(">", 1)[1]
+    assert 'id="imputed-legend"' in html and "<strong>imputed</strong>" in html
+
+
+def test_landing_rows_carry_what_the_script_filters_on(pages: dict[str, bytes]) -> None:
+    html = page(pages, "index.html")
+    assert (
+        '<tr class="group-odd" data-id="alpha-1" data-provider="Acme" data-open="0" '
+        'data-released="2025-09-01" data-imputed="3" data-names="Alpha One|alpha-1|alpha-1-classic"'
+    ) in html
+    assert '<tr class="unranked" data-id="theta-8" data-provider="Zed" data-open="1"' in html
+    assert "<option>Bolt &amp; Co</option>" in html  # the provider filter, escaped
+    assert '<form class="controls" id="leaderboard-controls" hidden>' in html  # shown by site.js
+    assert html.count('<script src="static/site.js" defer></script>') == 1
+
+
+def test_composite_ranking_counts_imputed_dimensions(pages: dict[str, bytes]) -> None:
+    html = page(pages, "rankings/composite-iq/index.html")
+    assert "<abbr title=" in html and ">Imputed</abbr>" in html
+    assert '<td class="num">3 of 7</td>' in html  # alpha-1, as on the landing page
+    assert ">Imputed</abbr>" not in page(pages, "rankings/effective-cost/index.html")
+
+
+def test_compare_page_lists_every_model_and_the_dimension_names(pages: dict[str, bytes]) -> None:
+    html = page(pages, "compare/index.html")
+    assert html.count('<select id="compare-') == 4
+    assert html.count('<option value="alpha-1">Alpha One</option>') == 4
+    assert 'data-api="../api/v1/models/"' in html and f'data-site="{BASE}/"' in html
+    assert '"abstract-reasoning": "' in html or '"abstract-reasoning":"' in html
+    assert "<noscript>" in html

@@ -35,9 +35,9 @@ def test_rank_groups_by_hand() -> None:
 def test_leaderboard_shows_ranges_bands_and_groups(pages: dict[str, str]) -> None:
     html = pages["index.html"]
     # sample: rank 1 has IQ 150, range 150 -/+ 4.9 and band 1-2 (tests/support/documents.py)
-    assert '150 <span class="sub">145–155</span>' in html
-    assert '1 <span class="sub">band 1–2</span>' in html
-    groups = re.findall(r'<tr class="group-(odd|even)">', html)
+    assert '<span class="strong">150</span> <span class="sub">145–155</span>' in html
+    assert '1 <span class="sub band">band 1–2</span>' in html
+    groups = re.findall(r'<tr class="group-(odd|even)" ', html)
     assert groups == ["odd"] * 3 + ["even"] * 3 + ["odd"]  # groups 1, 2, 3 as above
     assert "cannot be told apart" in html
     assert 'href="methodology/#uncertainty"' in html

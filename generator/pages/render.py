@@ -56,6 +56,8 @@ NAV = (
     (INDEX.page, "API"),
 )
 PAGE_FILE = "index.html"  # the file a page folder is served from
+COMPARE_PAGE = "compare/"  # a page of the site, not of the API: its script reads /models/{id}
+STATIC_FILES = ("site.css", "site.js")
 
 
 def relative_path(path: str, start: str) -> str:
@@ -277,6 +279,7 @@ def _model_pages(out: _Renderer) -> None:
 
 def _ranking_pages(out: _Renderer) -> None:
     docs = out.docs
+    imputed = views.imputed_counts(docs)
     for entry in docs.rankings.rankings:
         ranking = docs.ranking_details[entry.id]
         out.page(
@@ -287,6 +290,7 @@ def _ranking_pages(out: _Renderer) -> None:
             ranking=ranking,
             rows=views.ranking_rows(docs, ranking),
             banded=any(isinstance(r.rank_low, int) for r in ranking.models),
+            imputed=imputed if ranking.id == "composite-iq" else None,
             benchmark=docs.benchmark(ranking.id) if ranking.ranking_type == "benchmark" else None,
         )
     out.page(
@@ -505,10 +509,9 @@ def render_pages(
     outputs = outputs if outputs is not None else cache.OutputCache({}, None)
     docs = SiteDocuments(documents)
     out = _Renderer(config, docs)
-    out.add(
-        "static/site.css",
-        resources.files("generator.pages").joinpath("static/site.css").read_bytes(),
-    )
+    static = resources.files("generator.pages").joinpath("static")
+    for name in STATIC_FILES:
+        out.add(f"static/{name}", static.joinpath(name).read_bytes())
     drawn = charts.draw_charts(docs, _cached_rasterise(outputs, out))
     chart_urls = {
         b: c.chart.url
@@ -523,6 +526,13 @@ def render_pages(
         "Composite IQ leaderboard of AI models, with dimensions, cost and benchmarks.",
         view=views.landing_view(docs),
         drawn=drawn,
+    )
+    out.page(
+        COMPARE_PAGE + PAGE_FILE,
+        "compare.html",
+        "Compare models",
+        "Two to four AI models side by side: dimensions with ranges, EQ, cost, rank bands.",
+        view=views.compare_view(docs),
     )
     _model_pages(out)
     _ranking_pages(out)

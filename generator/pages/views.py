@@ -105,14 +105,58 @@ def dimension_iq(model: ModelSummary, slug: str) -> int | None:
 
 
 @dataclass(frozen=True)
-class LandingView:
-    """The landing page: the composite leaderboard and the unranked models."""
+class DimensionCell:
+    """One dimension value of a leaderboard row, and whether it is imputed (not measured)."""
 
-    ranked: list[ModelSummary]
-    groups: list[int]  # per ranked model: its group of models not distinguishable at 95%
-    unranked: list[ModelSummary]
+    iq: int | None
+    imputed: bool
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    """One model of the landing leaderboard: its summary, the detail's imputed flags (to
+    mark cells) and the names the search box finds it by."""
+
+    model: ModelSummary
+    group: int | None  # its group of models not distinguishable at 95%; None if unranked
+    cells: list[DimensionCell]
+    imputed: int  # dimensions whose value is imputed
+    names: list[str]  # name, id and aliases: what the search box matches
+
+
+@dataclass(frozen=True)
+class LandingView:
+    """The landing page: the composite leaderboard, ranked models first."""
+
+    rows: list[LeaderRow]
+    ranked: int  # the first `ranked` rows have a composite rank
     dimensions: list[tuple[str, str, str]]
     composite: RankingCatalogEntry | None
+    providers: list[str]
+
+
+def dimension_cells(model: ModelDetail) -> list[DimensionCell]:
+    """The seven dimensions of a model in order, with their imputed flags."""
+    cells = []
+    for slug in DIMENSION_SLUGS:
+        detail: DimensionScoreDetailed = getattr(model.dimensions, slug.replace("-", "_"))
+        cells.append(DimensionCell(detail.iq, detail.imputed and detail.iq is not None))
+    return cells
+
+
+def imputed_counts(docs: SiteDocuments) -> dict[str, int]:
+    """Model id to how many of its dimensions have an imputed value."""
+    return {
+        model_id: sum(c.imputed for c in dimension_cells(detail))
+        for model_id, detail in docs.model_details.items()
+    }
+
+
+def _leader_row(docs: SiteDocuments, model: ModelSummary, group: int | None) -> LeaderRow:
+    detail = docs.model_details[model.id]
+    cells = dimension_cells(detail)
+    names = [model.name, model.id, *(a for a in detail.aliases if a not in (model.name, model.id))]
+    return LeaderRow(model, group, cells, sum(c.imputed for c in cells), names)
 
 
 def landing_view(docs: SiteDocuments) -> LandingView:
@@ -121,12 +165,33 @@ def landing_view(docs: SiteDocuments) -> LandingView:
     names = dimension_names(docs)
     composite = [r for r in docs.rankings.rankings if r.id == "composite-iq"]
     ranked = sorted((m for m in models if m.rank is not None), key=lambda m: (m.rank, m.id))
+    unranked = sorted((m for m in models if m.rank is None), key=lambda m: (m.name, m.id))
+    groups = rank_groups([(m.rank_low, m.rank_high) for m in ranked])
     return LandingView(
-        ranked=ranked,
-        groups=rank_groups([(m.rank_low, m.rank_high) for m in ranked]),
-        unranked=sorted((m for m in models if m.rank is None), key=lambda m: (m.name, m.id)),
+        rows=[_leader_row(docs, m, g) for m, g in zip(ranked, groups, strict=True)]
+        + [_leader_row(docs, m, None) for m in unranked],
+        ranked=len(ranked),
         dimensions=[(slug, names[slug], DIMENSION_SHORT[slug]) for slug in DIMENSION_SLUGS],
         composite=composite[0] if composite else None,
+        providers=sorted({m.provider for m in models}, key=str.casefold),
+    )
+
+
+@dataclass(frozen=True)
+class CompareView:
+    """The compare page's pickers (ranked models by rank, then the rest by name) and the
+    dimension names its script labels rows with."""
+
+    options: list[tuple[str, str]]
+    dimensions: dict[str, str]
+
+
+def compare_view(docs: SiteDocuments) -> CompareView:
+    landing = landing_view(docs)
+    names = dimension_names(docs)
+    return CompareView(
+        options=[(r.model.id, r.model.name) for r in landing.rows],
+        dimensions={slug: names[slug] for slug in DIMENSION_SLUGS},
     )
 
 
