@@ -1,15 +1,19 @@
-"""The `modelscores` command line. Parses options and calls the core; no logic here."""
+"""The `modelscores` command line. Parses options, calls the core and wires the MCP sidecar
+(`mcp_server/`) to it: the core never imports the sidecar. No logic here."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import click
 from click.decorators import FC
 
 from generator.api.urls import DEFAULT_BASE_URL
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp
 
 DATA_DIR = click.option(
     "--data-dir",
@@ -113,8 +117,8 @@ def serve(
 ) -> None:
     """Build the site if needed, then serve it (API, pages, MCP) like the static host does."""
     from generator.api.urls import site_config
-    from generator.launch import listen, run_preview
-    from generator.serve import prepare_site
+    from generator.launch import listen, run_app
+    from generator.serve import create_app, prepare_site
 
     with listen(host, port) as sock:  # a port in use fails before the build, not after
         served = f"http://{host}:{sock.getsockname()[1]}"
@@ -125,7 +129,7 @@ def serve(
         else:
             skipped = "--no-build" if no_build else "data unchanged"
             click.echo(f"{out_dir}: not rebuilt ({skipped})")
-        run_preview(out_dir, sock, served + "/")
+        run_app(create_app(out_dir, _sidecar(out_dir)), sock, served + "/")
 
 
 @cli.command()
@@ -205,8 +209,26 @@ def mcp(
 ) -> None:
     """Serve the MCP sidecar (nine read-only tools) at /api/mcp over the built site."""
     from generator.api.urls import MCP_PATH
-    from generator.launch import listen, run_sidecar
+    from generator.launch import listen, run_app
 
     with listen(host, port) as sock:
         url = f"http://{host}:{sock.getsockname()[1]}{MCP_PATH}"
-        run_sidecar(site_dir, sock, url, allowed_hosts or None, allowed_origins or None)
+        run_app(_sidecar(site_dir, allowed_hosts or None, allowed_origins or None), sock, url)
+
+
+def _sidecar(
+    site_dir: Path,
+    allowed_hosts: tuple[str, ...] | None = None,
+    allowed_origins: tuple[str, ...] | None = None,
+) -> ASGIApp:
+    """The MCP sidecar over the build in `site_dir`, started from it loaded once, or
+    `ServeError` unless `site_dir` holds a complete, valid build (before uvicorn starts)."""
+    from generator.launch import BUILD_HINT, ServeError
+    from mcp_server.app import create_app
+    from mcp_server.site import SiteError, load_snapshot
+
+    try:
+        first = load_snapshot(site_dir)
+    except SiteError as exc:
+        raise ServeError(f"{exc}; {BUILD_HINT}") from None
+    return create_app(site_dir, allowed_hosts, allowed_origins, first=first)

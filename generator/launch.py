@@ -1,9 +1,10 @@
-"""Starting a server from the command line: check the build, take the address, run uvicorn.
+"""Starting a server from the command line: take the address, run uvicorn.
 
-Everything a user can get wrong here (no build in the site directory, a port already in
-use, a host that does not resolve) is checked before uvicorn starts and raised as one
-`ServeError` line with a hint, so the CLI prints it like any other error: no traceback, no
-"Application startup failed" after a "startup complete".
+Everything a user can get wrong here (a port already in use, a host that does not resolve;
+and, checked by the CLI with `BUILD_HINT`, no build in the site directory) is checked
+before uvicorn starts and raised as one `ServeError` line with a hint, so the CLI prints it
+like any other error: no traceback, no "Application startup failed" after a "startup
+complete".
 """
 
 from __future__ import annotations
@@ -11,15 +12,12 @@ from __future__ import annotations
 import errno
 import os
 import socket
-from collections.abc import Sequence
-from pathlib import Path
 
 import click
 import uvicorn
 from starlette.types import ASGIApp
 
 from generator.errors import GeneratorError
-from mcp_server.site import SiteError, SiteSnapshot, load_snapshot
 
 BUILD_HINT = "run `modelscores build` first"
 PORT_HINT = "use --port to choose another port"
@@ -27,15 +25,6 @@ PORT_HINT = "use --port to choose another port"
 
 class ServeError(GeneratorError):
     """A server cannot start: no valid build to serve, or the address cannot be taken."""
-
-
-def check_build(site_dir: Path) -> SiteSnapshot:
-    """The build in `site_dir`, loaded once (the app starts from it), or `ServeError` unless
-    `site_dir` holds a complete, valid build."""
-    try:
-        return load_snapshot(site_dir)
-    except SiteError as exc:
-        raise ServeError(f"{exc}; {BUILD_HINT}") from None
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -67,28 +56,8 @@ def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def run_preview(site_dir: Path, sock: socket.socket, url: str) -> None:
-    """`modelscores serve`: the built site, with the sidecar at /api/mcp, until interrupted."""
-    from generator.serve import create_app
-
-    _run(create_app(site_dir, first=check_build(site_dir)), sock, url)
-
-
-def run_sidecar(
-    site_dir: Path,
-    sock: socket.socket,
-    url: str,
-    allowed_hosts: Sequence[str] | None,
-    allowed_origins: Sequence[str] | None,
-) -> None:
-    """`modelscores mcp`: the MCP sidecar alone, until interrupted."""
-    from mcp_server.app import create_app
-
-    first = check_build(site_dir)
-    _run(create_app(site_dir, allowed_hosts, allowed_origins, first=first), sock, url)
-
-
-def _run(app: ASGIApp, sock: socket.socket, url: str) -> None:
+def run_app(app: ASGIApp, sock: socket.socket, url: str) -> None:
+    """Serve `app` on `sock` (announced as `url`) until interrupted."""
     click.echo(f"Serving {url} (Ctrl+C to stop)")
     host, port = sock.getsockname()[:2]
     config = uvicorn.Config(app, host=host, port=port, log_level="info")

@@ -4,8 +4,8 @@ The app interprets the generated `_headers` and `_redirects` itself (parsed with
 `hosting.parse_*`), the way Netlify does for the rule forms the build generates:
 existing files shadow non-forced rules, the first matching rule wins, a 200 rule
 rewrites, a 404 rule answers its target's body with status 404, and headers are
-chosen by the request path (so 404s carry CORS too). The MCP sidecar is mounted at
-`/api/mcp`.
+chosen by the request path (so 404s carry CORS too). The MCP sidecar, made by the CLI,
+is mounted at `/api/mcp`.
 """
 
 from __future__ import annotations
@@ -32,8 +32,6 @@ from generator.api.hosting import (
 from generator.api.urls import HTML_404, INDEX_PATH, MCP_PATH, SiteConfig, api_file, openapi_url
 from generator.build import BuildReport, build_site
 from generator.output.writer import SITE_MARKER
-from mcp_server.app import create_app as create_mcp_app
-from mcp_server.site import SiteSnapshot
 
 DEFAULT_TYPE = "application/octet-stream"
 GET_METHODS = ("GET", "HEAD")
@@ -254,8 +252,7 @@ class _Dispatch:
         await self.static(scope, receive, send)
 
 
-def create_app(site_dir: Path, *, mcp: bool = True, first: SiteSnapshot | None = None) -> ASGIApp:
-    """The preview server: the static site, plus the MCP sidecar at /api/mcp if available
-    (starting from `first`, the build already loaded, if given)."""
-    sidecar = create_mcp_app(site_dir, first=first) if mcp else None
+def create_app(site_dir: Path, sidecar: ASGIApp | None) -> ASGIApp:
+    """The preview server: the static site, plus `sidecar` (the MCP app the CLI made) at
+    /api/mcp."""
     return _Dispatch(create_static_app(site_dir), sidecar)
