@@ -159,6 +159,22 @@ def _unpublished(site: Path) -> None:
     assert leaks == []
 
 
+def _changed_price(site: Path) -> None:
+    cost = _doc(site, "/models/claude-opus-4.7")["cost"]
+    assert (cost["inputPer1M"], cost["outputPer1M"], cost["ioPer1M"]) == (4.5, 25.0, 29.5)
+    provenance = (cost["priceSource"], cost["priceSourceUrl"], cost["priceAsOf"])
+    assert provenance == (
+        "Anthropic pricing page",
+        "https://example.org/anthropic/pricing",
+        "2026-11-22",
+    )
+    rows = (site / "downloads" / "models.csv").read_text(encoding="utf-8").splitlines()
+    (row,) = [r for r in rows if r.startswith("claude-opus-4.7,")]
+    assert row.endswith(",Anthropic pricing page,https://example.org/anthropic/pricing,2026-11-22")
+    page = (site / "models" / "claude-opus-4.7" / "index.html").read_text(encoding="utf-8")
+    assert ">Anthropic pricing page</a>, as of 2026-11-22." in page
+
+
 CHECKS: dict[str, Callable[[Path], None]] = {
     "Add a model": _added_model,
     "Add a benchmark result with its provenance": _added_result,
@@ -166,6 +182,7 @@ CHECKS: dict[str, Callable[[Path], None]] = {
     "Add a domain result": _added_domain_result,
     "Rename a model (keep the old id as an alias)": _renamed,
     "Unpublish a model": _unpublished,
+    "Change a price with its source and date": _changed_price,
 }
 
 

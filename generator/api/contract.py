@@ -63,6 +63,11 @@ class ModelCost(Contract, kw_only=True, frozen=True):
     usage_multiplier_source: Literal["measured", "lineage-imputed", "peer-imputed"] | None
     effective_per_1m: float | None = field(name="effectivePer1M")
     unit: str
+    # Where the prices above come from: the source as the data names it, its URL, and the
+    # day it was read (each null when the data does not state it)
+    price_source: str | None
+    price_source_url: Uri | None
+    price_as_of: dt.date | None
 
 
 class ModelSpeed(Contract, kw_only=True, frozen=True):

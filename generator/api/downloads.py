@@ -52,7 +52,7 @@ MODEL_COLUMNS = (
     "id", "name", "provider", "country", "rank", "iq", "iqLow95", "iqHigh95", "rankLow",
     "rankHigh", *DIMENSION_SLUGS, "emotionalReasoning",
     "inputPer1M", "outputPer1M", "usageMultiplier", "usageMultiplierSource", "effectivePer1M",
-    "releaseDate", "openSource", "url",
+    "releaseDate", "openSource", "url", "priceSource", "priceSourceUrl", "priceAsOf",
 )  # fmt: skip
 RANKING_COLUMNS = ("rank", "rankLow", "rankHigh", "id", "name", "provider", "score")
 DOMAIN_COLUMNS = (
@@ -190,6 +190,7 @@ def _model_row(m: ModelSummary) -> list[Cell]:
         m.rank_high, *dims, m.emotional_reasoning, c.input_per_1m, c.output_per_1m,
         c.usage_multiplier, c.usage_multiplier_source, c.effective_per_1m,
         m.release_date.isoformat() if m.release_date else None, m.open_source, m.url,
+        c.price_source, c.price_source_url, c.price_as_of.isoformat() if c.price_as_of else None,
     ]  # fmt: skip
 
 

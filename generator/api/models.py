@@ -152,6 +152,9 @@ def _cost(model: ModelRecord, score: ModelScores, unit: str) -> ModelCost:
         usage_multiplier_source=cost.usage_multiplier_source,
         effective_per_1m=cost_or_none(cost.effective_per_1m),
         unit=unit,
+        price_source=prices.source,
+        price_source_url=prices.source_url,
+        price_as_of=prices.as_of,
     )
 
 

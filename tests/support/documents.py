@@ -168,6 +168,9 @@ def _cost(model: SampleModel) -> ModelCost:
         usage_multiplier_source=None if io is None else "measured",
         effective_per_1m=effective,
         unit=COST_UNIT,
+        price_source=None if io is None else "models.dev",
+        price_source_url=None if io is None else "https://models.dev/",
+        price_as_of=None if io is None else dt.date(2026, 1, 20),
     )
 
 
