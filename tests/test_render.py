@@ -156,7 +156,16 @@ def test_cost_object_has_every_price_field(documents: Documents) -> None:
         "usageMultiplierSource": "measured",
         "effectivePer1M": 10.0,  # 5 x 2
         "unit": "USD per 1M input/output tokens",
+        "priceSource": "test price sheet",  # alpha-1's [prices] source, URL and as_of
+        "priceSourceUrl": "https://example.org/alpha/pricing",
+        "priceAsOf": "2026-01-12",
     }
+    alpha2 = _json(documents["/models/alpha-2"])["cost"]  # prices without a stated source
+    assert (alpha2["priceSource"], alpha2["priceSourceUrl"], alpha2["priceAsOf"]) == (
+        None,
+        None,
+        None,
+    )
 
 
 def test_model_detail_fields(documents: Documents) -> None:
