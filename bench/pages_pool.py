@@ -10,6 +10,7 @@ average before and after: the pool only pays when a core is free.
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import os
 import tempfile
@@ -31,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     from generator.api.openapi import build_openapi
     from generator.api.urls import SiteConfig
     from generator.input.load import load_dataset
-    from generator.output.pool import default_workers
+    from generator.output.pool import default_workers, map_ordered
     from generator.pages.render import render_pages
     from generator.scoring import compute_scores
     from generator.scoring.history import replay
@@ -51,7 +52,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     for _ in range(args.rounds):
         for workers in (1, jobs):
             started = time.perf_counter()
-            outputs[workers] = render_pages(documents, config, openapi, workers=workers)
+            run = functools.partial(map_ordered, workers=workers)
+            outputs[workers] = render_pages(documents, config, openapi, run=run)
             results[workers].append(time.perf_counter() - started)
     assert outputs[1] == outputs[jobs], "the pool changed the bytes"
     print(f"load average after: {os.getloadavg()[0]:.2f}")

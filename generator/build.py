@@ -164,7 +164,13 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
     with timer.stage("pages"):
         try:
             openapi = build_openapi(documents, config)
-            pages = render_pages(documents, config, openapi, outputs=outputs, workers=workers)
+            pages = render_pages(
+                documents,
+                config,
+                openapi,
+                outputs=outputs,
+                run=lambda task, count: map_ordered(task, count, workers),
+            )
         except OSError as exc:
             raise BuildError(f"cannot render the pages: {exc}") from exc
     with timer.stage("check"):

@@ -197,6 +197,10 @@ class OutputCache:
         if path not in self.outputs or self.outputs[path].key != key:
             self.outputs[path] = Output(key=key, content=digest(data))
 
+    def key(self, parts: Iterable[bytes]) -> bytes:
+        """An output key from `parts`, bound to the code version (`keyed`)."""
+        return keyed(parts)
+
     def produce(self, path: str, key: bytes, make: Callable[[], bytes]) -> bytes:
         """The bytes of `path`: reused when `key` matches, else made (and recorded)."""
         data = self.reused(path, key)

@@ -38,10 +38,10 @@ from generator.api.openapi import build_openapi
 from generator.api.urls import SiteConfig, api_url, mcp_url, openapi_url
 from generator.digests import digest
 from generator.errors import BuildError
-from generator.output import cache, pool
 from generator.pages import apidocs, charts, svg, views
 from generator.pages.axes import format_value
 from generator.pages.charts import DrawnChart
+from generator.pages.reuse import Outputs, RenderAll, TaskMap, in_process
 from generator.pages.sitedocs import SiteDocuments
 
 SITE_NAME = "modelscores"
@@ -423,8 +423,11 @@ def _enc_hook(value: Any) -> Any:
 class _Pages:
     """Renders jobs (the same bytes in any process), keyed for the output cache."""
 
-    def __init__(self, config: SiteConfig, meta: msgspec.Struct, jobs: list[PageJob]) -> None:
+    def __init__(
+        self, config: SiteConfig, meta: msgspec.Struct, jobs: list[PageJob], outputs: Outputs
+    ) -> None:
         self.env, self.base, self.meta, self.jobs = _environment(), config.base, meta, jobs
+        self.outputs = outputs
         encoder = msgspec.msgpack.Encoder(enc_hook=_enc_hook)
         self._encode = encoder.encode
         self._shared = digest(b"pages", encoder.encode(config), encoder.encode(meta))
@@ -435,7 +438,7 @@ class _Pages:
             body = self._encode((job.path, job.template, job.context))
         except TypeError:
             return None
-        return cache.keyed([self._shared, body])
+        return self.outputs.key([self._shared, body])
 
     def render(self, index: int) -> bytes:
         job = self.jobs[index]
@@ -460,8 +463,9 @@ class _Pages:
             self.env.get_template(name)
 
 
-def _render_jobs(pages: _Pages, outputs: cache.OutputCache, workers: int) -> dict[str, bytes]:
+def _render_jobs(pages: _Pages, run: TaskMap) -> dict[str, bytes]:
     """Every job's bytes: reused where its key matches the last build, else rendered."""
+    outputs = pages.outputs
     done: dict[str, bytes] = {}
     keys: dict[str, bytes] = {}
     todo: list[int] = []
@@ -475,7 +479,7 @@ def _render_jobs(pages: _Pages, outputs: cache.OutputCache, workers: int) -> dic
             keys[job.path] = key
         todo.append(index)
     pages.compile()
-    rendered = pool.map_ordered(lambda i: pages.render(todo[i]), len(todo), workers)
+    rendered = run(lambda i: pages.render(todo[i]), len(todo))
     for index, data in zip(todo, rendered, strict=True):
         path = pages.jobs[index].path
         done[path] = data
@@ -484,9 +488,9 @@ def _render_jobs(pages: _Pages, outputs: cache.OutputCache, workers: int) -> dic
     return done
 
 
-def _cached_rasterise(outputs: cache.OutputCache, out: _Renderer) -> charts.Rasterise:
+def _cached_rasterise(outputs: Outputs, out: _Renderer) -> charts.Rasterise:
     def rasterise(url: str, document: str) -> bytes:
-        key = cache.keyed([b"png", document.encode()])
+        key = outputs.key([b"png", document.encode()])
         return outputs.produce(out.site_path(url), key, lambda: svg.rasterise(document))
 
     return rasterise
@@ -497,16 +501,16 @@ def render_pages(
     config: SiteConfig,
     openapi: Mapping[str, Any] | None = None,
     *,
-    outputs: cache.OutputCache | None = None,
-    workers: int = 1,
+    outputs: Outputs | None = None,
+    run: TaskMap = in_process,
 ) -> dict[str, bytes]:
     """Every human page, the stylesheet and the chart previews, keyed by site path.
 
     `openapi` is what the API docs page describes (default: `build_openapi(documents)`).
     `outputs` reuses the previous build's bytes of pages and previews whose inputs did not
-    change (and records this build's keys); `workers` render the rest in parallel.
+    change (and records this build's keys); `run` renders the rest (in workers, say).
     """
-    outputs = outputs if outputs is not None else cache.OutputCache({}, None)
+    outputs = outputs if outputs is not None else RenderAll()
     docs = SiteDocuments(documents)
     out = _Renderer(config, docs)
     static = resources.files("generator.pages").joinpath("static")
@@ -550,7 +554,7 @@ def render_pages(
     )
     _api_docs_page(out, openapi)
     out.page("404.html", "404.html", "Page not found", "This page does not exist.")
-    pages = _render_jobs(_Pages(config, _envelope(docs), out.jobs), outputs, workers)
+    pages = _render_jobs(_Pages(config, _envelope(docs), out.jobs, outputs), run)
     for path, data in pages.items():
         out.add(path, data)
     return dict(sorted(out.files.items()))
