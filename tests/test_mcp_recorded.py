@@ -100,7 +100,7 @@ def _comparable(result: dict[str, Any]) -> dict[str, Any]:
 
 def test_the_recording_covers_every_tool() -> None:
     recorded = json.loads(RECORDED.read_text(encoding="utf-8"))
-    assert [(c["tool"], c["arguments"]) for c in recorded] == [list(c) for c in CALLS]
+    assert [(c["tool"], c["arguments"]) for c in recorded] == list(CALLS)
     assert {c["tool"] for c in recorded} == {
         "list_models", "get_model", "list_rankings", "get_ranking", "list_benchmarks",
         "list_domains", "get_domain", "get_methodology", "compare_models",
