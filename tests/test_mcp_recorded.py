@@ -105,7 +105,7 @@ def test_the_recording_covers_every_tool() -> None:
         "list_models", "get_model", "list_rankings", "get_ranking", "list_benchmarks",
         "list_domains", "get_domain", "get_methodology", "compare_models",
     }  # fmt: skip
-    assert sum(c["result"]["isError"] for c in recorded) == 4  # the four unknown names
+    assert sum(c["result"]["isError"] for c in recorded) == 3  # the three unknown ids
 
 
 @pytest.mark.parametrize("fast_path", [True, False], ids=["fast-path", "sdk"])
