@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from mcp.server.transport_security import RequestBodyLimitMiddleware, TransportSecuritySettings
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
@@ -31,7 +31,7 @@ from starlette.routing import Route
 
 from generator.api.urls import MCP_PATH
 from mcp_server.fastpath import FastPath
-from mcp_server.guards import ANY, JsonRpcGuard, RebindingGuard
+from mcp_server.guards import ANY, BodyLimit, JsonRpcGuard, RebindingGuard
 from mcp_server.server import create_server
 from mcp_server.site import SiteError, SiteSnapshot, SnapshotStore
 
@@ -136,7 +136,7 @@ def create_app(
                 expose_headers=list(CORS_EXPOSE_HEADERS),
                 max_age=86400,
             ),
-            Middleware(RequestBodyLimitMiddleware, max_body_size=max_body_bytes),
+            Middleware(BodyLimit, max_bytes=max_body_bytes),
             Middleware(
                 RebindingGuard,
                 settings=TransportSecuritySettings(allowed_hosts=hosts, allowed_origins=origins),

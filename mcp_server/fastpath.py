@@ -23,7 +23,6 @@ and canonical arguments; a snapshot switch empties the cache.
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from typing import Any
 
@@ -36,8 +35,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from generator.api.mcp_tools import TOOLS_BY_NAME, ToolArgument, ToolDeclaration
+from generator.api.mcp_tools import TOOLS_BY_NAME, ToolDeclaration
 from mcp_server import tools
+from mcp_server.arguments import ArgumentError, check_arguments
 from mcp_server.guards import PARSED_BODY, ParsedBody, decode, read_body, replay
 from mcp_server.site import SiteSnapshot, SnapshotStore
 
@@ -58,56 +58,13 @@ def _is_int(value: object, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
-def _plain_optional_str(value: object) -> bool:
-    """A string the SDK leaves alone for a `str | None` field (it JSON-parses such strings
-    and keeps the result unless it is a string or a number)."""
-    if not isinstance(value, str):
-        return False
-    try:
-        parsed = json.loads(value)
-    except (ValueError, RecursionError):
-        return True
-    return isinstance(parsed, str | int | float)
-
-
-def _valid(argument: ToolArgument, value: object) -> bool:
-    """A value of the declared type and bounds that the SDK would take as is."""
-    low = argument.minimum if argument.minimum is not None else -_INT64
-    high = argument.maximum if argument.maximum is not None else _INT64 - 1
-    match argument.kind:
-        case "text":  # the SDK takes a `str` field as is, pre-parses a `str | None` one
-            return isinstance(value, str) if argument.required else _plain_optional_str(value)
-        case "flag":
-            return isinstance(value, bool)
-        case "integer":
-            return _is_int(value, low, high)
-        case "choice":
-            return isinstance(value, str) and value in argument.choices
-        case "text_list":
-            return (
-                isinstance(value, list)
-                and low <= len(value) <= high
-                and all(isinstance(item, str) for item in value)
-            )
-    return False  # pragma: no cover - every kind is handled above
-
-
 def call_arguments(tool: ToolDeclaration, args: Args) -> Args | None:
-    """The call's keyword arguments if `args` fit the declaration exactly, else None.
-
-    Declared names only, every required one present, each value valid; an optional
-    argument may be null or absent (then null).
-    """
-    declared = {argument.name: argument for argument in tool.arguments}
-    if not args.keys() <= declared.keys():
+    """The call's keyword arguments if `args` fit the declaration exactly, else None (the
+    SDK path then answers with the same checks' one-line error)."""
+    try:
+        return check_arguments(tool, args)
+    except ArgumentError:
         return None
-    for argument in tool.arguments:
-        value = args.get(argument.name)
-        if value is None and not argument.required:
-            continue
-        if not _valid(argument, value):
-            return None
-    return {name: args.get(name) for name in declared}
 
 
 # --- which requests qualify -------------------------------------------------------

@@ -90,11 +90,16 @@ def replay(messages: list[Message], receive: Receive) -> Receive:
 
 
 def decode(body: bytes) -> tuple[Any, str | None]:
-    """The JSON value of a body, or (None, why) when it does not parse."""
+    """The JSON value of a body, or (None, why) when it does not parse (not JSON, too deep,
+    or not UTF-8: a short reason, never the body itself)."""
     try:
         return msgspec.json.decode(body), None
-    except (msgspec.DecodeError, RecursionError) as exc:
-        return None, str(exc)
+    except UnicodeDecodeError as exc:
+        return None, f"the body is not UTF-8 (byte {exc.start})"
+    except RecursionError:
+        return None, "the body is nested too deeply"
+    except msgspec.DecodeError as exc:
+        return None, str(exc)[:120]
 
 
 def envelope_problem(body: bytes) -> tuple[int, str] | None:
@@ -141,6 +146,48 @@ def _tool_call_problem(params: Any) -> tuple[int, str] | None:
     return None
 
 
+def error_response(status: int, code: int, message: str) -> JSONResponse:
+    """A JSON-RPC error with no id (the request's id is unknown or unreadable)."""
+    body = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+    return JSONResponse(body, status)
+
+
+class BodyLimit:
+    """Answer 413 with a JSON-RPC error to a body over `max_bytes` (declared or sent), before
+    anything reads or parses it; the body the app behind gets is replayed."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    def _refusal(self) -> JSONResponse:
+        message = f"Invalid Request: the body is over the {self.max_bytes:,}-byte limit"
+        return error_response(413, INVALID_REQUEST, message)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = Request(scope).headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            await self._refusal()(scope, receive, send)
+            return
+        messages: list[Message] = []
+        size = 0
+        while True:
+            message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                break
+            size += len(message.get("body", b""))
+            if size > self.max_bytes:
+                await self._refusal()(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        await self.app(scope, replay(messages, receive), send)
+
+
 class JsonRpcGuard:
     """Answer 400 with a JSON-RPC error to a POST whose envelope is malformed.
 
@@ -164,9 +211,65 @@ class JsonRpcGuard:
         else:
             problem = message_problem(message)
         if problem is not None:
-            error_body = {"code": problem[0], "message": problem[1]}
-            response = JSONResponse({"jsonrpc": "2.0", "id": None, "error": error_body}, 400)
-            await response(scope, receive, send)
+            await error_response(400, *problem)(scope, receive, send)
             return
         parsed = {**scope, PARSED_BODY: ParsedBody(body, message)}
-        await self.app(parsed, replay(messages, receive), send)
+        await self.app(parsed, replay(messages, receive), short_errors(send))
+
+
+MAX_ERROR_CHARS = 200
+"""Longest JSON-RPC error message passed on: the SDK's validation errors quote pydantic
+(several paragraphs, the offending input, documentation links)."""
+_ERROR_START = b'{"jsonrpc":"2.0","id":'
+
+
+def short_message(message: str) -> str:
+    """An error message cut to its first line, without a validator's link, at most
+    `MAX_ERROR_CHARS` characters."""
+    first = message.split("\n", 1)[0].split(" [type=", 1)[0].split("For further information")[0]
+    first = first.strip()
+    return first if len(first) <= MAX_ERROR_CHARS else first[: MAX_ERROR_CHARS - 1] + "\u2026"
+
+
+def _shortened(body: bytes) -> bytes | None:
+    """The body with its JSON-RPC error message shortened, or None to leave it as it is."""
+    if not body.startswith(_ERROR_START) or b'"error":' not in body or len(body) > 65536:
+        return None
+    message, error = decode(body)
+    if error is not None or not isinstance(message, dict) or "error" not in message:
+        return None
+    detail = message["error"]
+    if not isinstance(detail, dict) or not isinstance(detail.get("message"), str):
+        return None
+    shorter = short_message(detail["message"])
+    if shorter == detail["message"] and "data" not in detail:
+        return None
+    brief = {key: value for key, value in detail.items() if key != "data"}
+    return msgspec.json.encode({**message, "error": {**brief, "message": shorter}})
+
+
+def short_errors(send: Send) -> Send:
+    """A `send` that shortens a JSON-RPC error the SDK answers with (one-body responses)."""
+    start: Message | None = None
+
+    async def sending(message: Message) -> None:
+        nonlocal start
+        if message["type"] == "http.response.start":
+            start = message
+            return
+        if start is not None and message["type"] == "http.response.body":
+            pending, start = start, None
+            body = message.get("body", b"")
+            shorter = None if message.get("more_body") else _shortened(body)
+            if shorter is not None:
+                length = str(len(shorter)).encode()
+                headers = [
+                    (name, length if name.lower() == b"content-length" else value)
+                    for name, value in pending.get("headers", [])
+                ]
+                pending = {**pending, "headers": headers}
+                message = {**message, "body": shorter}
+            await send(pending)
+        await send(message)
+
+    return sending

@@ -11,17 +11,22 @@ from pydantic types.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from importlib.metadata import version
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+import anyio
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.mcpserver.tools import Tool
+from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
-from generator.api.mcp_tools import MCP_TOOLS, ToolArgument, ToolDeclaration
+from generator.api.mcp_tools import MAX_TEXT, MCP_TOOLS, ToolArgument, ToolDeclaration
 from mcp_server import tools
+from mcp_server.arguments import ArgumentError, check_arguments
 from mcp_server.resources import register_resources
 from mcp_server.results import output_schema
 from mcp_server.site import SnapshotStore
@@ -43,6 +48,10 @@ documents are resources (modelscores://api/v1/...).
 """
 
 
+if TYPE_CHECKING:
+    from mcp.server.mcpserver.context import Context
+
+
 def _answer(answer: tools.Answer) -> CallToolResult:
     return CallToolResult(
         content=[TextContent(type="text", text=text) for text in answer.texts()],
@@ -52,12 +61,13 @@ def _answer(answer: tools.Answer) -> CallToolResult:
 
 def _annotation(argument: ToolArgument) -> Any:
     """The Python type (with pydantic bounds) the SDK derives the argument's schema from."""
+    short_text = Annotated[str, Field(max_length=MAX_TEXT)]
     base: Any = {
-        "text": str,
+        "text": short_text,
         "flag": bool,
         "integer": int,
         "choice": Literal[argument.choices],
-        "text_list": list[str],
+        "text_list": list[short_text],
     }[argument.kind]
     if argument.kind == "text_list":
         bounds = {"min_length": argument.minimum, "max_length": argument.maximum}
@@ -83,16 +93,40 @@ def _signature(declaration: ToolDeclaration) -> inspect.Signature:
     )
 
 
+class StrictTool(Tool):
+    """A tool whose function gets the call's arguments as sent, before any coercion.
+
+    The SDK would validate them with pydantic first (taking `"yes"` for true and `"5"` for
+    5, ignoring unknown names, answering with pydantic's text and its links); the function
+    checks them itself (`arguments.check_arguments`), so every refusal is one short sentence.
+    The input schema is still the SDK's, from the signature, with unknown names refused.
+    """
+
+    async def run(
+        self, arguments: dict[str, Any], context: Context[Any, Any], convert_result: bool = False
+    ) -> Any:
+        try:
+            result = await anyio.to_thread.run_sync(functools.partial(self.fn, **arguments))
+        except MCPError:
+            raise
+        except (ToolError, ArgumentError) as exc:
+            raise ToolError(f"Error executing tool {self.name}: {exc}") from exc
+        except Exception as exc:  # a crash: its text stays on the server
+            raise UnexpectedToolError(f"Error executing tool {self.name}") from exc
+        return self.fn_metadata.convert_result(result) if convert_result else result
+
+
 def _tool(declaration: ToolDeclaration, store: SnapshotStore) -> Tool:
     """The SDK tool of a declaration, answering from the store's current snapshot."""
     function = tools.TOOL_FUNCTIONS[declaration.name]
 
     def call(**arguments: Any) -> CallToolResult:
-        return _answer(function(store.current(), **arguments))
+        checked = check_arguments(declaration, arguments)
+        return _answer(function(store.current(), **checked))
 
     call.__name__ = declaration.name
     call.__signature__ = _signature(declaration)  # type: ignore[attr-defined]
-    tool = Tool.from_function(
+    tool = StrictTool.from_function(
         call,
         name=declaration.name,
         title=declaration.title,
@@ -101,6 +135,7 @@ def _tool(declaration: ToolDeclaration, store: SnapshotStore) -> Tool:
         structured_output=False,
     )
     tool.fn_metadata.output_schema = output_schema(declaration.answer)
+    tool.parameters = {**tool.parameters, "additionalProperties": False}
     return tool
 
 

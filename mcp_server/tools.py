@@ -21,6 +21,7 @@ from generator.api import aliases
 from generator.api.contract import DIMENSION_SLUGS, ModelSummary
 from generator.api.mcp_tools import MCP_TOOLS, SortKey
 from mcp_server import text
+from mcp_server.arguments import echo
 from mcp_server.site import Document, SiteSnapshot
 
 SUGGESTIONS = 3
@@ -55,7 +56,7 @@ def suggest(query: str, keys: Mapping[str, str]) -> list[str]:
 
 def _not_found(kind: str, query: str, suggestions: Sequence[str], lister: str) -> ToolError:
     hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
-    return ToolError(f"Unknown {kind} {query!r}.{hint} Call {lister} for every valid id.")
+    return ToolError(f"Unknown {kind} {echo(query)}.{hint} Call {lister} for every valid id.")
 
 
 def resolve_model(site: SiteSnapshot, query: str) -> str | None:
@@ -247,6 +248,16 @@ def get_methodology(site: SiteSnapshot) -> Answer:
 
 
 TOOL_FUNCTIONS: dict[str, Callable[..., Answer]] = {
-    tool.name: globals()[tool.name] for tool in MCP_TOOLS
+    "list_models": list_models,
+    "get_model": get_model,
+    "list_rankings": list_rankings,
+    "get_ranking": get_ranking,
+    "list_benchmarks": list_benchmarks,
+    "list_domains": list_domains,
+    "get_domain": get_domain,
+    "get_methodology": get_methodology,
+    "compare_models": compare_models,
 }
-"""Each declared tool's function, by name (a missing function fails at import)."""
+"""Each declared tool's function, by name: the one place that maps a tool to its caller."""
+if list(TOOL_FUNCTIONS) != [tool.name for tool in MCP_TOOLS]:  # pragma: no cover
+    raise RuntimeError("TOOL_FUNCTIONS and MCP_TOOLS name different tools")

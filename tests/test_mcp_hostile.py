@@ -162,7 +162,8 @@ def assert_sane(side: Sidecar, response: httpx2.Response) -> dict[str, Any] | No
     assert message.get("jsonrpc") == "2.0"
     if "error" in message:
         assert message["error"]["code"] in CLIENT_ERRORS, message
-        assert response.status_code in (200, 400), response.status_code
+        assert response.status_code in (200, 400, 413), response.status_code
+        assert len(response.text) < 300, response.text[:400]
         return dict(message)
     assert response.status_code == 200
     result = message["result"]
@@ -173,16 +174,16 @@ def assert_sane(side: Sidecar, response: httpx2.Response) -> dict[str, Any] | No
 def assert_tool_answer(side: Sidecar, name: str, response: httpx2.Response) -> bool:
     """A tools/call answer: a tool error, or structured content with the envelope."""
     message = assert_sane(side, response)
-    if message is None:  # a body over the size limit never reaches the tool
-        assert response.status_code == 413, response.status_code
-        return False
-    if "error" in message:
-        assert message["error"]["code"] == -32602, message
+    assert message is not None, (response.status_code, response.text[:200])
+    if "error" in message:  # a body over the size limit never reaches the tool
+        expected = (413, -32600) if response.status_code == 413 else (400, -32602)
+        assert (response.status_code, message["error"]["code"]) == expected, message
         return False
     result = message["result"]
     text = result["content"][0]["text"]
     if result.get("isError"):
         assert text != f"Error executing tool {name}", "an unexpected exception was hidden"
+        assert len(response.text) < 300, response.text[:400]
         return False
     data = result["structuredContent"]
     assert data["apiVersion"] == "1" and data["methodologyVersion"], data.keys()

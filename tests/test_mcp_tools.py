@@ -350,14 +350,53 @@ async def test_arguments_never_become_paths(
     assert "Unknown" in await tool_error(client, tool, arguments)
 
 
-async def test_invalid_arguments_are_tool_errors(client: Client) -> None:
-    assert "at least 2 items" in await tool_error(client, "compare_models", {"ids": ["alpha-1"]})
-    too_many = {"ids": [f"m{i}" for i in range(21)]}
-    assert "at most 20 items" in await tool_error(client, "compare_models", too_many)
-    assert "sort" in await tool_error(client, "list_models", {"sort": "vibes"})
-    assert "min_iq" in await tool_error(client, "list_models", {"min_iq": 500})
-    assert "limit" in await tool_error(client, "list_models", {"limit": 0})
-    assert "id" in await tool_error(client, "get_model", {})
+LONG = "x" * 100_000
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "message"),
+    [
+        ("compare_models", {"ids": ["alpha-1"]}, "Argument 'ids' must be a list of 2 to 20 "
+         "strings of at most 256 characters."),
+        ("compare_models", {"ids": [f"m{i}" for i in range(21)]}, "Argument 'ids' must be a "
+         "list of 2 to 20 strings of at most 256 characters."),
+        ("compare_models", {"ids": ["alpha-1", LONG]}, "Argument 'ids' must be a list of 2 to "
+         "20 strings of at most 256 characters."),
+        ("list_models", {"sort": "vibes"}, "Argument 'sort' must be one of rank, iq, name, "
+         "cost, release_date, context_window, speed."),
+        ("list_models", {"min_iq": 500}, "Argument 'min_iq' must be an integer from 70 to 160."),
+        ("list_models", {"limit": 0}, "Argument 'limit' must be an integer from 1 to 1000."),
+        ("list_models", {"limit": "5"}, "Argument 'limit' must be an integer from 1 to 1000, "
+         "not a string."),
+        ("list_models", {"limit": 5.0}, "Argument 'limit' must be an integer from 1 to 1000, "
+         "not a number."),
+        ("list_models", {"open_source": "yes"}, "Argument 'open_source' must be true or false, "
+         "not a string."),
+        ("list_models", {"open_source": 1}, "Argument 'open_source' must be true or false, "
+         "not a number."),
+        ("list_models", {"limt": 3}, "Unknown argument 'limt': list_models takes provider, "
+         "open_source, min_iq, sort, limit."),
+        ("list_rankings", {"id": "x"}, "Unknown argument 'id': list_rankings takes no "
+         "arguments."),
+        ("get_model", {"id": "alpha-1", LONG: 1}, "Unknown argument '" + "x" * 40 + "\u2026': "
+         "get_model takes id, include_history."),
+        ("get_model", {}, "Argument 'id' is required."),
+        ("get_model", {"id": None}, "Argument 'id' is required."),
+        ("get_model", {"id": 7}, "Argument 'id' must be a string, not a number."),
+        ("get_model", {"id": LONG}, "Argument 'id' must be at most 256 characters (got "
+         "100,000)."),
+        ("get_model", {"id": "a" * 256}, "Unknown model '" + "a" * 40 + "\u2026'. Call "
+         "list_models for every valid id."),
+    ],
+)  # fmt: skip
+async def test_invalid_arguments_are_one_short_sentence(
+    client: Client, tool: str, arguments: dict[str, Any], message: str
+) -> None:
+    """Strict types (no string taken for a number or a boolean), unknown names refused, any
+    echoed value cut to 40 characters: each error one sentence naming the argument."""
+    text = await tool_error(client, tool, arguments)
+    assert text == f"Error executing tool {tool}: {message}"
+    assert len(text) < 300 and "http" not in text and "pydantic" not in text
 
 
 async def test_every_model_is_reachable_by_id_and_name(client: Client) -> None:

@@ -32,6 +32,8 @@ from generator.api.contract import (
 SortKey = Literal["rank", "iq", "name", "cost", "release_date", "context_window", "speed"]
 SORT_KEYS: tuple[str, ...] = get_args(SortKey)
 ArgumentKind = Literal["text", "flag", "integer", "choice", "text_list"]
+MAX_TEXT = 256
+"""Most characters in one text argument (or one item of a list): ids and names are short."""
 
 _BEST = (
     "Metric (iq, a dimension slug, emotionalReasoning, effectivePer1M) to the ids of the "
