@@ -160,14 +160,19 @@ def test_cors_preflight_allows_the_mcp_headers(live: Live) -> None:
 def test_oversized_bodies_are_refused_early(live: Live) -> None:
     big = b'{"jsonrpc": "2.0", "pad": "' + b"x" * 70_000 + b'"}'
     response = httpx.post(live.mcp_url, content=big, headers=JSON_HEADERS)
-    assert (response.status_code, response.text) == (413, "Request body too large")
+    limit = "Invalid Request: the body is over the 65,536-byte limit"
+    error = {"code": -32600, "message": limit}
+    assert (response.status_code, response.json()) == (
+        413,
+        {"jsonrpc": "2.0", "id": None, "error": error},
+    )
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
         for _ in range(10):
             yield b"x" * 10_000
 
     response = httpx.post(live.mcp_url, content=chunks(), headers=JSON_HEADERS)
-    assert response.status_code == 413
+    assert (response.status_code, response.json()["error"]) == (413, error)
 
 
 @pytest.mark.parametrize(
