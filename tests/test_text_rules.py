@@ -1,0 +1,82 @@
+"""Which characters a text value and a one-line field may hold (generator/input/text.py),
+checked against Unicode's own tables (unicodedata), not against the module's lists."""
+
+from __future__ import annotations
+
+import re
+import sys
+import unicodedata
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.input.decode import decode
+from generator.input.records import ChartRecord, Line
+from generator.input.text import LINE_PATTERN, line_problem, text_problem
+
+NONCHARACTERS = [
+    *range(0xFDD0, 0xFDF0),
+    *(plane << 16 | low for plane in range(17) for low in (0xFFFE, 0xFFFF)),
+]
+FORMAT = [c for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cf"]
+
+
+def test_every_non_character_is_refused_in_any_text() -> None:
+    assert len(NONCHARACTERS) == 66
+    for code in NONCHARACTERS:
+        assert text_problem(f"a{chr(code)}b") == f"non-character U+{code:04X} in text"
+
+
+def test_every_format_character_bidi_control_and_line_separator_is_refused_in_a_line() -> None:
+    assert {0x200B, 0x200D, 0x202E, 0x2066, 0x2069, 0xFEFF, 0xE0041} <= set(FORMAT)
+    for code in [*FORMAT, 0x2028, 0x2029, 0x85, 0x0A, 0x0D, 0x09, 0x0B, 0x0C, 0x1C, 0x3164]:
+        problem = line_problem(f"x{chr(code)}y")
+        assert problem is not None and f"U+{code:04X} in a one-line field" in problem
+    assert line_problem("x\u202ey") == "bidi control U+202E in a one-line field"
+    assert line_problem("x\u200by") == "invisible format character U+200B in a one-line field"
+
+
+@settings(deadline=None, max_examples=500)
+@given(st.text(max_size=30))
+def test_a_line_that_passes_is_one_visible_line(text: str) -> None:
+    if line_problem(text) is None:
+        assert len(text.splitlines()) <= 1 and "\t" not in text
+        assert not any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp") for c in text)
+        assert text_problem(text) is None
+    # the msgspec pattern and the function agree
+    try:
+        msgspec.convert(text, type=Line)
+        matched = True
+    except msgspec.ValidationError:
+        matched = False
+    assert matched == (line_problem(text) is None) == bool(re.search(LINE_PATTERN, text))
+
+
+def test_ordinary_names_in_many_scripts_are_one_line() -> None:
+    names = ["GPT-5.5 (high)", "Qwen3-235B-A22B", "ERNIE 4.5 文心", "Jamba 1.5 Ἀ",
+             "DeepSeek-R1 «Zero»", "عربي", "עברית", "Ünïcødé – dash"]  # fmt: skip
+    for name in names:
+        assert line_problem(name) is None, name
+
+
+@pytest.mark.parametrize(
+    ("record", "raw", "expected"),
+    [
+        (
+            ChartRecord,
+            {"id": "c", "title": "a\u2028b", "description": "ok\nand more", "kind": "frontier"},
+            ("title", 'line break or tab U+2028 in a one-line field (value: "a\u2028b")'),
+        ),
+    ],
+)
+def test_the_decoder_names_the_field_and_the_code_point(
+    record: type[msgspec.Struct], raw: dict[str, object], expected: tuple[str, str]
+) -> None:
+    assert decode(raw, record).problems == [expected]
+
+
+def test_a_multi_line_description_keeps_its_line_breaks() -> None:
+    raw = {"id": "c", "title": "t", "description": "one\ntwo\u2028three", "kind": "frontier"}
+    assert decode(raw, ChartRecord).problems == []
