@@ -34,9 +34,9 @@ from generator.api.contract import DIMENSION_SLUGS
 from generator.input.load import load_dataset
 from generator.input.records import Dataset, ParametersRecord
 from generator.scoring import compute_scores
-from generator.scoring.dimensions import choose_prior, cross_mean, predecessor_mean
 from generator.scoring.engine import Population, build_population
 from generator.scoring.observations import best_results, group_by_dimension, projections
+from generator.scoring.priors import choose_prior, cross_terms, predecessor_mean, sigma_cross
 from generator.scoring.types import DimensionEstimate, Projection
 
 
@@ -58,9 +58,9 @@ Rule = Callable[[Case, ParametersRecord], Prediction]
 
 
 def _fallback(case: Case, params: ParametersRecord) -> Prediction:
-    cross = cross_mean(case.slug, case.own_direct)
+    cross = cross_terms(case.slug, case.own_direct)
     if cross is not None:
-        return cross, params.sigma_cross
+        return cross[0], sigma_cross(params, cross[1])
     if case.population is not None:
         return case.population, params.sigma_population
     return None
@@ -75,7 +75,7 @@ def version_1(case: Case, params: ParametersRecord) -> Prediction:
     return _fallback(case, params)
 
 
-def version_2(case: Case, params: ParametersRecord) -> Prediction:
+def shipped(case: Case, params: ParametersRecord) -> Prediction:
     """The shipped rule (generator.scoring.dimensions.choose_prior)."""
     prior = choose_prior(case.slug, case.own_direct, case.predecessor, case.population, params)
     return None if prior is None else (prior.mean, prior.sd)
@@ -102,7 +102,7 @@ def population_only(case: Case, params: ParametersRecord) -> Prediction:
 
 RULES: tuple[tuple[str, Rule], ...] = (
     ("version 1: predecessor first", version_1),
-    ("version 2: mu_P and C combined", version_2),
+    ("shipped (version 3): mu_P and C combined", shipped),
     ("mu_P (drift-adjusted predecessor) first", drift_only),
     ("C (other dimensions) only", cross_only),
     ("population mean only", population_only),

@@ -565,11 +565,10 @@ def methodology_table() -> dict[str, Any]:
         "cost_unit": "USD per 1M input/output tokens",
         "rules": ["Synthetic data: numbers mean nothing."],
         "parameters": {
-            "legacy_weight": 0.5,
             "offset_shrinkage": 3.0,
             "sigma_benchmark": 6.0,
             "sigma_predecessor": 8.0,
-            "sigma_cross": 10.0,
+            "sigma_cross_scale": 100.0,
             "sigma_population": 15.0,
             "kappa_noise": 4.0,
             "min_direct_dimensions": 2,

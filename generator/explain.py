@@ -35,6 +35,8 @@ _PRIORS = {
     "predecessor": "mu_P: the predecessor's estimate plus the drift",
     "cross-dimension": "the mean of the model's direct estimates in other dimensions",
     "population": "the population mean of the dimension",
+    "predecessor-regression": "mu_P and the regression R combined by precision",
+    "regression": "the regression R on the model's other direct dimensions",
 }
 
 
@@ -87,7 +89,7 @@ def _header(
         lines.append(
             f"  composite sd {result.composite_sd:.2f} (sqrt(sum of the seven sd^2) / 7), "
             f"95% range {_num(result.composite_low95)} to {_num(result.composite_high95)} "
-            f"(interval_z {params.interval_z:g}; not calibrated)"
+            f"(interval_z {params.interval_z:g}; checked on held-out results, see methodology)"
         )
     if result.rank_band is not None:
         lines.append(f"  rank band {_band(result.rank_band)}")
@@ -114,10 +116,20 @@ def _band(band: RankBand) -> str:
 
 _COMPONENTS = {
     "mu-P": "mu_P (predecessor's estimate + drift)",
+    "sd-mu-P": "sd of mu_P (sigma_predecessor)",
     "drift": "drift (mean lead over the predecessor in shared direct dimensions)",
     "C": "C (mean of the model's other direct dimensions)",
-    "weight-P": "weight of mu_P (sd0^2 / sigma_predecessor^2)",
-    "weight-C": "weight of C (sd0^2 / sigma_cross^2)",
+    "n-C": "n_C (direct dimensions averaged into C)",
+    "sd-C": "sd of C (sqrt(sigma_cross_scale / n_C))",
+    "other-dimensions-mean": "x (mean of the model's other direct dimensions)",
+    "intercept": "regression intercept",
+    "slope": "regression slope",
+    "fit-samples": "regression fitted on models with abstract results",
+    "R": "R (the regression's prediction: intercept + slope * x)",
+    "sd-R": "sd of R (s_R: the fit's residual sd)",
+    "legacy": "legacy estimate (from the data)",
+    "sd-legacy": "sd of the legacy estimate (s_R)",
+    "data-mean": "mean of the observations",
 }
 
 
@@ -148,24 +160,37 @@ def _dimension(
         line += f", {_noise(noise[projection.benchmark])}"
         lines.append(line)
     for name, value in estimate.inputs:
-        label = _COMPONENTS.get(name, name)
         lines.append(
-            f"  {label}: {value:.4g}" if name == "fit-samples" else f"  {label}: {value:.2f}"
+            f"  {_component(name)}: {value:.4g}"
+            if name in _COUNTS
+            else f"  {_component(name)}: {value:.2f}"
         )
     if estimate.prior_source is not None:
-        meaning = _PRIORS.get(estimate.prior_source, estimate.prior_source)
+        source = estimate.prior_source
+        meaning = _PRIORS.get(source, f"{source.replace('-', ', ')} combined by precision")
         lines.append(
-            f"  prior: {estimate.prior_source} ({meaning}), mean0 {_num(estimate.prior_mean)}, "
+            f"  prior: {source} ({meaning}), mean0 {_num(estimate.prior_mean)}, "
             f"sd0 {_num(estimate.prior_sd)}"
         )
     if estimate.value is not None and estimate.sd is not None:
         lines.append(
             f"  posterior: mean {estimate.value:.2f}, sd {estimate.sd:.2f}, "
-            f"95% range {_num(estimate.low95)} to {_num(estimate.high95)} (not calibrated)"
+            f"95% range {_num(estimate.low95)} to {_num(estimate.high95)}"
         )
     if band is not None:
         lines.append(f"  rank band in this dimension {band.low}-{band.high}")
     return lines
+
+
+_COUNTS = frozenset({"fit-samples", "n-C"})
+
+
+def _component(name: str) -> str:
+    """The label of one prior component; `weight-X` is the weight of term X."""
+    if name.startswith("weight-"):
+        term = name.removeprefix("weight-")
+        return f"weight of {_COMPONENTS.get(term, term).split(' (')[0]} (sd0^2 / sd^2)"
+    return _COMPONENTS.get(name, name)
 
 
 def _noise(noise: BenchmarkNoise) -> str:

@@ -77,7 +77,8 @@ def test_converter_reproduces_the_committed_data(tmp_path: Path) -> None:
     written = sorted(p.relative_to(out) for p in out.rglob("*.toml"))
     committed = sorted(p.relative_to(ROOT / "data") for p in (ROOT / "data").rglob("*.toml"))
     assert written == committed
-    for relative in written:
+    # methodology.toml is maintained by hand since methodology version 3 (not converted)
+    for relative in (r for r in written if r != Path("methodology.toml")):
         assert (out / relative).read_bytes() == (ROOT / "data" / relative).read_bytes(), relative
 
 

@@ -42,7 +42,11 @@ def test_explain_full_model(dataset: Dataset, scores: Scores) -> None:
     assert f"Composite IQ: {iq} " in text
     assert "rank 1 of 2 ranked models" in text
     assert "iqCoverage: 3 direct, 3 with evidence, of 7 dimensions" in text
-    assert "abstract-reasoning: 120 (120.00) [direct-mean] covered 1/2" in text
+    # abstract (version 3): a posterior; prior R = 120 from the flat one-sample fit, sd
+    #   s_R = sigma_population 20; y = 120, sigma 10 -> mean 120
+    assert "abstract-reasoning: 120 (120.00) [posterior] covered 1/2" in text
+    assert "R (the regression's prediction: intercept + slope * x): 120.00" in text
+    assert "sd of R (s_R: the fit's residual sd): 20.00" in text
     # a posterior dimension lists raw -> projection, offset, observation, prior and range
     assert "math-a: raw 1.1 -> IQ 110.00 (higher_is_better), offset" in text
     assert "observation" in text and "sigma_b 10 (sigma_benchmark" in text
@@ -59,18 +63,24 @@ def test_explain_inherited_model(dataset: Dataset, scores: Scores) -> None:
     assert "Lineage: family alpha, generation 1, predecessor alpha" in text
     assert "[predecessor-cross-prior] covered 0/2, imputed yes, evidence yes" in text
     assert "prior: predecessor-cross" in text
-    # the combined prior's sd0: 1/sd0^2 = 1/sigma_P^2 + 1/sigma_C^2 (test parameters 15, 12)
-    #   = 369/32400 -> sd0 = sqrt(87.80) = 9.37
+    # the combined prior's sd0: 1/sd0^2 = 1/sigma_P^2 + 1/sigma_C^2 (test parameters 15, and
+    #   sqrt(sigma_cross_scale 144 / n_C 1) = 12) = 369/32400 -> sd0 = sqrt(87.80) = 9.37
     assert "sd0 9.37" in text
     # version 2: the prior's components and each result's estimated noise
     assert "mu_P (predecessor's estimate + drift): " in text
     # offsets from alpha alone (k = 2): math-a (110 - 104) / (1 + 2) = +2, so alpha-2's
     # direct math is 120 - 2 = 118: C for its academic dimension
     assert "C (mean of the model's other direct dimensions): 118.00" in text
-    assert "weight of mu_P (sd0^2 / sigma_predecessor^2): 0.39" in text  # 144 / 369
+    assert "n_C (direct dimensions averaged into C): 1" in text
+    assert "sd of C (sqrt(sigma_cross_scale / n_C)): 12.00" in text
+    assert "weight of mu_P (sd0^2 / sd^2): 0.39" in text  # 144 / 369
     # math-a on alpha alone: e = 6, s^2 = max(0, 36 - 100) = 0, sigma^2 = 4 * 100 / 5 = 80
     assert "sigma_b 8.94 (estimated from 1 models)" in text
-    assert "abstract-reasoning: null [no-estimate]" in text
+    # abstract: alpha's direct abstract is evidence, so alpha-2 inherits it, combined with R
+    #   (sd 15 and 20): 1/sd0^2 = 1/225 + 1/400 = 625/90000 -> sd0 = 12
+    assert "[predecessor-regression-prior] covered 0/2, imputed yes, evidence yes" in text
+    assert "prior: predecessor-regression (mu_P and the regression R combined by precision)" in text
+    assert "sd0 12.00" in text
     # cost comes from the measured predecessor one generation back
     assert "(b) measured multiplier one generation back" in text
     assert "from alpha: measured 1.3000" in text
@@ -78,8 +88,12 @@ def test_explain_inherited_model(dataset: Dataset, scores: Scores) -> None:
 
 def test_explain_model_without_abstract_results(dataset: Dataset, scores: Scores) -> None:
     text = explain_model(dataset, scores, "beta")
-    assert "abstract-reasoning: 110 (110.00) [legacy-predicted-blend] covered 0/2" in text
-    assert "legacy: 100.00" in text and "predicted: " in text and "weight: 0.50" in text
+    # R = 120 (flat fit) and legacy 100, both of sd s_R = 20: equal weights, 110, sd0 14.14
+    assert "abstract-reasoning: 110 (110.00) [regression-legacy-prior] covered 0/2" in text
+    assert "legacy estimate (from the data): 100.00" in text
+    assert "weight of legacy estimate (sd0^2 / sd^2): 0.50" in text
+    assert "prior: regression-legacy (regression, legacy combined by precision)" in text
+    assert "sd0 14.14" in text
     assert "Emotional reasoning (EQ): none" in text
     assert "(d) geometric mean of the closest measured peers" in text
 

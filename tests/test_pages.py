@@ -142,7 +142,7 @@ def test_domain_page_shows_status_and_ranges(pages: dict[str, bytes]) -> None:
 
 def test_methodology_page_writes_formulas_with_parameters(pages: dict[str, bytes]) -> None:
     html = page(pages, "methodology/index.html")
-    assert "<var>w</var> = 0.5" in html
+    assert "[<var>s</var> = 200.0]" in html  # sigma_cross_scale (version 3)
     assert "<var>τ</var> = 10.0" in html
     assert "Knowledge work added." in html
     assert 'id="effective-cost"' in html and 'id="formulas"' in html

@@ -175,7 +175,7 @@ def test_model_detail_fields(documents: Documents) -> None:
     assert (detail.iq_coverage.direct_dimensions, detail.iq_coverage.total_dimensions) == (4, 7)
     body = _json(detail)
     assert list(body["dimensions"]) == list(DIMENSION_SLUGS)  # type: ignore[arg-type]
-    assert detail.dimensions.abstract_reasoning.estimation_method == "direct-mean"
+    assert detail.dimensions.abstract_reasoning.estimation_method == "posterior"  # version 3
     results = detail.benchmark_results
     assert sorted(results) == [
         "arc-agi-1",

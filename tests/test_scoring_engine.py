@@ -1,8 +1,8 @@
 """compute_scores end to end on a small hand-checked dataset (METHODOLOGY 2-4).
 
 Every ladder is linear (raw x -> IQ 100x) and every model has at most one result
-per dimension, so all offsets are 0. sigma_benchmark 10, sigma_cross 12,
-sigma_predecessor 15, sigma_population 20, legacy_weight 0.5.
+per dimension, so all offsets are 0. sigma_benchmark 10, sigma_cross_scale 144,
+sigma_predecessor 15, sigma_population 20 (tests/support/scoring.py).
 """
 
 from __future__ import annotations
@@ -43,12 +43,12 @@ def _values(model: ModelScores) -> list[float | None]:
 
 def test_cross_dimension_posteriors(scores: Scores) -> None:
     alpha = scores.models["alpha"]
-    # math: prior = mean(abstract 120, academic 94) = 107, sd 12; y = 110, sigma 10
-    #   (107 * 100 + 110 * 144) / (100 + 144) = 26540 / 244 = 108.7705
-    # academic: prior = mean(120, 110) = 115; (115 * 100 + 94 * 144) / 244 = 25036 / 244
-    # the four dimensions without data: prior = mean(120, 110, 94) = 108
+    # math: C = mean(abstract 120, academic 94) = 107 over n_C = 2, variance 144 / 2 = 72;
+    #   y = 110, sigma 10: (107 * 100 + 110 * 72) / (100 + 72) = 18620 / 172 = 108.2558
+    # academic: C = mean(120, 110) = 115; (115 * 100 + 94 * 72) / 172 = 18268 / 172
+    # the four dimensions without data: C = mean(120, 110, 94) = 108, variance 144 / 3 = 48
     assert _values(alpha) == pytest.approx(
-        [120.0, 26540 / 244, 25036 / 244, 108.0, 108.0, 108.0, 108.0]
+        [120.0, 18620 / 172, 18268 / 172, 108.0, 108.0, 108.0, 108.0]
     )
     math_dim = alpha.dimensions[1]
     assert (math_dim.method, math_dim.prior_source, math_dim.prior_mean) == (
@@ -56,61 +56,87 @@ def test_cross_dimension_posteriors(scores: Scores) -> None:
         "cross-dimension",
         107.0,
     )
-    assert math_dim.sd == pytest.approx(1 / math.sqrt(1 / 144 + 1 / 100))
+    assert math_dim.sd == pytest.approx(1 / math.sqrt(1 / 72 + 1 / 100))
     assert [d.method for d in alpha.dimensions[3:]] == ["cross-dimension-prior"] * 4
+    assert [d.sd for d in alpha.dimensions[3:]] == pytest.approx([math.sqrt(48)] * 4)
     assert [d.imputed for d in alpha.dimensions] == [False, False, False, True, True, True, True]
 
 
+def test_abstract_posterior_with_the_regression_prior(scores: Scores) -> None:
+    # The regression is fitted on alpha only (x = mean(110, 94) = 102, y = 120): flat at 120,
+    # no residual sd with one sample, so s_R = sigma_population 20. alpha: prior R = 120,
+    # sd 20; y = 120, sigma 10: mean 120, sd = 1 / sqrt(1/400 + 1/100) = sqrt(80)
+    abstract = scores.models["alpha"].dimensions[0]
+    assert (abstract.value, abstract.method, abstract.prior_source) == (
+        120.0,
+        "posterior",
+        "regression",
+    )
+    assert abstract.sd == pytest.approx(math.sqrt(80))
+
+
 def test_composite_is_the_mean_of_all_seven_rounded_half_up(scores: Scores) -> None:
-    # alpha: (120 + 108.7705 + 102.6066 + 4 * 108) / 7 = 763.3770 / 7 = 109.0539 -> 109
+    # alpha: (120 + 108.2558 + 106.2093 + 4 * 108) / 7 = 766.4651 / 7 = 109.4950 -> 109
     alpha = scores.models["alpha"]
-    assert alpha.composite == pytest.approx((120 + 26540 / 244 + 25036 / 244 + 432) / 7)
+    assert alpha.composite == pytest.approx((120 + 18620 / 172 + 18268 / 172 + 432) / 7)
     assert (alpha.iq, alpha.rank) == (109, 1)
-    # beta: abstract 110 (blend, below) + math 22960/244 + code 23400/244 + 4 * 95
+    # beta: abstract 110 (below) + math 22960/244 + code 23400/244 + 4 * 95
     #   = (110 + 190 + 380) / 7 = 680 / 7 = 97.1429 -> 97, rank 2
     beta = scores.models["beta"]
     assert beta.composite == pytest.approx(680 / 7)
     assert (beta.iq, beta.rank) == (97, 2)
 
 
-def test_abstract_blend_from_legacy_and_predicted(scores: Scores) -> None:
-    # The predictor is fitted on alpha only (x = mean(110, 94) = 102, y = 120): flat at 120.
-    # beta: 0.5 * legacy 100 + 0.5 * predicted 120 = 110, zero coverage, imputed
+def test_abstract_prior_from_regression_and_legacy(scores: Scores) -> None:
+    # beta has no abstract result: R = 120 (the flat fit) and legacy 100, each with sd
+    #   s_R = 20: equal weights, mean0 = 110, sd0 = sqrt(400 / 2) = 14.1421; zero coverage
     abstract = scores.models["beta"].dimensions[0]
-    assert (abstract.value, abstract.method) == (110.0, "legacy-predicted-blend")
+    assert (abstract.value, abstract.method) == (110.0, "regression-legacy-prior")
+    assert abstract.sd == pytest.approx(math.sqrt(200))
     assert (abstract.covered, abstract.total, abstract.imputed) == (0, 2, True)
-    # math: prior = code 100; (100 * 100 + 90 * 144) / 244 = 22960 / 244 = 94.0984
+    # math: C = code 100 over n_C = 1, variance 144; (100 * 100 + 90 * 144) / 244 = 94.0984
     assert scores.models["beta"].dimensions[1].value == pytest.approx(22960 / 244)
 
 
 def test_predecessor_prior_and_inherited_estimates(scores: Scores) -> None:
     successor = scores.models["alpha-2"]
-    math_dim, academic = successor.dimensions[1], successor.dimensions[2]
-    # math: prior = alpha's posterior 108.7705, sd 15; y = 120, sigma 10
-    #   (108.7705 * 100 + 120 * 225) / 325 = 116.5448
-    assert math_dim.value == pytest.approx((26540 / 244 * 100 + 120 * 225) / 325)
+    abstract, math_dim, academic = successor.dimensions[:3]
+    alpha_math, alpha_academic = 18620 / 172, 18268 / 172
+    # math: prior = alpha's posterior 108.2558 (no drift: alpha-2 has no other direct
+    #   dimension), sd 15; y = 120, sigma 10: (108.2558 * 100 + 120 * 225) / 325 = 116.3864
+    assert math_dim.value == pytest.approx((alpha_math * 100 + 120 * 225) / 325)
     assert (math_dim.prior_source, math_dim.prior_sd) == ("predecessor", 15.0)
-    # academic (version 2): alpha-2 has no academic result; its own other evidence is math 120.
-    #   C = 120 (mean of its other direct dimensions), sigma_cross 12
-    #   drift = mean over S = {math} of (own 120 - alpha's 26540/244) = 2740/244 = 11.2295
-    #   mu_P = alpha's academic 25036/244 + drift = 27776/244 = 113.8361, sigma_pred 15
-    #   1/sd0^2 = 1/225 + 1/144 = 369/32400; mean0 = (144 mu_P + 225 C) / 369 = 117.5946
-    mu_p = 25036 / 244 + (120 - 26540 / 244)
+    # academic: alpha-2 has no academic result; its own other evidence is math 120.
+    #   C = 120 over n_C = 1 (variance 144)
+    #   drift = mean over S = {math} of (own 120 - alpha's 108.2558) = 11.7442
+    #   mu_P = alpha's academic 106.2093 + drift = 117.9535, sigma_pred 15
+    #   1/sd0^2 = 1/225 + 1/144 = 369/32400; mean0 = (144 mu_P + 225 C) / 369 = 119.1979
+    mu_p = alpha_academic + (120 - alpha_math)
     assert academic.value == pytest.approx((144 * mu_p + 225 * 120) / 369)
     assert academic.sd == pytest.approx(math.sqrt(32400 / 369))
-    assert dict(academic.inputs)["drift"] == pytest.approx(2740 / 244)
+    assert dict(academic.inputs)["drift"] == pytest.approx(120 - alpha_math)
     assert (academic.method, academic.covered, academic.imputed, academic.evidence) == (
         "predecessor-cross-prior",
         0,
         True,
         True,
     )
+    # abstract (version 3, like 2-7): alpha's abstract 120 is evidence, so alpha-2 inherits it.
+    #   mu_P = 120 + the same drift 11.7442 = 131.7442, sd 15; R = 120 (x = math 120), sd 20
+    #   1/sd0^2 = 1/225 + 1/400 = 625/90000 -> sd0 = 12; mean0 = (400 mu_P + 225 * 120) / 625
+    #   = 127.5163, zero coverage
+    assert abstract.value == pytest.approx((400 * (120 + 120 - alpha_math) + 225 * 120) / 625)
+    assert abstract.sd == pytest.approx(12.0)
+    assert (abstract.method, abstract.covered, abstract.evidence) == (
+        "predecessor-regression-prior",
+        0,
+        True,
+    )
     # alpha's four cross-dimension dimensions carry no evidence, and alpha-2 (one direct
-    # dimension, no composite) shows no estimate there; no abstract result either
-    assert _values(successor)[0] is None
+    # dimension, no composite) shows no estimate there
     assert _values(successor)[3:] == [None, None, None, None]
     assert (successor.composite, successor.iq, successor.rank) == (None, None, None)
-    assert (successor.direct_dimensions, successor.evidence_dimensions) == (1, 2)
+    assert (successor.direct_dimensions, successor.evidence_dimensions) == (1, 3)
 
 
 def test_population_prior(scores: Scores) -> None:
@@ -124,7 +150,7 @@ def test_population_prior(scores: Scores) -> None:
 
 def test_iq_coverage_counts(scores: Scores) -> None:
     counts = {m: (s.direct_dimensions, s.evidence_dimensions) for m, s in scores.models.items()}
-    assert counts == {"alpha": (3, 3), "alpha-2": (1, 2), "beta": (2, 2), "solo": (1, 1)}
+    assert counts == {"alpha": (3, 3), "alpha-2": (1, 3), "beta": (2, 2), "solo": (1, 1)}
 
 
 def test_composite_needs_min_direct_dimensions() -> None:
@@ -142,8 +168,8 @@ def test_eq_is_the_rounded_mean_of_eq_projections(scores: Scores) -> None:
 
 
 def test_abstract_population_mean_when_no_predictor() -> None:
-    # Nobody has abstract results next to other dimensions: no predictor, and
-    # gamma has no legacy estimate -> the population mean of abstract (arc-only: 130)
+    # Nobody has abstract results next to other dimensions: no regression, and gamma has
+    # no predecessor or legacy estimate -> the population prior of abstract (arc-only: 130)
     dataset = make_dataset(
         [
             make_model("arc-only", iq_results(arc_a=130)),
@@ -151,7 +177,7 @@ def test_abstract_population_mean_when_no_predictor() -> None:
         ]
     )
     abstract = compute_scores(dataset).models["gamma"].dimensions[0]
-    assert (abstract.value, abstract.method) == (130.0, "population-mean")
+    assert (abstract.value, abstract.sd, abstract.method) == (130.0, 20.0, "population-prior")
 
 
 def test_best_result_per_benchmark_across_harnesses() -> None:
@@ -174,8 +200,11 @@ def test_offsets_enter_the_observations() -> None:
     # y = 105, 105 (m2: 115, 115): each result lies exactly on the model's other one,
     #   e = 0, so s^2 = max(0, 0 - sigma_other^2) = 0 and sigma^2 = (2 * 0 + 4 * 10^2) / (2 + 4)
     #   = 200/3 for both benchmarks (1/sigma^2 = 0.015)
-    # prior 100 (academic), sd 12: (100/144 + 210 * 0.015) / (1/144 + 2 * 0.015) = 104.0602
-    assert dict(math_dim.inputs) == pytest.approx({"C": 100.0, "data-mean": 105.0})
+    # prior C = 100 (academic, n_C = 1), sd sqrt(144 / 1) = 12:
+    #   (100/144 + 210 * 0.015) / (1/144 + 2 * 0.015) = 104.0602
+    assert dict(math_dim.inputs) == pytest.approx(
+        {"n-C": 1.0, "C": 100.0, "sd-C": 12.0, "data-mean": 105.0}
+    )
     assert math_dim.value == pytest.approx((100 / 144 + 3.15) / (1 / 144 + 0.03))
 
 

@@ -522,11 +522,10 @@ class DerivedRanking(Contract, kw_only=True, frozen=True):
 class MethodologyParameters(Contract, kw_only=True, frozen=True):
     """Every tunable number of the scoring methodology."""
 
-    legacy_weight: float
     offset_shrinkage: float
     sigma_benchmark: float
     sigma_predecessor: float
-    sigma_cross: float
+    sigma_cross_scale: float
     sigma_population: float
     kappa_noise: float
     min_direct_dimensions: int

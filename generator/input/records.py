@@ -322,11 +322,10 @@ class DimensionRecord(Record, kw_only=True, frozen=True):
 class ParametersRecord(Record, kw_only=True, frozen=True):
     """Every tunable number of METHODOLOGY.md."""
 
-    legacy_weight: Annotated[float, Meta(ge=0, le=1)]
     offset_shrinkage: Annotated[float, Meta(ge=0)]
     sigma_benchmark: Annotated[float, Meta(gt=0)]
     sigma_predecessor: Annotated[float, Meta(gt=0)]
-    sigma_cross: Annotated[float, Meta(gt=0)]
+    sigma_cross_scale: Annotated[float, Meta(gt=0)]  # sigma_cross^2 = this / n_C (version 3)
     sigma_population: Annotated[float, Meta(gt=0)]
     kappa_noise: Annotated[float, Meta(gt=0)]
     min_direct_dimensions: Annotated[int, Meta(ge=1, le=7)]

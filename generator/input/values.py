@@ -1,9 +1,9 @@
-"""Checks of raw values: bounds per benchmark and one effort setting per benchmark family.
+"""Checks of raw values: bounds per benchmark.
 
 METHODOLOGY.md section 1: every benchmark (scored, EQ, domain) declares the bounds of a
-valid raw value; a result outside them is a data error, never clamped. A model's results
-within one benchmark family (e.g. ARC-AGI-1 and ARC-AGI-2) come from one effort setting,
-unless a result states why they differ (`mixed_effort`).
+valid raw value; a result outside them is a data error, never clamped. Efforts are labels
+(section 1.1, version 3): each benchmark takes the model's best published row at any
+setting and carries that setting, so results of one benchmark family may differ in effort.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ class Bounded(Protocol):
 
 
 def check_values(records: Records) -> list[str]:
-    """Every bounds and effort-mix problem of `records`."""
+    """Every bounds problem of `records`."""
     problems: list[str] = []
     for bench in records.benchmarks:
         problems += check_declared(bench.label, "", bench.record)
@@ -44,7 +44,6 @@ def check_values(records: Records) -> list[str]:
     benchmarks = {b.record.id: b.record for b in records.benchmarks}
     for model in records.models:
         problems += _check_model_values(model, benchmarks)
-        problems += _check_effort_mix(model, benchmarks)
     return problems
 
 
@@ -96,36 +95,3 @@ def _check_model_values(
                 where = f"reasoning_configurations[{index}].values.{key}"
                 problems += check_value(item.label, where, value, by_field[key])
     return problems
-
-
-def _check_effort_mix(
-    item: Loaded[ModelRecord], benchmarks: Mapping[str, BenchmarkRecord]
-) -> list[str]:
-    """The first result of a family with a stated effort sets it; a different one is an error."""
-    first: dict[str, tuple[int, str]] = {}
-    stated = {
-        family
-        for result in item.record.results
-        if result.mixed_effort and (family := _family(result.benchmark, benchmarks))
-    }
-    problems = []
-    for index, result in enumerate(item.record.results):
-        family = _family(result.benchmark, benchmarks)
-        if family is None or result.effort is None or family in stated:
-            continue
-        if family not in first:
-            first[family] = (index, result.effort)
-            continue
-        other, effort = first[family]
-        if result.effort != effort:
-            problems.append(
-                f"{item.label}: results[{index}].effort: '{result.effort}' mixes effort settings"
-                f" in benchmark family '{family}' (results[{other}] is '{effort}'); use one"
-                " setting, or state why in mixed_effort"
-            )
-    return problems
-
-
-def _family(bench_id: str, benchmarks: Mapping[str, BenchmarkRecord]) -> str | None:
-    bench = benchmarks.get(bench_id)
-    return None if bench is None else bench.family

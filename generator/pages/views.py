@@ -44,11 +44,10 @@ DIMENSION_SHORT = {
     "knowledge-work": "Knowledge work",
 }
 PARAMETER_MEANINGS = {
-    "legacyWeight": "weight w of the legacy estimate in the abstract-reasoning blend",
     "offsetShrinkage": "k: shrinks each benchmark offset toward 0 as sum / (n + k)",
     "sigmaBenchmark": "σ_b: default standard deviation of one projected benchmark result",
     "sigmaPredecessor": "prior standard deviation when the prior is the predecessor's estimate",
-    "sigmaCross": "prior standard deviation when the prior is the model's other dimensions",
+    "sigmaCrossScale": "s: the prior from the model's n other dimensions has variance s / n",
     "sigmaPopulation": "prior standard deviation when the prior is the population mean",
     "minDirectDimensions": "direct dimensions a model needs for a composite IQ and a rank",
     "sigmaDomainPrior": "τ: spread of the domain prior around the model's composite",

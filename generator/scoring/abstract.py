@@ -1,4 +1,4 @@
-"""Abstract reasoning without direct results: legacy/predicted blend (METHODOLOGY 2.1)."""
+"""The regression `R` of abstract reasoning on the other dimensions (METHODOLOGY 2.1)."""
 
 from __future__ import annotations
 
@@ -60,14 +60,3 @@ def _residual_sd(
         return None
     sse = sum((y - intercept - slope * x) ** 2 for x, y in samples)
     return math.sqrt(sse / (len(samples) - 2)) if sse > 0 else None
-
-
-def blend(legacy: float | None, predicted: float | None, weight: float) -> tuple[float, str] | None:
-    """`(value, method)`: `w*legacy + (1-w)*predicted`, or whichever one exists."""
-    if legacy is not None and predicted is not None:
-        return weight * legacy + (1.0 - weight) * predicted, "legacy-predicted-blend"
-    if legacy is not None:
-        return legacy, "legacy-estimate"
-    if predicted is not None:
-        return predicted, "predicted"
-    return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import msgspec
 
@@ -15,13 +15,7 @@ from generator.scoring.composite import (
     rank_entries,
 )
 from generator.scoring.cost import PeerIndex, estimate_cost
-from generator.scoring.dimensions import (
-    AbstractSpread,
-    Slot,
-    abstract_estimate,
-    choose_prior,
-    posterior_estimate,
-)
+from generator.scoring.dimensions import Slot, posterior_estimate
 from generator.scoring.domains import compute_domain
 from generator.scoring.eq import eq_score
 from generator.scoring.noise import estimate_noise
@@ -38,6 +32,7 @@ from generator.scoring.offsets import (
     observations,
     population_mean,
 )
+from generator.scoring.priors import abstract_prior, choose_prior
 from generator.scoring.rounding import round_half_up
 from generator.scoring.types import (
     BenchmarkNoise,
@@ -177,40 +172,31 @@ def estimate_dimensions(
     population: Population,
     predecessor: tuple[DimensionEstimate, ...] | None,
 ) -> tuple[DimensionEstimate, ...]:
-    """The model's seven estimates, in dimension order."""
+    """The model's seven estimates, in dimension order: each a posterior (version 3)."""
     params = dataset.methodology.parameters
     direct = population.direct[model.id]
     shown = sum(1 for v in direct.values() if v is not None) >= params.min_direct_dimensions
-    estimates = [
-        abstract_estimate(
-            population.slots[0],
-            grouped[ABSTRACT],
-            model.legacy_abstract_estimate,
-            _other_mean(direct),
-            population.predictor,
-            population.means[ABSTRACT],
-            AbstractSpread(
-                weight=params.legacy_weight,
-                sigmas=population.sigmas,
-                population_sd=params.sigma_population,
-                z=params.interval_z,
-            ),
-            shown,
-        )
-    ]
-    for slot in population.slots[1:]:
-        prior = choose_prior(
-            slot.slug,
-            direct,
-            predecessor,
-            population.means[slot.slug],
-            params,
-        )
+    estimates = []
+    for slot in population.slots:
+        if slot.slug == ABSTRACT:
+            prior = abstract_prior(
+                slot.slug,
+                direct,
+                predecessor,
+                population.predictor,
+                model.legacy_abstract_estimate,
+                population.means[slot.slug],
+                params,
+            )
+        else:
+            prior = choose_prior(
+                slot.slug, direct, predecessor, population.means[slot.slug], params
+            )
         estimates.append(
             posterior_estimate(
                 slot,
                 grouped[slot.slug],
-                population.offsets[slot.slug],
+                population.offsets.get(slot.slug, {}),
                 population.sigmas,
                 prior,
                 shown,
@@ -218,6 +204,19 @@ def estimate_dimensions(
             )
         )
     return tuple(estimates)
+
+
+# One model's seven estimates from what `estimate_dimensions` takes (a version's rules).
+Estimator = Callable[
+    [
+        ModelRecord,
+        Dataset,
+        Mapping[str, tuple[Projection, ...]],
+        Population,
+        tuple[DimensionEstimate, ...] | None,
+    ],
+    tuple[DimensionEstimate, ...],
+]
 
 
 class Estimates(msgspec.Struct, frozen=True, kw_only=True):
@@ -233,8 +232,12 @@ class Estimates(msgspec.Struct, frozen=True, kw_only=True):
     ranks: dict[str, int]
 
 
-def estimate_models(dataset: Dataset) -> Estimates:
-    """Dimensions, composites and composite ranks of every model (no bands, cost or domains)."""
+def estimate_models(dataset: Dataset, estimator: Estimator = estimate_dimensions) -> Estimates:
+    """Dimensions, composites and composite ranks of every model (no bands, cost or domains).
+
+    `estimator` gives one model's dimensions; the methodology check passes the
+    previous version's to compare the two on the same data.
+    """
     params = dataset.methodology.parameters
     benchmarks: dict[str, BenchmarkRecord] = {b.id: b for b in dataset.benchmarks}
     models = {m.id: m for m in sorted(dataset.models, key=lambda m: m.id)}
@@ -247,7 +250,7 @@ def estimate_models(dataset: Dataset) -> Estimates:
     for model_id in predecessor_order(dataset.models):
         lineage = models[model_id].lineage
         parent = lineage.predecessor if lineage is not None else None
-        dimensions[model_id] = estimate_dimensions(
+        dimensions[model_id] = estimator(
             models[model_id], dataset, grouped[model_id], population, dimensions.get(parent or "")
         )
 

@@ -700,23 +700,6 @@ CASES: tuple[Case, ...] = (
         setitem(GPQA, "max_value", -1.0),
         (_m(GPQA, "max_value", "-1.0 must be above min_value 0.0"),),
     ),
-    Case(
-        "effort-mix-in-family",
-        both(
-            setitem(GPQA, "family", "quiz"),
-            setitem(OTIS, "family", "quiz"),
-            setitem(A2, "results.1.effort", "high"),
-            setitem(A2, "results.2.effort", "low"),
-        ),
-        (
-            _m(
-                A2,
-                "results[2].effort",
-                "'low' mixes effort settings in benchmark family 'quiz' (results[1] is 'high');"
-                " use one setting, or state why in mixed_effort",
-            ),
-        ),
-    ),
     # prices
     Case(
         "negative-price",

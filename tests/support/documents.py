@@ -443,11 +443,10 @@ def _methodology(s: _Sample) -> Methodology:
         url=_url("methodology/"),
         rules=["Composite IQ averages seven dimensions.", "EQ stays outside the composite."],
         parameters=MethodologyParameters(
-            legacy_weight=0.5,
             offset_shrinkage=2.0,
             sigma_benchmark=8.0,
-            sigma_predecessor=10.0,
-            sigma_cross=12.0,
+            sigma_predecessor=5.0,
+            sigma_cross_scale=200.0,
             sigma_population=15.0,
             kappa_noise=4.0,
             min_direct_dimensions=2,

@@ -32,11 +32,10 @@ AS_OF = dt.date(2026, 1, 1)
 LINEAR_LADDER = [0.70, 0.85, 1.00, 1.15, 1.30, 1.45, 1.60]
 
 PARAMETERS = ParametersRecord(
-    legacy_weight=0.5,
     offset_shrinkage=2.0,
     sigma_benchmark=10.0,
     sigma_predecessor=15.0,
-    sigma_cross=12.0,
+    sigma_cross_scale=144.0,  # sigma_cross 12 from one other dimension, 12/sqrt(n) from n
     sigma_population=20.0,
     kappa_noise=4.0,
     min_direct_dimensions=2,

@@ -1,0 +1,188 @@
+"""The prior of every dimension estimate (METHODOLOGY 2.1 and 2.2, version 3).
+
+Each prior combines, by precision, the Normal terms that exist for the model:
+the drift-adjusted predecessor `mu_P` (sd `sigma_predecessor`) and, for
+dimensions 2 to 7, the mean `C` of the model's other direct dimensions (sd
+`sqrt(sigma_cross_scale / n_C)`); for abstract reasoning, the regression `R` from
+the model's other direct dimensions (sd: the fit's residual sd `s_R`) and an
+optional legacy estimate (sd `s_R`). With no term, the population prior.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import msgspec
+
+from generator.input.records import ParametersRecord
+from generator.scoring.abstract import AbstractPredictor
+from generator.scoring.types import DimensionEstimate
+
+
+class Prior(msgspec.Struct, frozen=True, kw_only=True):
+    """The prior of one posterior: where it came from, and whether it is evidence."""
+
+    mean: float
+    sd: float
+    source: str  # the terms combined (predecessor-cross, regression, ...) or population
+    evidence: bool  # the predecessor's own estimate rests on evidence
+    components: tuple[tuple[str, float], ...] = ()  # the terms and their weights: for explain
+
+
+class Term(msgspec.Struct, frozen=True, kw_only=True):
+    """One Normal term of a prior: a name (`mu-P`, `C`, `R`, `legacy`), mean and sd."""
+
+    name: str
+    mean: float
+    sd: float
+
+
+def cross_terms(slug: str, own_direct: Mapping[str, float | None]) -> tuple[float, int] | None:
+    """`(C, n_C)`: the mean of the model's direct estimates outside `slug`, and their number."""
+    others = [value for other, value in own_direct.items() if other != slug and value is not None]
+    return (sum(others) / len(others), len(others)) if others else None
+
+
+def cross_mean(slug: str, own_direct: Mapping[str, float | None]) -> float | None:
+    """`C`: the mean of the model's direct estimates in the dimensions other than `slug`."""
+    found = cross_terms(slug, own_direct)
+    return None if found is None else found[0]
+
+
+def sigma_cross(params: ParametersRecord, n_c: int) -> float:
+    """`sqrt(sigma_cross_scale / n_C)`: the sd of `C` shrinks with the dimensions it averages."""
+    return math.sqrt(params.sigma_cross_scale / n_c)
+
+
+def predecessor_mean(
+    slug: str, own_direct: Mapping[str, float | None], predecessor: Sequence[DimensionEstimate]
+) -> tuple[float, float] | None:
+    """`(mu_P, drift)`: the predecessor's value in `slug` moved by the model's own level.
+
+    `drift` = the mean over the other dimensions where both the model's direct
+    estimate and the predecessor's estimate exist of their difference (0 if none).
+    None when the predecessor has no estimate in `slug`.
+    """
+    by_slug = {estimate.slug: estimate.value for estimate in predecessor}
+    value = by_slug.get(slug)
+    if value is None:
+        return None
+    gaps = [
+        own - theirs
+        for other, own in own_direct.items()
+        if other != slug and own is not None and (theirs := by_slug.get(other)) is not None
+    ]
+    drift = sum(gaps) / len(gaps) if gaps else 0.0
+    return value + drift, drift
+
+
+def combine(
+    terms: Sequence[Term], source: str, evidence: bool, notes: Sequence[tuple[str, float]]
+) -> Prior:
+    """Terms combined by precision: `1/sd0^2 = sum 1/sd_t^2`, `mean0 = sd0^2 sum mean_t/sd_t^2`.
+
+    `components` lists `notes` (the numbers behind the terms), then each term and,
+    with more than one, its weight `sd0^2 / sd_t^2`.
+    """
+    precision = sum(1.0 / term.sd**2 for term in terms)
+    variance = 1.0 / precision
+    weights = [variance / term.sd**2 for term in terms]
+    mean = sum(w * term.mean for w, term in zip(weights, terms, strict=True))
+    parts: list[tuple[str, float]] = list(notes)
+    for term, weight in zip(terms, weights, strict=True):
+        parts += [(term.name, term.mean), (f"sd-{term.name}", term.sd)]
+        if len(terms) > 1:
+            parts.append((f"weight-{term.name}", weight))
+    return Prior(
+        mean=mean, sd=math.sqrt(variance), source=source, evidence=evidence, components=tuple(parts)
+    )
+
+
+def _inherited(
+    slug: str,
+    own_direct: Mapping[str, float | None],
+    predecessor: Sequence[DimensionEstimate] | None,
+    params: ParametersRecord,
+) -> tuple[Term | None, bool, list[tuple[str, float]]]:
+    """The `mu_P` term (None without one), whether it is evidence, and its drift."""
+    if predecessor is None:
+        return None, False, []
+    found = predecessor_mean(slug, own_direct, predecessor)
+    if found is None:
+        return None, False, []
+    evidence = any(e.slug == slug and e.evidence for e in predecessor)
+    term = Term(name="mu-P", mean=found[0], sd=params.sigma_predecessor)
+    return term, evidence, [("drift", found[1])]
+
+
+def _population(population: float | None, params: ParametersRecord) -> Prior | None:
+    if population is None:
+        return None
+    return Prior(mean=population, sd=params.sigma_population, source="population", evidence=False)
+
+
+def choose_prior(
+    slug: str,
+    own_direct: Mapping[str, float | None],
+    predecessor: Sequence[DimensionEstimate] | None,
+    population: float | None,
+    params: ParametersRecord,
+) -> Prior | None:
+    """Dimensions 2-7, first that applies: `mu_P` and `C` combined by precision,
+    `mu_P` alone, `C` alone (sd `sqrt(sigma_cross_scale / n_C)`), the population."""
+    inherited, evidence, notes = _inherited(slug, own_direct, predecessor, params)
+    terms = [inherited] if inherited is not None else []
+    cross = cross_terms(slug, own_direct)
+    if cross is not None:
+        notes.append(("n-C", float(cross[1])))
+        terms.append(Term(name="C", mean=cross[0], sd=sigma_cross(params, cross[1])))
+    if not terms:
+        return _population(population, params)
+    source = {2: "predecessor-cross", 1: "predecessor" if inherited else "cross-dimension"}
+    return combine(terms, source[len(terms)], evidence, notes)
+
+
+def abstract_prior(
+    slug: str,
+    own_direct: Mapping[str, float | None],
+    predecessor: Sequence[DimensionEstimate] | None,
+    predictor: AbstractPredictor | None,
+    legacy: float | None,
+    population: float | None,
+    params: ParametersRecord,
+) -> Prior | None:
+    """Abstract reasoning (dimension 1), first that applies: `mu_P` and `R` combined by
+    precision, `R` alone (sd `s_R`), `mu_P` alone, the population; a legacy estimate in
+    the data is one more term of sd `s_R`. `R` needs the model's other direct dimensions.
+
+    `s_R` is the fit's residual sd, or `sigma_population` when the fit has none
+    (fewer than three models, or a perfect fit).
+    """
+    inherited, evidence, notes = _inherited(slug, own_direct, predecessor, params)
+    terms = [inherited] if inherited is not None else []
+    residual = params.sigma_population
+    if predictor is not None and predictor.residual_sd is not None:
+        residual = predictor.residual_sd
+    x = cross_mean(slug, own_direct)
+    if predictor is not None and x is not None:
+        notes += [
+            ("other-dimensions-mean", x),
+            ("intercept", predictor.intercept),
+            ("slope", predictor.slope),
+            ("fit-samples", float(predictor.samples)),
+        ]
+        terms.append(Term(name="R", mean=predictor.predict(x), sd=residual))
+    if legacy is not None:
+        terms.append(Term(name="legacy", mean=legacy, sd=residual))
+    if not terms:
+        return _population(population, params)
+    return combine(terms, _abstract_source(terms), evidence, notes)
+
+
+_TERM_SOURCES = {"mu-P": "predecessor", "R": "regression", "legacy": "legacy"}
+
+
+def _abstract_source(terms: Sequence[Term]) -> str:
+    """`predecessor-regression`, `regression`, `predecessor`, each `-legacy` with a legacy term."""
+    return "-".join(_TERM_SOURCES[term.name] for term in terms)
