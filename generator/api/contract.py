@@ -553,6 +553,58 @@ class ChangelogEntry(Contract, kw_only=True, frozen=True):
     text: str
 
 
+HeldOutCheckId = Literal["benchmark-hold-out", "dimension-hold-out"]
+Share = Annotated[float, Meta(ge=0, le=1)]
+
+
+class HeldOutCheck(Contract, kw_only=True, frozen=True):
+    """One check of the stated 95% ranges on held-out results of this data (METHODOLOGY 3.2).
+
+    `benchmark-hold-out`: each benchmark result of a model with at least two in its
+    dimension, left out in turn and predicted from everything else (offsets, noise,
+    regression and predecessor refitted). `dimension-hold-out`: each whole direct dimension
+    of a model with at least three, left out and predicted from its prior.
+    """
+
+    id: HeldOutCheckId
+    description: str
+    cases: Annotated[int, Meta(ge=0, description="Held-out values scored.")]
+    models: Annotated[int, Meta(ge=0, description="Models the cases come from.")]
+    coverage: Annotated[
+        Share, Meta(description="Share of held-out values inside the 95% predictive interval.")
+    ]
+    mean_log_predictive_density: Annotated[
+        float, Meta(description="Mean log density of the held-out values (higher is better).")
+    ]
+    mean_absolute_error: Annotated[float, Meta(ge=0, description="Mean absolute error, IQ points.")]
+    previous_coverage: Annotated[Share, Meta(description="coverage under the previous version.")]
+    previous_mean_log_predictive_density: float
+    previous_mean_absolute_error: Annotated[float, Meta(ge=0)]
+    lpd_gain: Annotated[
+        float, Meta(description="Mean log predictive density of this version minus the previous.")
+    ]
+    lpd_gain_low95: Annotated[
+        float, Meta(description="Paired bootstrap over models: 2.5th percentile of lpdGain.")
+    ]
+    lpd_gain_high95: Annotated[
+        float, Meta(description="Paired bootstrap over models: 97.5th percentile of lpdGain.")
+    ]
+
+
+class IntervalCheck(Contract, kw_only=True, frozen=True):
+    """How often the published 95% ranges held on held-out results of this data.
+
+    Written by the repository's `bench/methodology.py`; the ranges reflect this method's
+    own noise and do not cover differences between scoring methods.
+    """
+
+    statement: Annotated[str, Meta(description="The figures in one sentence, as the pages say.")]
+    nominal: Annotated[Share, Meta(description="The ranges' nominal coverage (0.95).")]
+    previous_version: Annotated[str, Meta(description="The methodology version compared with.")]
+    bootstrap_resamples: Annotated[int, Meta(ge=1)]
+    checks: list[HeldOutCheck]
+
+
 class Methodology(Envelope, kw_only=True, frozen=True):
     """GET /methodology: how every published score is computed."""
 
@@ -564,6 +616,7 @@ class Methodology(Envelope, kw_only=True, frozen=True):
     parameters: MethodologyParameters
     benchmark_noise: list[BenchmarkNoise]
     changelog: list[ChangelogEntry]
+    interval_check: IntervalCheck | UnsetType = UNSET  # present when the data carries it
 
 
 class DomainSummary(Contract, kw_only=True, frozen=True):

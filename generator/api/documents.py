@@ -52,6 +52,7 @@ from generator.api.contract import (
     SourceRef,
 )
 from generator.api.history import history_documents, model_history_documents
+from generator.api.interval_check import interval_check
 from generator.api.models import model_documents
 from generator.api.openapi import build_openapi
 from generator.api.rankings import (
@@ -243,6 +244,11 @@ def _methodology(
         changelog=[
             ChangelogEntry(date=c.date, breaking=c.breaking, text=c.text) for c in method.changelog
         ],
+        interval_check=(
+            interval_check(method.interval_check)
+            if method.interval_check is not None
+            else msgspec.UNSET
+        ),
     )
 
 

@@ -354,6 +354,36 @@ class CostBreakdownRecord(Record, kw_only=True, frozen=True):
     steps: list[Text] = []
 
 
+HeldOutId = Literal["benchmark-hold-out", "dimension-hold-out"]
+Share = Annotated[float, Meta(ge=0, le=1)]
+
+
+class HeldOutCheckRecord(Record, kw_only=True, frozen=True):
+    """One held-out check of the stated ranges (METHODOLOGY 3.2), written by the bench."""
+
+    id: HeldOutId
+    cases: Annotated[int, Meta(ge=0)]
+    models: Annotated[int, Meta(ge=0)]
+    coverage: Share  # share of held-out values inside the 95% predictive interval
+    mean_log_predictive_density: float
+    mean_absolute_error: Annotated[float, Meta(ge=0)]
+    previous_coverage: Share  # the same figures for the previous methodology version
+    previous_mean_log_predictive_density: float
+    previous_mean_absolute_error: Annotated[float, Meta(ge=0)]
+    lpd_gain: float  # mean LPD difference (this version - previous), per case
+    lpd_gain_low95: float  # its paired-bootstrap 95% interval over models
+    lpd_gain_high95: float
+
+
+class IntervalCheckRecord(Record, kw_only=True, frozen=True):
+    """`[interval_check]` of `data/methodology.toml`: `python -m bench.methodology` writes it."""
+
+    nominal: Share  # the stated ranges' nominal coverage (0.95 for interval_z 1.96)
+    previous_version: Text  # the methodology version compared against
+    bootstrap_resamples: Annotated[int, Meta(ge=1)]
+    checks: list[HeldOutCheckRecord]
+
+
 class MethodologyRecord(Record, kw_only=True, frozen=True):
     """`data/methodology.toml`: version, summary, parameters, dimensions, changelog."""
 
@@ -366,6 +396,7 @@ class MethodologyRecord(Record, kw_only=True, frozen=True):
     cost_breakdown: list[CostBreakdownRecord] = []
     rules: list[Text] = []
     changelog: list[ChangelogRecord] = []
+    interval_check: IntervalCheckRecord | None = None  # from the bench; absent in test data
 
 
 class ChartRecord(Record, kw_only=True, frozen=True):
