@@ -558,13 +558,11 @@ Share = Annotated[float, Meta(ge=0, le=1)]
 
 
 class HeldOutCheck(Contract, kw_only=True, frozen=True):
-    """One check of the stated 95% ranges on held-out results of this data (METHODOLOGY 3.2).
+    """One check of the stated 95% ranges on held-out results of this data (3.2)."""
 
-    `benchmark-hold-out`: each benchmark result of a model with at least two in its
-    dimension, left out in turn and predicted from everything else (offsets, noise,
-    regression and predecessor refitted). `dimension-hold-out`: each whole direct dimension
-    of a model with at least three, left out and predicted from its prior.
-    """
+    # benchmark-hold-out: each result of a model with two or more in its dimension, left out
+    # and predicted from everything else; dimension-hold-out: each whole direct dimension of
+    # a model with three or more, predicted from its prior. `description` says so in the JSON.
 
     id: HeldOutCheckId
     description: str
@@ -592,11 +590,10 @@ class HeldOutCheck(Contract, kw_only=True, frozen=True):
 
 
 class IntervalCheck(Contract, kw_only=True, frozen=True):
-    """How often the published 95% ranges held on held-out results of this data.
+    """How often 95% ranges built this way held on held-out results of this data."""
 
-    Written by the repository's `bench/methodology.py`; the ranges reflect this method's
-    own noise and do not cover differences between scoring methods.
-    """
+    # Written into the data by bench/methodology.py; the ranges reflect this method's own
+    # noise and do not cover differences between scoring methods (`statement` says so).
 
     statement: Annotated[str, Meta(description="The figures in one sentence, as the pages say.")]
     nominal: Annotated[Share, Meta(description="The ranges' nominal coverage (0.95).")]
