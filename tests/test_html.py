@@ -110,3 +110,20 @@ def test_every_page_of_the_shipped_build_passes(shipped_site: Path) -> None:
     count, problems = _site_problems(shipped_site)
     assert problems == []
     assert count > 100
+
+
+HOME_PAGE_BUDGET = 250_000  # bytes of HTML + CSS + JS, uncompressed (docs/PAGES.md)
+
+
+def home_page_weight(root: Path) -> dict[str, int]:
+    """The landing page and every stylesheet and script it loads: file to bytes."""
+    html = (root / "index.html").read_text(encoding="utf-8")
+    loaded = re.findall(r'<link rel="stylesheet" href="([^"]+)"|<script src="([^"]+)"', html)
+    files = ["index.html", *(css or js for css, js in loaded)]
+    return {name: (root / name).stat().st_size for name in files}
+
+
+def test_the_home_page_weighs_under_its_budget(shipped_site: Path) -> None:
+    weight = home_page_weight(shipped_site)
+    assert set(weight) == {"index.html", "static/site.css", "static/site.js"}
+    assert sum(weight.values()) < HOME_PAGE_BUDGET, weight

@@ -182,7 +182,7 @@ class CompareView:
     dimension names its script labels rows with."""
 
     options: list[tuple[str, str]]
-    dimensions: dict[str, str]
+    dimensions: list[tuple[str, str]]  # (slug, name) in dimension order
 
 
 def compare_view(docs: SiteDocuments) -> CompareView:
@@ -190,7 +190,7 @@ def compare_view(docs: SiteDocuments) -> CompareView:
     names = dimension_names(docs)
     return CompareView(
         options=[(r.model.id, r.model.name) for r in landing.rows],
-        dimensions={slug: names[slug] for slug in DIMENSION_SLUGS},
+        dimensions=[(slug, names[slug]) for slug in DIMENSION_SLUGS],
     )
 
 

@@ -143,8 +143,10 @@
     return index;
   };
 
-  /* Sort value of a row's cell: a number, a string, or null (always last). */
+  /* Sort value of a row's cell: a number (data-v), its text (data-s, else the cell's), or
+     null for no value (always last). */
   function sortValue(cell) {
+    if (cell.dataset.s !== undefined) return cell.dataset.s.toLowerCase();
     var raw = cell.dataset.v;
     if (raw === undefined) return cell.textContent.trim().toLowerCase();
     return raw === "" ? null : parseFloat(raw);
@@ -159,8 +161,7 @@
       if (x === null || y === null) {
         if (x !== y) return x === null ? 1 : -1;
       } else if (x !== y) {
-        var diff = typeof x === "number" ? x - y : x.localeCompare(y);
-        if (diff) return sign * diff;
+        return sign * (x < y ? -1 : 1);  // numbers, or text by code point (lower case)
       }
       return a.dataset.order - b.dataset.order;
     });
@@ -282,17 +283,19 @@
       return valueCell(m.rank === null ? "not ranked" : "#" + m.rank,
         m.rankLow === null ? "" : "band " + m.rankLow + "–" + m.rankHigh, false);
     });
-    Object.keys(names).forEach(function (slug) {
-      row(names[slug], function (m) {
+    names.forEach(function (pair) {
+      var slug = pair[0];
+      row(pair[1], function (m) {
         var d = m.dimensions[slug];
         return valueCell(whole(d.iq), range(d.iqLow95, d.iqHigh95), d.imputed && d.iq !== null);
       });
     });
     row("Imputed dimensions", function (m) {
-      var count = Object.keys(names).filter(function (s) {
-        return m.dimensions[s].imputed && m.dimensions[s].iq !== null;
+      var count = names.filter(function (pair) {
+        var d = m.dimensions[pair[0]];
+        return d.imputed && d.iq !== null;
       }).length;
-      return el("td", { "class": "num", text: count + " of " + Object.keys(names).length });
+      return el("td", { "class": "num", text: count + " of " + names.length });
     });
     row("Emotional reasoning (EQ)", function (m) { return valueCell(whole(m.emotionalReasoning), "", false); });
     row("Effective cost", function (m) { return valueCell(money(m.cost.effectivePer1M), "", false); });
