@@ -1,23 +1,22 @@
-"""Methodology check: how well each candidate prior predicts held-out evidence, on our own data.
+"""Methodology check, on our own data only: held-out checks of both versions, prior rules.
 
-`python -m bench.methodology [--data-dir data]` scores the dataset with the current
-methodology, then, for every published model and every dimension 2-7 where the model
-has direct results, hides those results and predicts their offset-corrected mean from
-each prior rule. Per rule it prints the bias (mean prediction minus held-out mean),
-the RMSE and the mean log predictive density (LPD) of the held-out mean under
-Normal(prior mean, prior sd^2 + the mean's own noise sum sigma_b^2 / k^2). Higher LPD is
-better; it rewards being right and being honest about the sd.
+`python -m bench.methodology [--data-dir data] [--update-docs]` prints, for methodology
+version 3 (the generator's) and version 2 (`bench/methodology_v2.py`) side by side:
 
-Rules (METHODOLOGY 2.2): version 1 takes the predecessor's estimate first
-(sigma_predecessor), else the mean of the model's other direct dimensions `C`
-(sigma_cross), else the population mean (sigma_population); version 2 combines the
-drift-adjusted predecessor `mu_P` and `C` by precision, then falls back the same way.
-Also shown: `C` alone, `mu_P` alone (then `C`), and the population mean alone.
-The population mean leaves the held-out model out; a predecessor's estimates are the
-current methodology's (the same for every rule). No data other than `data/` is read.
+1. The held-out checks of METHODOLOGY 3.2 (`bench/holdout.py`): each benchmark result, and
+   each whole direct dimension of models with three or more, left out and predicted from the
+   rest; mean log predictive density (LPD, higher is better), mean absolute error (MAE) and
+   the share inside the 95% predictive interval (coverage), with a paired bootstrap over
+   models of the LPD difference (1,000 resamples, seed 2026).
+2. What changes in the published composites: how many rounded scores move, the largest move,
+   the mean width of the composite ranges and of the rank bands.
+3. The prior rules of dimensions 2-7 on the held-out direct means (bias, RMSE, LPD).
+4. The per-benchmark noise `sigma_b`.
 
-The second table shows the per-benchmark noise `sigma_b` and the weight it gives each
-benchmark's results against the default `sigma_benchmark` (`sigma_benchmark^2 / sigma_b^2`).
+`--update-docs` writes the report into docs/METHODOLOGY_CHECK.md and the held-out figures
+into the data's methodology.toml (`[interval_check]`), which the build publishes in
+`/methodology`: the build reads them, it never runs this check. No data other than the
+given data directory is read.
 """
 
 from __future__ import annotations
@@ -29,15 +28,27 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.holdout import KINDS, Fitted, Scored, Summary, paired_bootstrap, score, summarise
+from bench.holdout import cases as held_out_cases
 from bench.measure import table
+from bench.methodology_v2 import VERSION as PREVIOUS_VERSION
+from bench.methodology_v2 import estimate_dimensions_v2, prior_v2
 from generator.api.contract import DIMENSION_SLUGS
 from generator.input.load import load_dataset
 from generator.input.records import Dataset, ParametersRecord
 from generator.scoring import compute_scores
-from generator.scoring.engine import Population, build_population
+from generator.scoring.engine import (
+    Estimates,
+    Estimator,
+    Population,
+    build_population,
+    estimate_dimensions,
+    estimate_models,
+)
 from generator.scoring.observations import best_results, group_by_dimension, projections
 from generator.scoring.priors import choose_prior, cross_terms, predecessor_mean, sigma_cross
 from generator.scoring.types import DimensionEstimate, Projection
+from generator.scoring.uncertainty import uncertainties
 
 
 @dataclass(frozen=True)
@@ -76,8 +87,14 @@ def version_1(case: Case, params: ParametersRecord) -> Prediction:
 
 
 def shipped(case: Case, params: ParametersRecord) -> Prediction:
-    """The shipped rule (generator.scoring.dimensions.choose_prior)."""
+    """The shipped rule, version 3 (generator.scoring.priors.choose_prior)."""
     prior = choose_prior(case.slug, case.own_direct, case.predecessor, case.population, params)
+    return None if prior is None else (prior.mean, prior.sd)
+
+
+def previous(case: Case, params: ParametersRecord) -> Prediction:
+    """Version 2's rule: mu_P (sd 10) and C (flat sd 12) combined by precision."""
+    prior = prior_v2(case.slug, case.own_direct, case.predecessor, case.population, params)
     return None if prior is None else (prior.mean, prior.sd)
 
 
@@ -102,7 +119,8 @@ def population_only(case: Case, params: ParametersRecord) -> Prediction:
 
 RULES: tuple[tuple[str, Rule], ...] = (
     ("version 1: predecessor first", version_1),
-    ("shipped (version 3): mu_P and C combined", shipped),
+    ("version 2: mu_P and C, flat sds", previous),
+    ("version 3: mu_P and C, sd_C by n_C", shipped),
     ("mu_P (drift-adjusted predecessor) first", drift_only),
     ("C (other dimensions) only", cross_only),
     ("population mean only", population_only),
@@ -211,17 +229,140 @@ def _noise_table(dataset: Dataset) -> str:
     )
 
 
-def report(dataset: Dataset) -> str:
-    """The whole check as Markdown: all cases, cases with a predecessor, the noise table."""
+VERSIONS: dict[str, Estimator] = {
+    "version 2": estimate_dimensions_v2,
+    "version 3": estimate_dimensions,
+}
+RESAMPLES = 1000
+SEED = 2026  # the paired bootstrap's fixed seed
+
+
+@dataclass(frozen=True)
+class Check:
+    """Both versions' figures on one held-out check, and the bootstrap of the LPD gain."""
+
+    kind: str
+    previous: Summary
+    current: Summary
+    gain: float  # mean LPD, version 3 - version 2, per case
+    gain_low: float
+    gain_high: float
+
+
+def interval_checks(dataset: Dataset) -> list[Check]:
+    """Both held-out checks of METHODOLOGY 3.2 for both versions (`bench/holdout.py`)."""
+    z = dataset.methodology.parameters.interval_z
+    fitted = Fitted(dataset)
+    scored = score(fitted, held_out_cases(fitted), VERSIONS)
+    checks = []
+    for kind in KINDS:
+        old, new = (_of(scored[name], kind) for name in VERSIONS)
+        gain, low, high = paired_bootstrap(new, old, RESAMPLES, SEED)
+        checks.append(Check(kind, summarise(old, z), summarise(new, z), gain, low, high))
+    return checks
+
+
+def _of(items: Sequence[Scored], kind: str) -> list[Scored]:
+    return [s for s in items if s.case.kind == kind]
+
+
+def _check_table(check: Check) -> str:
+    old, new = check.previous, check.current
+    gain = f"{check.gain:+.3f} [{check.gain_low:+.3f}, {check.gain_high:+.3f}]"
+    return table(
+        ["", "version 2", "version 3", "version 3 - version 2"],
+        [
+            ("cases (models)", f"{old.cases} ({old.models})", f"{new.cases} ({new.models})", ""),
+            ("mean log predictive density", f"{old.lpd:.3f}", f"{new.lpd:.3f}", gain),
+            (
+                "mean absolute error",
+                f"{old.mae:.2f}",
+                f"{new.mae:.2f}",
+                f"{new.mae - old.mae:+.2f}",
+            ),
+            (
+                "inside the 95% interval",
+                f"{old.coverage:.1%}",
+                f"{new.coverage:.1%}",
+                f"{(new.coverage - old.coverage) * 100:+.1f} points",
+            ),
+        ],
+    )
+
+
+@dataclass(frozen=True)
+class Published:
+    """What one version publishes, for the comparison of the composites."""
+
+    estimates: Estimates
+    widths: list[float]  # composite range widths
+    bands: list[int]  # rank band widths (places)
+
+
+def _published(dataset: Dataset, estimator: Estimator) -> Published:
+    estimates = estimate_models(dataset, estimator)
+    z = dataset.methodology.parameters.interval_z
+    spread = uncertainties(
+        estimates.dimensions, estimates.composites, estimates.ranks, z, per_dimension=False
+    )
+    widths = [
+        u.high95 - u.low95 for u in spread.values() if u.low95 is not None and u.high95 is not None
+    ]
+    bands = [u.band.high - u.band.low + 1 for u in spread.values() if u.band is not None]
+    return Published(estimates=estimates, widths=widths, bands=bands)
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else math.nan
+
+
+def composite_moves(dataset: Dataset) -> str:
+    """How the published composites differ between the versions, as a table and a line."""
+    old, new = (_published(dataset, estimator) for estimator in VERSIONS.values())
+    both = sorted(set(old.estimates.published_iq) & set(new.estimates.published_iq))
+    moves = {
+        m: (new.estimates.composites[m] or 0.0) - (old.estimates.composites[m] or 0.0) for m in both
+    }
+    changed = sum(1 for m in both if old.estimates.published_iq[m] != new.estimates.published_iq[m])
+    largest = max(both, key=lambda m: (abs(moves[m]), m), default=None)
+    rows = [
+        ("published composites", len(old.estimates.published_iq), len(new.estimates.published_iq)),
+        ("mean composite range width", f"{_mean(old.widths):.2f}", f"{_mean(new.widths):.2f}"),
+        ("mean rank band (places)", f"{_mean(old.bands):.2f}", f"{_mean(new.bands):.2f}"),
+    ]
+    line = f"{changed} of {len(both)} published composites change when rounded"
+    if largest is not None:
+        before, after = old.estimates.composites[largest], new.estimates.composites[largest]
+        line += (
+            f"; the largest move is {moves[largest]:+.2f} points ({largest}:"
+            f" {before:.2f} -> {after:.2f})"
+        )
+    return table(["", "version 2", "version 3"], rows) + "\n\n" + line + "."
+
+
+def report(dataset: Dataset, checks: Sequence[Check] | None = None) -> str:
+    """The whole check as Markdown: held-out checks, composite moves, prior rules, noise."""
     params = dataset.methodology.parameters
+    checks = interval_checks(dataset) if checks is None else checks
     items = cases(dataset)
     with_parent = [c for c in items if c.predecessor is not None]
     everything = [evaluate(name, rule, items, params) for name, rule in RULES]
     lineage = [evaluate(name, rule, with_parent, params) for name, rule in RULES]
+    held_out = []
+    for check in checks:
+        held_out += [f"{_TITLES[check.kind]}:", "", _check_table(check), ""]
     return "\n".join(
         [
-            f"Methodology {dataset.methodology.version}: {len(items)} held-out (model, dimension)"
-            f" means, {len(with_parent)} of them with a predecessor.",
+            f"Methodology {dataset.methodology.version} (version 3) against {PREVIOUS_VERSION}"
+            f" (version 2); paired bootstrap over models, {RESAMPLES} resamples, seed {SEED}.",
+            "",
+            *held_out,
+            "Published composites:",
+            "",
+            composite_moves(dataset),
+            "",
+            f"Prior rules of dimensions 2-7: {len(items)} held-out (model, dimension) means,"
+            f" {len(with_parent)} of them with a predecessor.",
             "",
             "All held-out means:",
             "",
@@ -239,8 +380,58 @@ def report(dataset: Dataset) -> str:
     )
 
 
+_TITLES = {
+    "benchmark-hold-out": "Benchmark hold-out (each result of a model with two or more in its"
+    " dimension, predicted with its own noise)",
+    "dimension-hold-out": "Dimension hold-out (each whole direct dimension of a model with three"
+    " or more, predicted from its prior)",
+}
+
+
+def nominal(z: float) -> float:
+    """The coverage a Normal interval of +/- z sd claims: 2 Phi(z) - 1 (0.95 at 1.96)."""
+    return round(math.erf(z / math.sqrt(2)), 3)
+
+
+def interval_check_toml(dataset: Dataset, checks: Sequence[Check]) -> str:
+    """The `[interval_check]` table of methodology.toml, between its two marker lines."""
+    z = dataset.methodology.parameters.interval_z
+    lines = [
+        BEGIN,
+        "[interval_check]",
+        f"nominal = {nominal(z)!r}",
+        f'previous_version = "{PREVIOUS_VERSION}"',
+        f"bootstrap_resamples = {RESAMPLES}",
+    ]
+    for check in checks:
+        old, new = check.previous, check.current
+        figures = {
+            "cases": new.cases,
+            "models": new.models,
+            "coverage": new.coverage,
+            "mean_log_predictive_density": new.lpd,
+            "mean_absolute_error": new.mae,
+            "previous_coverage": old.coverage,
+            "previous_mean_log_predictive_density": old.lpd,
+            "previous_mean_absolute_error": old.mae,
+            "lpd_gain": check.gain,
+            "lpd_gain_low95": check.gain_low,
+            "lpd_gain_high95": check.gain_high,
+        }
+        lines += ["", "[[interval_check.checks]]", f'id = "{check.kind}"']
+        lines += [f"{key} = {_toml_number(value)}" for key, value in figures.items()]
+    return "\n".join([*lines, END])
+
+
+def _toml_number(value: float) -> str:
+    return str(value) if isinstance(value, int) else repr(round(value, 6))
+
+
+BEGIN = "# interval-check:begin (written by `python -m bench.methodology --update-docs`)"
+END = "# interval-check:end"
 DOC = Path(__file__).resolve().parent.parent / "docs" / "METHODOLOGY_CHECK.md"
 _BLOCK = re.compile(r"(```text\n).*?(\n```)", re.S)
+_TOML_BLOCK = re.compile(r"^# interval-check:begin.*?^# interval-check:end$", re.S | re.M)
 
 
 def update_doc(text: str, doc: Path = DOC) -> None:
@@ -249,17 +440,32 @@ def update_doc(text: str, doc: Path = DOC) -> None:
     doc.write_text(_BLOCK.sub(lambda m: m.group(1) + text + m.group(2), page, count=1), "utf-8")
 
 
+def update_toml(block: str, path: Path) -> None:
+    """Replace (or append) the `[interval_check]` block of a methodology.toml."""
+    text = path.read_text(encoding="utf-8")
+    if _TOML_BLOCK.search(text):
+        text = _TOML_BLOCK.sub(lambda _: block, text, count=1)
+    else:
+        text = text.rstrip("\n") + "\n\n" + block
+    path.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--data-dir", type=Path, default=Path("data"), help="data/ to check")
     parser.add_argument(
-        "--update-docs", action="store_true", help="also write the table into docs/"
+        "--update-docs",
+        action="store_true",
+        help="also write the report into docs/ and the figures into the data's methodology.toml",
     )
     args = parser.parse_args(argv)
-    text = report(load_dataset(args.data_dir))
+    dataset = load_dataset(args.data_dir)
+    checks = interval_checks(dataset)
+    text = report(dataset, checks)
     print(text)
     if args.update_docs:
         update_doc(text)
+        update_toml(interval_check_toml(dataset, checks), args.data_dir / "methodology.toml")
     return 0
 
 

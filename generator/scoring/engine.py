@@ -97,10 +97,7 @@ def _slots(dataset: Dataset) -> tuple[Slot, ...]:
 def _direct_estimates(
     grouped: Mapping[str, tuple[Projection, ...]], offsets: Mapping[str, Mapping[str, float]]
 ) -> dict[str, float | None]:
-    direct = {ABSTRACT: direct_estimate([p.iq for p in grouped[ABSTRACT]])}
-    for slug in DIMENSION_SLUGS[1:]:
-        direct[slug] = direct_estimate(observations(grouped[slug], offsets[slug]))
-    return direct
+    return {slug: _direct_in(grouped[slug], slug, offsets) for slug in DIMENSION_SLUGS}
 
 
 def _predictor(direct: Mapping[str, Mapping[str, float | None]]) -> AbstractPredictor | None:
@@ -119,29 +116,38 @@ def _other_mean(direct: Mapping[str, float | None]) -> float | None:
     return sum(present) / len(present) if present else None
 
 
-def _noise(
-    dataset: Dataset, grouped: Grouped, offsets: Mapping[str, Mapping[str, float]]
-) -> dict[str, BenchmarkNoise]:
-    """`sigma_b` of every benchmark: estimated per dimension (abstract: without offsets)."""
+def _fixed_noise(dataset: Dataset) -> dict[str, BenchmarkNoise]:
+    """Every benchmark's noise before estimation: fixed in its file, else sigma_benchmark."""
     params = dataset.methodology.parameters
-    fixed = {b.id: b.noise for b in dataset.benchmarks if b.noise is not None}
-    noise = {
-        b.id: BenchmarkNoise(sd=fixed[b.id], source="fixed", models=0)
-        if b.id in fixed
+    return {
+        b.id: BenchmarkNoise(sd=b.noise, source="fixed", models=0)
+        if b.noise is not None
         else BenchmarkNoise(sd=params.sigma_benchmark, source="default", models=0)
         for b in dataset.benchmarks
     }
-    for slug in DIMENSION_SLUGS:
-        members = [b.id for b in dataset.benchmarks if b.category == "iq" and b.dimension == slug]
-        shift = offsets.get(slug, {})
-        groups = [
-            [(p.benchmark, p.iq - shift.get(p.benchmark, 0.0)) for p in grouped[m][slug]]
-            for m in sorted(grouped)
-        ]
-        noise.update(
-            estimate_noise(groups, members, fixed, params.sigma_benchmark, params.kappa_noise)
-        )
-    return noise
+
+
+def _dimension_noise(
+    dataset: Dataset, grouped: Grouped, slug: str, shift: Mapping[str, float]
+) -> dict[str, BenchmarkNoise]:
+    """`sigma_b` of the benchmarks of one dimension, from its offset-corrected observations."""
+    params = dataset.methodology.parameters
+    fixed = {b.id: b.noise for b in dataset.benchmarks if b.noise is not None}
+    members = [b.id for b in dataset.benchmarks if b.category == "iq" and b.dimension == slug]
+    groups = [
+        [(p.benchmark, p.iq - shift.get(p.benchmark, 0.0)) for p in grouped[m][slug]]
+        for m in sorted(grouped)
+    ]
+    return estimate_noise(groups, members, fixed, params.sigma_benchmark, params.kappa_noise)
+
+
+def _direct_in(
+    projections: tuple[Projection, ...], slug: str, offsets: Mapping[str, Mapping[str, float]]
+) -> float | None:
+    """One model's direct estimate in `slug` (abstract reasoning: without offsets)."""
+    if slug == ABSTRACT:
+        return direct_estimate([p.iq for p in projections])
+    return direct_estimate(observations(projections, offsets[slug]))
 
 
 def build_population(dataset: Dataset, grouped: Grouped) -> Population:
@@ -153,7 +159,9 @@ def build_population(dataset: Dataset, grouped: Grouped) -> Population:
         for slug in DIMENSION_SLUGS[1:]
     }
     direct = {m: _direct_estimates(grouped[m], offsets) for m in ids}
-    noise = _noise(dataset, grouped, offsets)
+    noise = _fixed_noise(dataset)
+    for slug in DIMENSION_SLUGS:
+        noise.update(_dimension_noise(dataset, grouped, slug, offsets.get(slug, {})))
     return Population(
         slots=_slots(dataset),
         offsets=offsets,
@@ -161,6 +169,34 @@ def build_population(dataset: Dataset, grouped: Grouped) -> Population:
         sigmas={b: n.sd for b, n in noise.items()},
         direct=direct,
         means={slug: population_mean(direct[m][slug] for m in ids) for slug in DIMENSION_SLUGS},
+        predictor=_predictor(direct),
+    )
+
+
+def refit_dimension(
+    dataset: Dataset, grouped: Grouped, population: Population, slug: str
+) -> Population:
+    """`build_population(dataset, grouped)` when only dimension `slug` differs from the data
+    `population` was built from: that dimension's offsets, noise, direct estimates and mean,
+    and the predictor, are refitted; every other dimension's are reused (they are identical).
+    The methodology check refits thousands of held-out variants this way."""
+    params = dataset.methodology.parameters
+    ids = sorted(grouped)
+    offsets = dict(population.offsets)
+    if slug != ABSTRACT:
+        offsets[slug] = benchmark_offsets([grouped[m][slug] for m in ids], params.offset_shrinkage)
+    direct = {
+        m: {**population.direct[m], slug: _direct_in(grouped[m][slug], slug, offsets)} for m in ids
+    }
+    noise = {**population.noise, **_dimension_noise(dataset, grouped, slug, offsets.get(slug, {}))}
+    means = {**population.means, slug: population_mean(direct[m][slug] for m in ids)}
+    return msgspec.structs.replace(
+        population,
+        offsets=offsets,
+        noise=noise,
+        sigmas={b: n.sd for b, n in noise.items()},
+        direct=direct,
+        means=means,
         predictor=_predictor(direct),
     )
 
