@@ -22,10 +22,10 @@ from pathlib import Path
 import msgspec
 
 from bench.synth import SynthSpec, write_dataset
-from generator.api.common import envelope
-from generator.api.documents import encode
-from generator.api.history import history_documents, model_history_documents
 from generator.api.urls import SiteConfig
+from generator.documents.assemble import encode
+from generator.documents.common import envelope
+from generator.documents.history import history_documents, model_history_documents
 from generator.input.load import load_dataset
 from generator.scoring.history import replay
 

@@ -28,9 +28,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     from bench.synth import SynthSpec, write_dataset
-    from generator.api.documents import build_documents
     from generator.api.openapi import build_openapi
     from generator.api.urls import SiteConfig
+    from generator.documents.assemble import build_documents
     from generator.input.load import load_dataset
     from generator.output.pool import default_workers, map_ordered
     from generator.pages.render import render_pages

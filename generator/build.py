@@ -16,12 +16,8 @@ from pathlib import Path
 import msgspec
 
 from generator.api.contract import CHANGES
-from generator.api.documents import build_documents, render_api
-from generator.api.downloads import download_jobs
-from generator.api.feed import FEED_FILE, render_feed
+from generator.api.files import FEED_FILE, LLMS_FILE
 from generator.api.hosting import parse_redirects, render_hosting
-from generator.api.llmstxt import LLMS_FILE, render_llms_txt
-from generator.api.models import model_aliases
 from generator.api.openapi import build_openapi
 from generator.api.urls import (
     API_PREFIX,
@@ -32,6 +28,11 @@ from generator.api.urls import (
     api_path_of_file,
     endpoint_for,
 )
+from generator.documents.assemble import build_documents, render_api
+from generator.documents.downloads import download_jobs
+from generator.documents.feed import render_feed
+from generator.documents.llmstxt import render_llms_txt
+from generator.documents.models import model_aliases
 from generator.errors import BuildError, DataError
 from generator.input.load import load_dataset
 from generator.output.cache import (

@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
 from generator.api.contract import ENDPOINTS, ERROR_CODES, ApiIndex, Error
-from generator.api.downloads import DOWNLOADS, NOT_FOUND_FILE
+from generator.api.files import DOWNLOADS, NOT_FOUND_FILE
 from generator.api.hosting import parse_headers, parse_redirects, pattern_matches
 from generator.api.urls import INDEX_PATH, api_file, api_path_of_file, endpoint_for
 

@@ -78,7 +78,15 @@ def test_a_parameter_inside_the_path_is_filled_and_read_back() -> None:
 def test_a_parameter_must_be_a_path_segment_and_the_file_name() -> None:
     for path, file in (("/m{id}", "m/{id}"), ("/m/{id}", "m/{id}.json")):
         with pytest.raises(ValueError, match="must be a path segment"):
-            DocumentKind(path, ModelHistory, "x", file, "m/", "id", "model_not_found")
+            DocumentKind(
+                path=path,
+                response=ModelHistory,
+                summary="x",
+                file=file,
+                page="m/",
+                param="id",
+                not_found_code="model_not_found",
+            )
 
 
 def _code_strings(path: Path) -> list[tuple[int, str]]:

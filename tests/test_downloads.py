@@ -8,16 +8,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-from generator.api.downloads import (
+from generator.api.files import NOT_FOUND_FILE
+from generator.api.hosting import header_rules, headers_for, parse_headers
+from generator.documents.downloads import (
     DOMAIN_COLUMNS,
     HISTORY_COLUMNS,
     MODEL_COLUMNS,
     MODEL_HISTORY_COLUMNS,
-    NOT_FOUND_FILE,
     RANKING_COLUMNS,
     to_csv,
 )
-from generator.api.hosting import header_rules, headers_for, parse_headers
 from generator.serve import StaticHost
 
 

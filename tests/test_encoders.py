@@ -18,7 +18,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from generator.api.downloads import to_csv
+from generator.documents.downloads import to_csv
 from generator.encoders import (
     csv_cell,
     csv_number,

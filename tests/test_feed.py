@@ -11,10 +11,10 @@ import feedparser
 import msgspec
 from support.scoring import make_methodology, make_model, result, standard_benchmarks
 
-from generator.api.changes import changes_documents
-from generator.api.common import envelope
 from generator.api.contract import CHANGES, ChangeList
 from generator.api.urls import SiteConfig
+from generator.documents.changes import changes_documents
+from generator.documents.common import envelope
 from generator.input.records import ChangelogRecord, Dataset
 from generator.scoring.history import replay
 

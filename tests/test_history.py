@@ -20,8 +20,8 @@ from generator.api.contract import (
     ModelDetail,
     ModelHistory,
 )
-from generator.api.documents import build_documents
 from generator.api.urls import SiteConfig
+from generator.documents.assemble import build_documents
 from generator.input.records import Dataset, ModelRecord
 from generator.pages.charts import frontier
 from generator.pages.plots import Holder

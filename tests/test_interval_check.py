@@ -9,9 +9,9 @@ import pytest
 from support.paths import FIXTURE_DATA
 
 from generator.api.contract import Methodology
-from generator.api.documents import build_documents, encode
-from generator.api.interval_check import interval_check, statement
 from generator.api.urls import SiteConfig
+from generator.documents.assemble import build_documents, encode
+from generator.documents.interval_check import interval_check, statement
 from generator.input.load import load_dataset
 from generator.input.records import HeldOutCheckRecord, IntervalCheckRecord
 from generator.scoring import compute_scores

@@ -10,10 +10,11 @@ from support.documents import BASE, sample_documents
 from support.paths import SHIPPED_BASE_URL
 from support.sitecheck import BuiltSite, broken_links, external_loads, reachable
 
-from generator.api.downloads import download_jobs
-from generator.api.feed import FEED_FILE, render_feed
+from generator.api.files import FEED_FILE
 from generator.api.hosting import RedirectRule, parse_redirects
 from generator.api.urls import DEFAULT_BASE_URL, SiteConfig
+from generator.documents.downloads import download_jobs
+from generator.documents.feed import render_feed
 from generator.pages.render import render_pages
 
 

@@ -10,7 +10,7 @@ from urllib.parse import urldefrag
 from llms_txt import parse_llms_file
 
 from generator.api.contract import ENDPOINTS
-from generator.api.downloads import DOWNLOADS
+from generator.api.files import DOWNLOADS
 from generator.api.mcp_tools import MCP_TOOLS
 from generator.api.urls import DEFAULT_BASE_URL, OPENAPI_FILE, api_file
 from generator.serve import StaticHost

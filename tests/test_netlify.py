@@ -22,7 +22,7 @@ from support.http_cases import all_cases, check, check_alias_redirects
 from support.paths import REPO
 from support.servers import free_port, running_server
 
-from generator.api.downloads import NOT_FOUND_FILE
+from generator.api.files import NOT_FOUND_FILE
 
 TOOLS = REPO / ".tools"
 NETLIFY = TOOLS / "netlify" / "node_modules" / "netlify-cli" / "bin" / "run.js"

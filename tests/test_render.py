@@ -24,8 +24,8 @@ from generator.api.contract import (
     RankingDetail,
     RankingList,
 )
-from generator.api.documents import build_documents, encode, render_api
 from generator.api.urls import SiteConfig
+from generator.documents.assemble import build_documents, encode, render_api
 from generator.errors import BuildError
 from generator.input.load import load_dataset
 from generator.input.records import BenchmarkResultRecord, Dataset

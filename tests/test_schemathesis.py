@@ -17,7 +17,7 @@ from support.paths import REPO
 from support.servers import free_port, python_env, running_server, serve_command
 
 from generator.api.contract import DOCUMENTS
-from generator.api.downloads import DOWNLOADS as DOWNLOAD_KINDS
+from generator.api.files import DOWNLOADS as DOWNLOAD_KINDS
 
 SCHEMATHESIS = shutil.which("schemathesis", path=str(Path(sys.executable).parent)) or shutil.which(
     "schemathesis"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.api.documents import build_documents
 from generator.api.urls import SiteConfig
+from generator.documents.assemble import build_documents
 from generator.input.load import load_dataset
 from generator.pages.sitedocs import SiteDocuments
 from generator.scoring import compute_scores

@@ -21,7 +21,8 @@ from generator.vocabulary import IQ_MIN as IQ_MIN
 from generator.vocabulary import ChartKind as ChartKind
 from generator.vocabulary import Direction as Direction
 
-API_VERSION = "1"
+ApiVersion = Literal["1"]
+API_VERSION: ApiVersion = "1"  # mypy holds the two together
 COST_UNIT = "USD per 1M input/output tokens"
 
 Uri = Annotated[str, Meta(extra_json_schema={"format": "uri"})]
@@ -39,7 +40,7 @@ class Closed(msgspec.Struct, rename="camel", kw_only=True, frozen=True, forbid_u
 class Envelope(Contract, kw_only=True, frozen=True):
     """Fields present at the top level of every response."""
 
-    api_version: Literal["1"]
+    api_version: ApiVersion
     methodology_version: str
     updated_at: dt.datetime | None
 
@@ -218,7 +219,7 @@ class VersionedModel(ModelFields, kw_only=False, frozen=True):
     null) stands for the envelope's. These two fields are positional, so they are encoded
     first (msgspec orders fields like dataclasses: keyword-only after positional)."""
 
-    api_version: Literal["1"]
+    api_version: ApiVersion
     methodology_version: str
 
 
@@ -320,7 +321,7 @@ class VersionedRanking(RankingFields, kw_only=False, frozen=True):
     """A ranking's fields under the envelope (`Envelope`'s three fields, positional so that
     they are encoded first, as in every other envelope)."""
 
-    api_version: Literal["1"]
+    api_version: ApiVersion
     methodology_version: str
     updated_at: dt.datetime | None
 
@@ -732,11 +733,11 @@ ERROR_CODES: dict[str, str] = {
 S = TypeVar("S", bound=msgspec.Struct)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DocumentKind(Generic[S]):
     """One kind of published document: the one place its path, type, file and page are named.
 
-    The producers (`api/documents.py` and its helpers), the file layout (`api/urls.py`),
+    The producers (`documents/assemble.py` and its helpers), the file layout (`api/urls.py`),
     OpenAPI, the hosting rules, the pages (`SiteDocuments`), the MCP sidecar's snapshot and
     the tests all read this table. A `{param}` is one whole segment of the path (anywhere:
     `/models/{id}/history`) and the last segment of the file (one file per value, in
@@ -815,90 +816,114 @@ def _template_value(template: str, param: str | None, concrete: str) -> str | No
 
 
 INDEX: DocumentKind[ApiIndex] = DocumentKind(
-    "/",
-    ApiIndex,
-    "Discover the API: its endpoints, OpenAPI description, MCP connector and docs",
-    "index.json",
-    "docs/",
+    path="/",
+    response=ApiIndex,
+    summary="Discover the API: its endpoints, OpenAPI description, MCP connector and docs",
+    file="index.json",
+    page="docs/",
 )
-MODELS = DocumentKind("/models", ModelList, "List every published model", "models.json", "")
+MODELS = DocumentKind(
+    path="/models",
+    response=ModelList,
+    summary="List every published model",
+    file="models.json",
+    page="",
+)
 MODEL = DocumentKind(
-    "/models/{id}",
-    ModelDetail,
-    "Get one model",
-    "models/{id}",
-    "models/{id}/",
-    "id",
-    "model_not_found",
+    path="/models/{id}",
+    response=ModelDetail,
+    summary="Get one model",
+    file="models/{id}",
+    page="models/{id}/",
+    param="id",
+    not_found_code="model_not_found",
 )
 MODEL_HISTORY = DocumentKind(
-    "/models/{id}/history",
-    ModelHistory,
-    "Get one model's composite IQ, rank and seven dimensions at each month end since release",
-    "model-history/{id}",
-    "models/{id}/",
-    "id",
-    "model_not_found",
+    path="/models/{id}/history",
+    response=ModelHistory,
+    summary=(
+        "Get one model's composite IQ, rank and seven dimensions at each month end since release"
+    ),
+    file="model-history/{id}",
+    page="models/{id}/",
+    param="id",
+    not_found_code="model_not_found",
 )
 BENCHMARKS = DocumentKind(
-    "/benchmarks",
-    BenchmarkList,
-    "List the benchmarks of the seven dimensions",
-    "benchmarks",
-    "benchmarks/",
+    path="/benchmarks",
+    response=BenchmarkList,
+    summary="List the benchmarks of the seven dimensions",
+    file="benchmarks",
+    page="benchmarks/",
 )
 RANKINGS = DocumentKind(
-    "/rankings", RankingList, "List the ranking catalog", "rankings.json", "rankings/"
+    path="/rankings",
+    response=RankingList,
+    summary="List the ranking catalog",
+    file="rankings.json",
+    page="rankings/",
 )
 RANKING = DocumentKind(
-    "/rankings/{id}",
-    RankingDetail,
-    "Get one ranking",
-    "rankings/{id}",
-    "rankings/{id}/",
-    "id",
-    "ranking_not_found",
+    path="/rankings/{id}",
+    response=RankingDetail,
+    summary="Get one ranking",
+    file="rankings/{id}",
+    page="rankings/{id}/",
+    param="id",
+    not_found_code="ranking_not_found",
 )
 CHARTS = DocumentKind(
-    "/charts", ChartList, "List the promoted canonical charts", "charts", "charts/"
+    path="/charts",
+    response=ChartList,
+    summary="List the promoted canonical charts",
+    file="charts",
+    page="charts/",
 )
 METHODOLOGY = DocumentKind(
-    "/methodology", Methodology, "Read the scoring methodology", "methodology", "methodology/"
+    path="/methodology",
+    response=Methodology,
+    summary="Read the scoring methodology",
+    file="methodology",
+    page="methodology/",
 )
 DOMAINS = DocumentKind(
-    "/domains", DomainList, "List the applied-capability domains", "domains.json", "domains/"
+    path="/domains",
+    response=DomainList,
+    summary="List the applied-capability domains",
+    file="domains.json",
+    page="domains/",
 )
 DOMAIN = DocumentKind(
-    "/domains/{slug}",
-    DomainDetail,
-    "Get one domain",
-    "domains/{slug}",
-    "domains/{slug}/",
-    "slug",
-    "domain_not_found",
+    path="/domains/{slug}",
+    response=DomainDetail,
+    summary="Get one domain",
+    file="domains/{slug}",
+    page="domains/{slug}/",
+    param="slug",
+    not_found_code="domain_not_found",
 )
 HISTORY = DocumentKind(
-    "/history",
-    HistoryList,
-    "List the monthly snapshots of the replayed score history",
-    "history.json",
-    "history/",
+    path="/history",
+    response=HistoryList,
+    summary="List the monthly snapshots of the replayed score history",
+    file="history.json",
+    page="history/",
 )
 HISTORY_SNAPSHOT = DocumentKind(
-    "/history/{date}",
-    HistoryDetail,
-    "Get the composite leaderboard as of one month end (YYYY-MM-DD)",
-    "history/{date}",
-    "history/{date}/",
-    "date",
-    "history_not_found",
+    path="/history/{date}",
+    response=HistoryDetail,
+    summary="Get the composite leaderboard as of one month end (YYYY-MM-DD)",
+    file="history/{date}",
+    page="history/{date}/",
+    param="date",
+    not_found_code="history_not_found",
 )
 CHANGES = DocumentKind(
-    "/changes",
-    ChangeList,
-    "List what changed, newest first: releases, new results with their effect, methodology",
-    "changes.json",
-    "history/",
+    path="/changes",
+    response=ChangeList,
+    summary="List what changed, newest first: releases, new results with their effect, methodology",
+    file="changes.json",
+    page="history/",
 )
 
 DOCUMENTS: tuple[DocumentKind[Any], ...] = (

@@ -21,9 +21,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.api.contract import DOCUMENTS, MODEL, MODEL_HISTORY, DocumentKind
-from generator.api.downloads import CSV_TYPE, DOWNLOADS_DIR, NOT_FOUND_FILE
-from generator.api.feed import FEED_FILE, FEED_TYPE
-from generator.api.llmstxt import LLMS_FILE, LLMS_TYPE
+from generator.api.files import (
+    CSV_TYPE,
+    DOWNLOADS_DIR,
+    FEED_FILE,
+    FEED_TYPE,
+    LLMS_FILE,
+    LLMS_TYPE,
+    NOT_FOUND_FILE,
+)
 from generator.api.urls import (
     ALIAS_PREFIX,
     API_PREFIXES,

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from generator.api.contract import API_VERSION, DOCUMENTS, DocumentKind, Error
-from generator.api.downloads import DOWNLOADS, DOWNLOADS_DIR, NOT_FOUND_COLUMNS, DownloadKind
+from generator.api.files import DOWNLOADS, DOWNLOADS_DIR, NOT_FOUND_COLUMNS, DownloadKind
 from generator.api.hosting import API_HEADERS, DOWNLOAD_HEADERS
 from generator.api.urls import SiteConfig, alias_url, api_url, endpoint_for
 

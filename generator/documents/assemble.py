@@ -13,11 +13,6 @@ from typing import Any
 
 import msgspec
 
-from generator.api.changes import changes_documents
-from generator.api.common import (
-    SPREAD_DECIMALS as NOISE_DECIMALS,
-)
-from generator.api.common import Envelope, envelope, model_urls, scored_benchmarks
 from generator.api.contract import (
     API_VERSION,
     BENCHMARKS,
@@ -51,17 +46,7 @@ from generator.api.contract import (
     MethodologyParameters,
     SourceRef,
 )
-from generator.api.history import history_documents, model_history_documents
-from generator.api.interval_check import interval_check
-from generator.api.models import model_documents
 from generator.api.openapi import build_openapi
-from generator.api.rankings import (
-    COMPOSITE_ID,
-    COMPOSITE_NAME,
-    COST_ID,
-    COST_NAME,
-    ranking_documents,
-)
 from generator.api.urls import (
     API_PREFIXES,
     OPENAPI_FILE,
@@ -77,6 +62,21 @@ from generator.api.urls import (
     mcp_url,
     methodology_page_url,
     openapi_url,
+)
+from generator.documents.changes import changes_documents
+from generator.documents.common import (
+    SPREAD_DECIMALS as NOISE_DECIMALS,
+)
+from generator.documents.common import EnvelopeFields, envelope, model_urls, scored_benchmarks
+from generator.documents.history import history_documents, model_history_documents
+from generator.documents.interval_check import interval_check
+from generator.documents.models import model_documents
+from generator.documents.rankings import (
+    COMPOSITE_ID,
+    COMPOSITE_NAME,
+    COST_ID,
+    COST_NAME,
+    ranking_documents,
 )
 from generator.errors import BuildError
 from generator.input.records import BenchmarkRecord, Dataset, DomainRecord
@@ -132,7 +132,7 @@ def build_documents(
 
 
 def _benchmarks(
-    dataset: Dataset, noise: Mapping[str, ScoredNoise], config: SiteConfig, env: Envelope
+    dataset: Dataset, noise: Mapping[str, ScoredNoise], config: SiteConfig, env: EnvelopeFields
 ) -> BenchmarkList:
     return BenchmarkList(
         **env,
@@ -160,7 +160,7 @@ def _benchmarks(
     )
 
 
-def _charts(dataset: Dataset, config: SiteConfig, env: Envelope) -> ChartList:
+def _charts(dataset: Dataset, config: SiteConfig, env: EnvelopeFields) -> ChartList:
     return ChartList(
         **env,
         charts=[
@@ -184,7 +184,7 @@ def _benchmark_refs(benchmarks: list[BenchmarkRecord]) -> list[BenchmarkRef]:
 
 
 def _methodology(
-    dataset: Dataset, noise: Mapping[str, ScoredNoise], config: SiteConfig, env: Envelope
+    dataset: Dataset, noise: Mapping[str, ScoredNoise], config: SiteConfig, env: EnvelopeFields
 ) -> Methodology:
     method = dataset.methodology
     scored = scored_benchmarks(dataset)
@@ -264,7 +264,7 @@ def _input_ref(text: str) -> BenchmarkRef:
 
 
 def _domains(
-    dataset: Dataset, scores: Scores, config: SiteConfig, env: Envelope
+    dataset: Dataset, scores: Scores, config: SiteConfig, env: EnvelopeFields
 ) -> dict[str, msgspec.Struct]:
     documents: dict[str, msgspec.Struct] = {
         DOMAINS.path: DomainList(
@@ -356,7 +356,7 @@ def _template_url(config: SiteConfig, path: str) -> str:
     return api_url(config, path).replace("{", "%7B").replace("}", "%7D")
 
 
-def _index(config: SiteConfig, env: Envelope) -> ApiIndex:
+def _index(config: SiteConfig, env: EnvelopeFields) -> ApiIndex:
     return ApiIndex(
         **env,
         name=API_NAME,

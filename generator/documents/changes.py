@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from generator.api.common import Envelope
 from generator.api.contract import CHANGES, Change, ChangeList
 from generator.api.urls import SiteConfig, methodology_page_url, model_page_url
+from generator.documents.common import EnvelopeFields
 from generator.input.records import ChangelogRecord, Dataset, ModelRecord
 from generator.scoring.history import Snapshot, month_end
 
@@ -29,7 +29,7 @@ Standing = tuple[int | None, int | None]  # (iq, rank) in one snapshot
 
 
 def changes_documents(
-    dataset: Dataset, snapshots: Sequence[Snapshot], config: SiteConfig, env: Envelope
+    dataset: Dataset, snapshots: Sequence[Snapshot], config: SiteConfig, env: EnvelopeFields
 ) -> dict[str, msgspec.Struct]:
     """`/changes`: every change, newest first."""
     standings = {s.date: _standings(s) for s in snapshots}

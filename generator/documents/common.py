@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import datetime as dt
-from typing import Literal, TypedDict
+from typing import Any
 
-from generator.api.contract import DIMENSION_SLUGS
+import msgspec
+
+from generator.api.contract import API_VERSION, DIMENSION_SLUGS, Envelope
 from generator.api.urls import SiteConfig, model_page_url
 from generator.input.records import BenchmarkRecord, Dataset
 from generator.scoring import round_half_up, round_to
@@ -15,22 +16,19 @@ PROJECTED_IQ_DECIMALS = 2
 SPREAD_DECIMALS = 2  # sds and the ends of stated 95% ranges
 
 
-class Envelope(TypedDict):
-    """The envelope fields, as keyword arguments of every top-level document."""
-
-    api_version: Literal["1"]
-    methodology_version: str
-    updated_at: dt.datetime | None
+EnvelopeFields = dict[str, Any]
+"""The envelope (`contract.Envelope`), as keyword arguments of a top-level document."""
 
 
-def envelope(dataset: Dataset) -> Envelope:
+def envelope(dataset: Dataset) -> EnvelopeFields:
     """`apiVersion`, `methodologyVersion`, and `updatedAt` = the newest model or benchmark file."""
     stamps = [m.updated for m in dataset.models] + [b.updated for b in dataset.benchmarks]
-    return Envelope(
-        api_version="1",
+    fields = Envelope(
+        api_version=API_VERSION,
         methodology_version=dataset.methodology.version,
         updated_at=max(stamps) if stamps else None,
     )
+    return msgspec.structs.asdict(fields)
 
 
 def scored_benchmarks(dataset: Dataset) -> list[BenchmarkRecord]:

@@ -4,9 +4,8 @@
 RFC 4180 (CRLF line ends, fields quoted only when needed), UTF-8 without a byte order
 mark, a header row, columns in a fixed order, rows in the JSON document's order; an
 empty field is a null. Each file is made from the published document it mirrors, so a
-CSV never says anything its JSON twin does not. They live in `downloads/` at the site
-root, outside the API tree, so that their `Content-Type` rule (`text/csv`) never meets
-the API's JSON one (`api/hosting.py`).
+CSV never says anything its JSON twin does not. Their paths and kinds are published
+declarations (`generator/api/files.py`); this module makes their bytes.
 """
 
 from __future__ import annotations
@@ -14,9 +13,8 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import msgspec
 
@@ -30,7 +28,6 @@ from generator.api.contract import (
     MODELS,
     RANKING,
     RANKINGS,
-    DocumentKind,
     DomainDetail,
     DomainList,
     HistoryDetail,
@@ -41,11 +38,19 @@ from generator.api.contract import (
     RankingDetail,
     RankingList,
 )
+from generator.api.files import (
+    NOT_FOUND_COLUMNS,
+    NOT_FOUND_FILE,
+    NOT_FOUND_ROW,
+    domain_download,
+    history_download,
+    model_history_download,
+    models_download,
+    ranking_download,
+    snapshot_download,
+)
 from generator.encoders import csv_cell, csv_number
 from generator.errors import BuildError
-
-DOWNLOADS_DIR = "downloads"
-CSV_TYPE = "text/csv; charset=utf-8; header=present"
 
 Cell = str | int | float | bool | None
 MODEL_COLUMNS = (
@@ -66,92 +71,6 @@ HISTORY_COLUMNS = (
 MODEL_HISTORY_COLUMNS = (
     "date", "rank", "rankLow", "rankHigh", "iq", "iqLow95", "iqHigh95", *DIMENSION_SLUGS,
 )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class DownloadKind:
-    """One kind of CSV download: its file and the JSON document kind it mirrors.
-
-    The files, their OpenAPI paths, llms.txt and the page links all read `DOWNLOADS`.
-    A `{param}` in `name` is the mirrored kind's: one file per published value.
-    """
-
-    name: str  # under `downloads/`, without `.csv`
-    mirrors: DocumentKind[Any]
-    summary: str
-
-    @property
-    def pattern(self) -> str:
-        """Its site path pattern (`downloads/rankings/{id}.csv`)."""
-        return f"{DOWNLOADS_DIR}/{self.name}.csv"
-
-    def site_path(self, value: str | None = None) -> str:
-        """The site path of one file (`value` fills the `{param}`)."""
-        param = self.mirrors.param
-        if param is None:
-            return self.pattern
-        if value is None:
-            raise ValueError(f"{self.pattern}: no value for {{{param}}}")
-        return self.pattern.replace("{" + param + "}", value)
-
-
-MODELS_CSV = DownloadKind("models", MODELS, "The model list as CSV: one row per model")
-MODEL_HISTORY_CSV = DownloadKind(
-    "model-history/{id}",
-    MODEL_HISTORY,
-    "One model's replayed history as CSV: one row per month end since its release",
-)
-RANKING_CSV = DownloadKind(
-    "rankings/{id}", RANKING, "One ranking as CSV: one row per ranked model, in rank order"
-)
-DOMAIN_CSV = DownloadKind(
-    "domains/{slug}", DOMAIN, "One domain's composite leaderboard as CSV: one row per model"
-)
-HISTORY_CSV = DownloadKind(
-    "history", HISTORY, "Every snapshot's leaderboard in one CSV: one row per month end and model"
-)
-SNAPSHOT_CSV = DownloadKind(
-    "history/{date}", HISTORY_SNAPSHOT, "One snapshot's composite leaderboard as CSV"
-)
-DOWNLOADS: tuple[DownloadKind, ...] = (
-    MODELS_CSV,
-    MODEL_HISTORY_CSV,
-    RANKING_CSV,
-    DOMAIN_CSV,
-    HISTORY_CSV,
-    SNAPSHOT_CSV,
-)
-"""Every kind of CSV download, in OpenAPI order."""
-NOT_FOUND_FILE = f"{DOWNLOADS_DIR}/_errors/not_found.csv"
-"""The body of a 404 under `downloads/`: CSV, as that folder's `Content-Type` says."""
-NOT_FOUND_COLUMNS = ("error", "code")
-NOT_FOUND_ROW = ("No such download.", "not_found")
-
-
-def ranking_download(ranking_id: str) -> str:
-    return RANKING_CSV.site_path(ranking_id)
-
-
-def domain_download(slug: str) -> str:
-    return DOMAIN_CSV.site_path(slug)
-
-
-def history_download() -> str:
-    return HISTORY_CSV.site_path()
-
-
-def snapshot_download(date: str) -> str:
-    """One history snapshot's leaderboard (`downloads/history/<date>.csv`)."""
-    return SNAPSHOT_CSV.site_path(date)
-
-
-def models_download() -> str:
-    return MODELS_CSV.site_path()
-
-
-def model_history_download(model_id: str) -> str:
-    """One model's history (`downloads/model-history/<id>.csv`)."""
-    return MODEL_HISTORY_CSV.site_path(model_id)
 
 
 def to_csv(columns: Sequence[str], rows: Iterable[Sequence[Cell]]) -> bytes:

@@ -15,12 +15,11 @@ from xml.etree import ElementTree as ET
 import msgspec
 
 from generator.api.contract import CHANGES, ChangeList
+from generator.api.files import FEED_FILE
 from generator.api.urls import SiteConfig, api_url, landing_url
 from generator.encoders import xml_chars
 from generator.errors import BuildError
 
-FEED_FILE = "feed.atom"
-FEED_TYPE = "application/atom+xml; charset=utf-8"
 FEED_ENTRIES = 100
 ATOM = "http://www.w3.org/2005/Atom"
 TITLE = "modelscores: what changed"

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 
 import msgspec
 
-from generator.api.common import Envelope, spread_or_none
 from generator.api.contract import (
     HISTORY,
     HISTORY_NOTE,
@@ -26,14 +25,15 @@ from generator.api.contract import (
     ModelHistory,
     ModelHistoryPoint,
 )
-from generator.api.models import dimension_scores
 from generator.api.urls import SiteConfig, api_url, model_page_url
+from generator.documents.common import EnvelopeFields, spread_or_none
+from generator.documents.models import dimension_scores
 from generator.input.records import Dataset
 from generator.scoring.history import Snapshot, SnapshotModel
 
 
 def history_documents(
-    snapshots: Sequence[Snapshot], config: SiteConfig, env: Envelope
+    snapshots: Sequence[Snapshot], config: SiteConfig, env: EnvelopeFields
 ) -> dict[str, msgspec.Struct]:
     """`/history` and every `/history/{date}`."""
     details = {s.date.isoformat(): _detail(s, config, env) for s in snapshots}
@@ -73,7 +73,7 @@ def _entries(snapshot: Snapshot, config: SiteConfig) -> list[HistoryEntry]:
     ]
 
 
-def _detail(snapshot: Snapshot, config: SiteConfig, env: Envelope) -> HistoryDetail:
+def _detail(snapshot: Snapshot, config: SiteConfig, env: EnvelopeFields) -> HistoryDetail:
     entries = _entries(snapshot, config)
     return HistoryDetail(
         **env,
@@ -103,7 +103,7 @@ def _summary(snapshot: Snapshot, detail: HistoryDetail, config: SiteConfig) -> H
 
 
 def model_history_documents(
-    dataset: Dataset, snapshots: Sequence[Snapshot], config: SiteConfig, env: Envelope
+    dataset: Dataset, snapshots: Sequence[Snapshot], config: SiteConfig, env: EnvelopeFields
 ) -> dict[str, msgspec.Struct]:
     """One `/models/{id}/history` per published model: its point at every snapshot whose
     dataset holds it, oldest first (empty for a model that never entered)."""

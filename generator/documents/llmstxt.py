@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from generator.api.contract import ENDPOINTS, DocumentKind
-from generator.api.downloads import DOWNLOADS, DownloadKind
+from generator.api.files import DOWNLOADS, DownloadKind
 from generator.api.mcp_tools import MCP_TOOLS
 from generator.api.urls import (
     SiteConfig,
@@ -25,8 +25,6 @@ from generator.api.urls import (
 )
 from generator.encoders import markdown_text
 
-LLMS_FILE = "llms.txt"
-LLMS_TYPE = "text/plain; charset=utf-8"  # Markdown, served as plain text
 TITLE = "modelscores"
 SUMMARY = (
     "Public, read-only scores of AI models: composite IQ over seven dimensions with 95% "

@@ -6,13 +6,6 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from generator.api.common import (
-    PROJECTED_IQ_DECIMALS,
-    Envelope,
-    cost_or_none,
-    iq_or_none,
-    spread_or_none,
-)
 from generator.api.contract import (
     DIMENSION_SLUGS,
     MODEL,
@@ -33,6 +26,13 @@ from generator.api.contract import (
     ReasoningEffort,
 )
 from generator.api.urls import SiteConfig, model_page_url
+from generator.documents.common import (
+    PROJECTED_IQ_DECIMALS,
+    EnvelopeFields,
+    cost_or_none,
+    iq_or_none,
+    spread_or_none,
+)
 from generator.input.records import (
     BenchmarkRecord,
     Dataset,
@@ -50,7 +50,7 @@ def _field_name(slug: str) -> str:
 
 
 def model_documents(
-    dataset: Dataset, scores: Scores, config: SiteConfig, env: Envelope
+    dataset: Dataset, scores: Scores, config: SiteConfig, env: EnvelopeFields
 ) -> dict[str, msgspec.Struct]:
     """`/models` and one `/models/{id}` per published model."""
     benchmarks = {b.id: b for b in dataset.benchmarks}

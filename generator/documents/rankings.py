@@ -13,7 +13,6 @@ from typing import NamedTuple
 
 import msgspec
 
-from generator.api.common import Envelope, cost_or_none, iq_or_none, scored_benchmarks
 from generator.api.contract import (
     DIMENSION_SLUGS,
     RANKING,
@@ -26,6 +25,7 @@ from generator.api.contract import (
     RankingType,
 )
 from generator.api.urls import SiteConfig, model_page_url, ranking_page_url
+from generator.documents.common import EnvelopeFields, cost_or_none, iq_or_none, scored_benchmarks
 from generator.errors import BuildError
 from generator.input.records import Dataset, ModelRecord
 from generator.scoring import rank_entries
@@ -57,7 +57,7 @@ class _Ranking:
 
 
 def ranking_documents(
-    dataset: Dataset, scores: Scores, config: SiteConfig, env: Envelope
+    dataset: Dataset, scores: Scores, config: SiteConfig, env: EnvelopeFields
 ) -> dict[str, msgspec.Struct]:
     """`/rankings` (the catalog) and every `/rankings/{id}`."""
     rankings = _rankings(dataset, scores)
@@ -177,7 +177,7 @@ def _catalog_entry(ranking: _Ranking, config: SiteConfig, version: str) -> Ranki
 
 
 def _detail(
-    ranking: _Ranking, models: Mapping[str, ModelRecord], config: SiteConfig, env: Envelope
+    ranking: _Ranking, models: Mapping[str, ModelRecord], config: SiteConfig, env: EnvelopeFields
 ) -> RankingDetail:
     rows = [
         RankedModel(

@@ -32,7 +32,7 @@ from generator.api.contract import (
     RANKINGS,
     Envelope,
 )
-from generator.api.downloads import model_history_download, snapshot_download
+from generator.api.files import model_history_download, snapshot_download
 from generator.api.mcp_tools import MCP_TOOLS
 from generator.api.openapi import build_openapi
 from generator.api.urls import SiteConfig, api_url, mcp_url, openapi_url

@@ -68,8 +68,8 @@ from generator.api.contract import (
     ReasoningEffort,
     SourceRef,
 )
-from generator.api.documents import render_api
 from generator.api.urls import SiteConfig
+from generator.documents.assemble import render_api
 
 BASE = "https://scores.example.org"
 UPDATED = dt.datetime(2026, 1, 15, 12, 0, tzinfo=dt.UTC)
