@@ -10,34 +10,17 @@ than on the wire; status, body and CORS are asserted on the wire.
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
 from support.http_cases import all_cases, check, check_alias_redirects
-from support.paths import REPO
-from support.servers import free_port, running_server
+from support.netlify import NETLIFY, NODE, netlify_dev
 
 from generator.api.files import NOT_FOUND_FILE
 
-TOOLS = REPO / ".tools"
-NETLIFY = TOOLS / "netlify" / "node_modules" / "netlify-cli" / "bin" / "run.js"
 PINNED = "26.2.0"
-
-
-def _node() -> str | None:
-    """Node 22 from .tools/ if installed, else a `node` on PATH."""
-    for candidate in sorted((TOOLS / "node22" / "node_modules").glob("node-linux-*/bin/node")):
-        if os.access(candidate, os.X_OK):
-            return str(candidate)
-    return shutil.which("node")
-
-
-NODE = _node()
 
 pytestmark = [
     pytest.mark.slow,
@@ -46,47 +29,6 @@ pytestmark = [
         reason="netlify-cli is not installed (run scripts/install_tools.sh)",
     ),
 ]
-
-
-@contextmanager
-def netlify_dev(site: Path, work: Path) -> Iterator[str]:
-    """`netlify dev` (offline) serving `site`; yields its base URL."""
-    assert NODE is not None
-    home = work / "home"
-    project = work / "project"  # netlify dev writes .netlify/ into its working directory
-    home.mkdir()
-    (project / ".netlify").mkdir(parents=True)
-    # netlify-cli 26 starts a local Netlify Database (PGlite: Postgres compiled to
-    # WebAssembly) in .netlify/db on every `netlify dev`, with no option to turn it off:
-    # creating its data directory takes about 3.5 s of CPU and 6 s of the 8.5 s start. A
-    # plain file in that place makes the database's mkdir fail at once; netlify dev logs
-    # "Failed to start Netlify Database locally" and serves as before. The site has no
-    # functions, so nothing here could reach the database.
-    (project / ".netlify" / "db").touch()
-    port = free_port()
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "HOME": str(home),
-        "BROWSER": "none",
-        "NETLIFY_TELEMETRY_DISABLED": "1",
-        "CI": "1",
-    }
-    command = [
-        NODE,
-        str(NETLIFY),
-        "dev",
-        "--offline",
-        "--internal-disable-edge-functions",
-        "--dir",
-        str(site),
-        "--port",
-        str(port),
-    ]
-    base = f"http://127.0.0.1:{port}"
-    with running_server(
-        command, f"{base}/api/v1", env=env, cwd=project, timeout=120, log=work / "netlify.log"
-    ):
-        yield base
 
 
 @pytest.fixture(scope="module")
