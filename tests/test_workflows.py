@@ -19,13 +19,17 @@ from typing import Any
 
 import pytest
 import yaml  # type: ignore[import-untyped]  # (pyyaml, in the lock through schemathesis; no stubs)
+from support.standins import stand_in
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 CI = ROOT / "scripts" / "ci"
 BIN = Path(sys.executable).parent
 FIXTURE = ROOT / "tests" / "data"
-TESTED = {"pull-request", "comment-pr", "build-site", "deploy-site", "publish-sidecar"}
+TESTED = {
+    *("pull-request", "comment-pr", "build-site"),
+    *("publish-sidecar", "deploy-sidecar", "deploy-site"),
+}
 NETLIFY_CLI = ROOT / ".tools" / "netlify" / "node_modules" / "netlify-cli" / "bin" / "run.js"
 
 
@@ -112,7 +116,10 @@ def test_actions_are_pinned_to_commits_and_permissions_start_empty() -> None:
     for workflow in WORKFLOWS:
         text = workflow.read_text(encoding="utf-8")
         for action in re.findall(r"uses: (\S+)", text):
-            assert re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", action), (workflow.name, action)
+            assert re.fullmatch(r"[\w.-]+/[\w.-]+(/[\w.-]+)*@[0-9a-f]{40}", action), (
+                workflow.name,
+                action,
+            )
         assert "\npermissions: {}\n" in text, workflow.name
         assert "pull_request_target" not in text
 
@@ -240,22 +247,16 @@ def test_production_build_refuses_a_missing_or_plain_http_address(tmp_path: Path
     assert not (tmp_path / "out").exists()
 
 
-def test_deploy_sends_a_complete_build_to_netlify(tmp_path: Path, built_site: Path) -> None:
-    netlify, log = _recorder(tmp_path, "netlify")
-    env = {"NETLIFY": str(netlify), "NETLIFY_AUTH_TOKEN": "t", "NETLIFY_SITE_ID": "s-1"}
-    result = _run("deploy-site", str(built_site), env={**env, "GITHUB_SHA": "abc123"})
-    assert result.returncode == 0, result.stderr
-    assert _calls(log)[0]["args"] == [
-        *("deploy", "--prod", "--no-build", "--dir", str(built_site)),
-        *("--site", "s-1", "--message", "abc123"),
-    ]
-
-
 def test_deploy_refuses_an_incomplete_build_or_missing_secrets(
     tmp_path: Path, built_site: Path
 ) -> None:
     netlify, log = _recorder(tmp_path, "netlify")
-    env = {"NETLIFY": str(netlify), "NETLIFY_AUTH_TOKEN": "t", "NETLIFY_SITE_ID": "s-1"}
+    env = {
+        "NETLIFY": str(netlify),
+        "NETLIFY_AUTH_TOKEN": "t",
+        "NETLIFY_SITE_ID": "s-1",
+        "MODELSCORES_BASE_URL": "https://scores.example.org",
+    }
     partial = tmp_path / "partial"
     # Its files hard links (the script only reads them; removing one removes a link): a copy
     # of the site's 144 files took 0.1 s.
@@ -267,7 +268,7 @@ def test_deploy_refuses_an_incomplete_build_or_missing_secrets(
         result.stderr
         == f"deploy-site: {partial}: not a complete build (no _redirects); nothing deployed\n"
     )
-    for secret in ("NETLIFY_AUTH_TOKEN", "NETLIFY_SITE_ID"):
+    for secret in ("NETLIFY_AUTH_TOKEN", "NETLIFY_SITE_ID", "MODELSCORES_BASE_URL"):
         missing = _run("deploy-site", str(built_site), env={**env, secret: ""})
         assert missing.returncode == 1
         assert secret in missing.stderr
@@ -290,13 +291,29 @@ def test_the_pinned_netlify_cli_knows_every_flag_the_deploy_uses(tmp_path: Path)
     )
     assert result.returncode == 0, result.stderr
     script = (CI / "deploy-site").read_text(encoding="utf-8")
-    used = set(re.findall(r"(--[a-z-]+)", script[script.index("$NETLIFY deploy") :]))
-    assert used == {"--prod", "--no-build", "--dir", "--site", "--message"}
+    command = script[script.index("$NETLIFY deploy") :].split("\n\n")[0].split(")\n")[0]
+    used = set(re.findall(r"(--[a-z-]+)", command))
+    assert used == {"--no-build", "--json", "--dir", "--site", "--message"}
     assert all(flag in result.stdout for flag in used)
+    # `netlify api OPERATION` runs operations of Netlify's API by name: the ones used exist
+    listed = subprocess.run(
+        [str(node), str(NETLIFY_CLI), "api", "--list"],
+        env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), "NETLIFY_TELEMETRY_DISABLED": "1"},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert listed.returncode == 0, listed.stderr
+    for operation in set(re.findall(r"api (\w+)", script)) | {"getSite", "restoreSiteDeploy"}:
+        assert operation in listed.stdout, operation
 
 
 def test_sidecar_image_is_built_for_the_public_addresses_and_pushed(tmp_path: Path) -> None:
-    docker, log = _recorder(tmp_path, "docker")
+    digest = "ghcr.io/owner/name-mcp@sha256:" + "0" * 64
+    docker = stand_in(tmp_path, "docker", [("inspect", digest, 0)])
+    log = tmp_path / "calls.log"
     env = {
         "DOCKER": str(docker),
         "REGISTRY_TOKEN": "secret-token",
@@ -307,11 +324,11 @@ def test_sidecar_image_is_built_for_the_public_addresses_and_pushed(tmp_path: Pa
     image = "ghcr.io/owner/name-mcp"
     result = _run("publish-sidecar", image, "abc123", env=env)
     assert result.returncode == 0, result.stderr
-    login, build, push, push_latest = _calls(log)
-    assert login == {
-        "args": ["login", "ghcr.io", "--username", "someone", "--password-stdin"],
-        "stdin": "secret-token",  # on stdin, never on a command line
-    }
+    login, build, push, push_latest, _ = _calls(log)
+    assert (login["args"], login["stdin"]) == (
+        ["login", "ghcr.io", "--username", "someone", "--password-stdin"],
+        "secret-token",  # on stdin, never on a command line
+    )
     assert build["args"] == [
         *("build", "--pull", "--build-arg", "BASE_URL=https://scores.example.org"),
         *("--build-arg", "MCP_ORIGIN=https://mcp.example.org"),
