@@ -81,12 +81,13 @@
     });
   };
 
+  /* A checkbox in the rank cell (not in the row header, whose name it would change). */
   Leaderboard.prototype.pickBox = function (row) {
     var self = this;
-    var name = row.querySelector("th");
+    var name = row.querySelector("th a").textContent.trim();
     var box = el("input", { type: "checkbox", "class": "pick", value: row.dataset.id,
-      "aria-label": "Compare " + name.querySelector("a").textContent.trim() });
-    name.insertBefore(box, name.firstChild);
+      "aria-label": "Compare " + name });
+    row.cells[0].insertBefore(box, row.cells[0].firstChild);
     box.addEventListener("change", function () {
       var at = self.picked.indexOf(box.value);
       if (box.checked && at < 0) self.picked.push(box.value);
@@ -184,6 +185,8 @@
         label = th.querySelector("button").textContent.trim();
       } else th.removeAttribute("aria-sort");
     });
+    // groups are runs of the rank order: shaded only while the table is in it
+    this.table.classList.toggle("resorted", this.sort !== "rank" || this.dir !== "asc");
     this.updatePicks();
     this.status.textContent = "Showing " + shown + " of " + this.rows.length + " models, sorted by " +
       label + (this.dir === "asc" ? ", ascending." : ", descending.");
@@ -303,7 +306,7 @@
     row("Released", function (m) { return el("td", { "class": "date", text: m.releaseDate || "–" }); });
     row("Weights", function (m) { return el("td", { text: m.openSource ? "open" : "closed" }); });
     return el("table", { id: "compare-table" }, [
-      el("caption", { text: "The compared models side by side; ranges are 95% ranges." }),
+      el("caption", { text: "Compared models (95% ranges)" }),
       el("thead", {}, [head]), body
     ]);
   }
