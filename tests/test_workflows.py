@@ -30,6 +30,7 @@ TESTED = {
     *("pull-request", "comment-pr", "build-site"),
     *("publish-sidecar", "deploy-sidecar", "deploy-site"),
 }
+REFRESH = {"refresh-download", "refresh-import", "refresh-pr"}  # tests/test_refresh_workflow.py
 NETLIFY_CLI = ROOT / ".tools" / "netlify" / "node_modules" / "netlify-cli" / "bin" / "run.js"
 
 
@@ -74,8 +75,8 @@ def _calls(log: Path) -> list[dict[str, object]]:
 # --- the workflow files ------------------------------------------------------------
 
 
-def test_there_are_the_two_workflows() -> None:
-    assert [w.name for w in WORKFLOWS] == ["deploy.yml", "pull-request.yml"]
+def test_there_are_the_three_workflows() -> None:
+    assert [w.name for w in WORKFLOWS] == ["deploy.yml", "pull-request.yml", "refresh.yml"]
 
 
 def test_actionlint_passes() -> None:
@@ -109,7 +110,7 @@ def test_every_step_runs_a_script_this_file_runs() -> None:
     scripts = {re.match(r"scripts/ci/([a-z-]+) ", c + " ") for c in commands}
     assert None not in scripts, commands
     called = {m.group(1) for m in scripts if m is not None}
-    assert called == TESTED == {p.name for p in CI.iterdir()}
+    assert called == TESTED | REFRESH == {p.name for p in CI.iterdir()}
 
 
 def test_actions_are_pinned_to_commits_and_permissions_start_empty() -> None:
