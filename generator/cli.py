@@ -178,6 +178,51 @@ def diff(
         raise SystemExit(1)
 
 
+@cli.command(name="import")
+@DATA_DIR
+@click.option(
+    "--raw",
+    "raw_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("../shared/data-sources/raw"),
+    show_default=True,
+    help="Folder of downloaded upstream files (paths as data/sources/*.toml name them).",
+)
+@click.option(
+    "--report",
+    "report_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write the report to this file.",
+)
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+    help="Report format.",
+)
+@click.option("--dry-run", is_flag=True, help="Report what would change; write nothing.")
+def import_(
+    data_dir: Path,
+    raw_dir: Path,
+    report_file: Path | None,
+    output: Literal["text", "markdown", "json"],
+    dry_run: bool,
+) -> None:
+    """Refresh data/ from its sources' upstream files (data/sources/*.toml): best published
+    row per benchmark, new models, prices; pinned values are kept. Validates the whole new
+    tree before writing anything, and prints a report of every change and conflict."""
+    from generator.importers.report import render
+    from generator.importers.run import run_import
+
+    text = render(run_import(data_dir, raw_dir, dry_run=dry_run), output)
+    if report_file is not None:
+        report_file.write_text(text, encoding="utf-8")
+    click.echo(text, nl=False)
+
+
 @cli.command()
 @click.option(
     "--site-dir",

@@ -206,6 +206,6 @@ def test_patterns_match_whole_strings(annotated: object) -> None:
 
 
 def test_toml_writer_quotes_a_key_with_a_trailing_newline() -> None:
-    from scripts.toml_writer import dumps
+    from generator.importers.toml_writer import dumps
 
     assert tomllib.loads(dumps({"x\n": 1})) == {"x\n": 1}

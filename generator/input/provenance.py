@@ -102,18 +102,19 @@ def _check_sources(records: Records) -> list[str]:
                     f"{label}: {where}.file: '{feed.file}' is not one of this source's files"
                     + suggest(feed.file, files)
                 )
-        keys: dict[str, int] = {}
+        keys: dict[tuple[str, str], int] = {}
         for index, mapping in enumerate(source.models):
+            key = (mapping.key, repr(sorted(mapping.filter.items())))
             where = f"models[{index}]"
             if mapping.model not in model_ids:
                 problems.append(
                     f"{label}: {where}.model: unknown model '{mapping.model}'"
                     + suggest(mapping.model, model_ids)
                 )
-            if mapping.key in keys:
+            if key in keys:
                 problems.append(
                     f"{label}: {where}.key: duplicate key '{mapping.key}'"
-                    f" (also models[{keys[mapping.key]}])"
+                    f" (also models[{keys[key]}])"
                 )
-            keys.setdefault(mapping.key, index)
+            keys.setdefault(key, index)
     return problems

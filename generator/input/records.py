@@ -251,7 +251,8 @@ class SourceFileRecord(Record, kw_only=True, frozen=True):
     path: Annotated[str, Meta(pattern=r"\A[A-Za-z0-9_][A-Za-z0-9._/-]{0,199}\Z")]
     """Relative to the raw folder, e.g. `epoch_benchmark_data/gpqa_diamond.csv`."""
     url: Url
-    format: Slug  # the adapter that reads it (`epoch-own-runs`, `models-dev`, ...)
+    format: Slug  # the adapter that reads it (`epoch`, `models-dev`, ...)
+    as_of: dt.date | None = None  # the day this copy was published upstream or downloaded
     max_bytes: Annotated[int, Meta(ge=1, le=64 * 1024 * 1024)] = 8 * 1024 * 1024
     max_rows: Annotated[int, Meta(ge=1, le=1_000_000)] = 50_000
 
@@ -260,11 +261,12 @@ class SourceFeedRecord(Record, kw_only=True, frozen=True):
     """Which upstream file and column feed which benchmark (or domain benchmark)."""
 
     benchmark: Slug
+    name: Line | None = None  # the result's source name when not the source's own
     domain: Slug | None = None  # set for a domain benchmark
     file: Annotated[str, Meta(max_length=200)]
     column: Line
     scale: Annotated[float, Meta(gt=0)] = 1.0  # multiply the upstream value (a percent -> 1)
-    filter: dict[str, Text] = {}  # upstream column -> required value (a task, a category)
+    filter: dict[str, Line] = {}  # upstream column -> required value (a task, a category)
 
 
 class SourceModelRecord(Record, kw_only=True, frozen=True):
@@ -274,6 +276,7 @@ class SourceModelRecord(Record, kw_only=True, frozen=True):
     model: Slug
     effort: Effort | None = None
     harness: Line | None = None
+    filter: dict[str, Line] = {}  # upstream column -> required value (e.g. a release date)
     note: Text | None = None
 
 

@@ -1,0 +1,75 @@
+"""Prices from the identity source (models.dev), litellm as the fallback; pinned prices win."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from generator.importers.identity import ModelInfo
+
+Doc = dict[str, Any]
+IMPORTED = ("input", "output", "cache_read", "cache_write")
+ORDER = (
+    "input",
+    "output",
+    "cache_read",
+    "cache_write",
+    "cache_write_1h",
+    "cache_storage_hourly",
+    "free",
+    "rate_limited",
+    "source",
+    "source_url",
+    "as_of",
+    "pinned",
+    "hosted",
+)
+
+
+def find_info(
+    model_id: str, doc: Mapping[str, Any], infos: Mapping[str, ModelInfo], mapped: Mapping[str, str]
+) -> ModelInfo | None:
+    """The entry for a model: the source's mapping, else the id or an alias as the entry's
+    model part (`openai/gpt-5.5`, `gpt-5.5`), first-party providers before resellers."""
+    if model_id in mapped:
+        return infos.get(mapped[model_id])
+    names = {model_id.lower(), *(str(a).lower() for a in doc.get("aliases", []))}
+    hits = sorted(
+        (key.startswith("openrouter/"), key)
+        for key in infos
+        if key.lower().rsplit("/", 1)[-1] in names or key.lower() in names
+    )
+    return infos[hits[0][1]] if hits else None
+
+
+def price_doc(
+    old: Mapping[str, Any],
+    primary: tuple[str, ModelInfo, dt.date | None] | None,
+    fallback: tuple[str, ModelInfo, dt.date | None] | None,
+) -> tuple[Doc, str | None]:
+    """The new `[prices]` table and, for a pinned one that upstream disagrees with, a conflict."""
+    chosen = primary if primary is not None and primary[1].prices else fallback
+    if chosen is None or not chosen[1].prices:
+        return dict(old), None
+    source, info, as_of = chosen
+    new: Doc = {
+        k: v for k, v in old.items() if k not in (*IMPORTED, "source", "source_url", "as_of")
+    }
+    new |= info.prices
+    label = f"{source}:{info.key}"
+    if fallback is not None and chosen is primary:
+        for name in ("cache_read", "cache_write"):
+            if name not in new and name in fallback[1].prices:
+                new[name] = fallback[1].prices[name]
+                label += f"; {name} {fallback[0]}:{fallback[1].key}"
+    new |= {"source": label, "source_url": info.url, "as_of": as_of}
+    if old.get("pinned"):
+        differs = [k for k in IMPORTED if k in new and old.get(k) != new[k]]
+        conflict = f"kept pinned prices; {label} says " + ", ".join(
+            f"{k} {new[k]!r}" for k in differs
+        )
+        return dict(old), (conflict if differs else None)
+    return {k: new[k] for k in ORDER if new.get(k) is not None} | {
+        k: v for k, v in new.items() if k not in ORDER
+    }, None

@@ -1,0 +1,71 @@
+"""The import report: what changed and why, conflicts, new-model decisions, unmatched keys."""
+
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+from generator.importers.run import Outcome
+
+Format = Literal["text", "markdown", "json"]
+
+
+def render(outcome: Outcome, output: Format) -> str:
+    """The report in one of three formats (ending in a newline)."""
+    if output == "json":
+        return json.dumps(_doc(outcome), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    markdown = output == "markdown"
+    lines = ["# Import report" if markdown else "Import report", ""]
+    summary = (
+        "No changes: data/ already matches the upstream files."
+        if not outcome.written
+        else f"{len(outcome.written)} files changed."
+    )
+    lines += [summary, ""]
+    for title, items in _sections(outcome):
+        lines.append(f"## {title} ({len(items)})" if markdown else f"{title} ({len(items)}):")
+        lines += [f"- {_code(item) if markdown else item}" for item in items] or ["- none"]
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _code(text: str) -> str:
+    return text.replace("|", "\\|").replace("<", "&lt;")
+
+
+def _sections(outcome: Outcome) -> list[tuple[str, list[str]]]:
+    decisions = [
+        f"{d.key} -> {d.model or '(none)'}: "
+        f"{'published' if d.published else 'draft' if d.model else 'skipped'}; {d.reason}"
+        for d in outcome.decisions
+    ]
+    unmatched = [f"{src}: {', '.join(keys)}" for src, keys in outcome.unmatched.items()]
+    return [
+        ("Counts", [f"{k}: {v}" for k, v in outcome.counts.items()]),
+        ("Files changed", outcome.written),
+        ("Conflicts (pinned values kept)", outcome.changes.conflicts),
+        ("Changes", outcome.changes.changed),
+        ("New models", decisions),
+        ("Unmatched upstream keys", unmatched),
+        ("Excluded on purpose", outcome.excluded),
+        ("Results without a date", outcome.changes.undated),
+        ("Notes", outcome.notes),
+    ]
+
+
+def _doc(outcome: Outcome) -> dict[str, object]:
+    return {
+        "changed": bool(outcome.written),
+        "files": outcome.written,
+        "counts": outcome.counts,
+        "conflicts": outcome.changes.conflicts,
+        "changes": outcome.changes.changed,
+        "newModels": [
+            {"key": d.key, "model": d.model, "published": d.published, "reason": d.reason}
+            for d in outcome.decisions
+        ],
+        "unmatched": outcome.unmatched,
+        "excluded": outcome.excluded,
+        "undated": outcome.changes.undated,
+        "notes": outcome.notes,
+    }

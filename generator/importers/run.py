@@ -1,0 +1,377 @@
+"""One import: read data/ and the upstream files, merge, validate a full copy, swap it in.
+
+Nothing is written unless the whole new tree loads without a problem: the new tree is
+written into a temporary sibling folder, checked with the loader, and swapped in file
+by file only then (files that did not change are not touched).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from generator.importers import epoch
+from generator.importers.collect import Bounds, Collected, Observation, collect
+from generator.importers.identity import ModelInfo
+from generator.importers.merge import (
+    Changes,
+    best_rows,
+    label_mixed_efforts,
+    merge_domain_rows,
+    merge_results,
+    midnight,
+    newest_date,
+    result_doc,
+)
+from generator.importers.newmodels import Decision, plan_new_models
+from generator.importers.prices import find_info, price_doc
+from generator.importers.toml_writer import dumps
+from generator.input.load import load_dataset, parse_toml, read_data_file
+from generator.input.records import BenchmarkRecord, DomainRecord, SourceRecord
+
+Doc = dict[str, Any]
+HEADER = (
+    "Written by `modelscores import` from data/sources/ (see data/README.md). Edit by hand"
+    "\nfreely: a value you correct, mark `pinned = true` and no import overwrites it."
+)
+IDENTITY_FILE = "epoch_benchmark_data/epoch_capabilities_index.csv"
+
+
+@dataclass
+class Outcome:
+    """What one import did (for the report)."""
+
+    written: list[str] = field(default_factory=list)
+    changes: Changes = field(default_factory=Changes)
+    decisions: list[Decision] = field(default_factory=list)
+    unmatched: dict[str, list[str]] = field(default_factory=dict)
+    excluded: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def run_import(data_dir: Path, raw_dir: Path, *, dry_run: bool = False) -> Outcome:
+    """Import `raw_dir` into `data_dir`; raise `DataError`/`UpstreamError` and write nothing
+    on any problem."""
+    dataset = load_dataset(data_dir)  # the tree must be valid before anything is read
+    docs = _read_docs(data_dir)
+    sources = {s.id: s for s in dataset.sources}
+    benchmarks = {b.id: b for b in dataset.benchmarks}
+    domains = {
+        d: msgspec.convert(doc, DomainRecord, strict=False) for d, doc in _domain_docs(docs).items()
+    }
+    bounds = _bounds(benchmarks, domains)
+    models = _model_docs(docs)
+    outcome = Outcome()
+    collected = collect(raw_dir, sources, models, bounds)
+    new_docs, outcome.decisions = _new_models(collected, sources, models, benchmarks)
+    if new_docs:
+        models = {**models, **new_docs}
+        collected = collect(raw_dir, sources, models, bounds)
+        outcome.decisions = _decide(new_docs, outcome.decisions, collected, sources, benchmarks)
+    outcome.unmatched = _unmatched(collected.unmatched, outcome.decisions)
+    outcome.excluded = sorted(set(collected.excluded))
+    outcome.notes = collected.notes
+    updated = _merge(docs, new_docs, collected, sources, benchmarks, domains, bounds, outcome)
+    outcome.counts = _counts(updated)
+    texts = {rel: dumps(doc, header=HEADER) for rel, doc in updated.items()}
+    changed = {
+        rel: text for rel, text in texts.items() if _current(data_dir / rel) != text.encode()
+    }
+    outcome.written = sorted(changed)
+    if changed and not dry_run:
+        _write_checked(data_dir, changed)
+    return outcome
+
+
+def _read_docs(data_dir: Path) -> dict[str, Doc]:
+    docs = {}
+    for folder in ("models", "domains"):
+        for path in sorted((data_dir / folder).glob("*.toml")):
+            docs[f"{folder}/{path.name}"] = parse_toml(read_data_file(path).decode("utf-8"))
+    return docs
+
+
+def _model_docs(docs: Mapping[str, Doc]) -> dict[str, Doc]:
+    return {rel[7:-5]: doc for rel, doc in docs.items() if rel.startswith("models/")}
+
+
+def _domain_docs(docs: Mapping[str, Doc]) -> dict[str, Doc]:
+    return {
+        rel[8:-5]: {k: v for k, v in doc.items() if k != "private"}
+        for rel, doc in docs.items()
+        if rel.startswith("domains/")
+    }
+
+
+def _bounds(
+    benchmarks: Mapping[str, BenchmarkRecord], domains: Mapping[str, DomainRecord]
+) -> dict[tuple[str | None, str], Bounds]:
+    out: dict[tuple[str | None, str], Bounds] = {
+        (None, b.id): Bounds(b.direction == "higher_is_better", b.min_value, b.max_value)
+        for b in benchmarks.values()
+    }
+    for domain in domains.values():
+        for b in domain.benchmarks:
+            out[(domain.id, b.id)] = Bounds(
+                b.direction == "higher_is_better", b.min_value, b.max_value
+            )
+    return out
+
+
+def _new_models(
+    collected: Collected,
+    sources: Mapping[str, SourceRecord],
+    models: Mapping[str, Doc],
+    benchmarks: Mapping[str, BenchmarkRecord],
+) -> tuple[dict[str, Doc], list[Decision]]:
+    rules = {
+        s.id: (s.publish.released_on_or_after, s.publish.min_direct_dimensions)
+        for s in sources.values()
+        if s.publish
+    }
+    taken = {m.lower() for m in models} | {
+        str(a).lower() for d in models.values() for a in d.get("aliases", [])
+    }
+    names = {str(d["name"]).lower() for d in models.values()}
+    identity: dict[str, dict[str, str]] = {}
+    for row in collected_identity(collected):
+        identity.setdefault(epoch.base_key(row.key), row.values)
+    infos = {
+        k.rsplit("/", 1)[-1].lower(): v
+        for s in ("litellm", "models-dev")
+        for k, v in collected.identity.get(s, {}).items()
+    }
+    dimension_of = {b.id: b.dimension for b in benchmarks.values() if b.dimension}
+    docs, decisions = plan_new_models(
+        collected.unmatched, rules, taken, dimension_of, identity, infos
+    )
+    for doc in docs.values():
+        if str(doc["name"]).lower() in names:
+            doc["name"] = next(a for a in [*doc["aliases"], doc["id"]] if a)  # keep names unique
+            if str(doc["name"]).lower() in names:
+                doc["name"] = doc["id"]
+        names.add(str(doc["name"]).lower())
+        doc["aliases"] = [a for a in doc["aliases"] if a.lower() not in taken and a != doc["id"]]
+        taken |= {a.lower() for a in doc["aliases"]} | {doc["id"]}
+    return docs, decisions
+
+
+def _decide(
+    new_docs: Mapping[str, Doc],
+    decisions: list[Decision],
+    collected: Collected,
+    sources: Mapping[str, SourceRecord],
+    benchmarks: Mapping[str, BenchmarkRecord],
+) -> list[Decision]:
+    """Publish each new model by its source's rule, counting direct results from every source."""
+    dims: dict[str, set[str]] = {}
+    for obs in collected.observations:
+        dimension = benchmarks[obs.benchmark].dimension if obs.domain is None else None
+        if obs.model in new_docs and dimension:
+            dims.setdefault(obs.model, set()).add(dimension)
+    out = []
+    for decision in decisions:
+        if decision.model is None:
+            out.append(decision)
+            continue
+        rule = sources[decision.source].publish
+        assert rule is not None
+        found = sorted(dims.get(decision.model, set()))
+        published = len(found) >= rule.min_direct_dimensions
+        new_docs[decision.model]["published"] = None if published else False
+        why = (
+            f"released {new_docs[decision.model]['release_date']}, direct results in"
+            f" {len(found)} of 7 dimensions ({', '.join(found)}); rule of {decision.source}:"
+            f" released on/after {rule.released_on_or_after},"
+            f" {rule.min_direct_dimensions}+ dimensions"
+        )
+        out.append(Decision(decision.key, decision.model, published, why, decision.source))
+    return out
+
+
+def collected_identity(collected: Collected) -> list[Any]:
+    """Identity rows read by the Epoch source (its capabilities-index file)."""
+    return collected.tables.get(IDENTITY_FILE, [])
+
+
+def _unmatched(unmatched: list[Observation], decisions: list[Decision]) -> dict[str, list[str]]:
+    created = {d.key for d in decisions if d.model is not None}
+    out: dict[str, set[str]] = {}
+    for obs in unmatched:
+        if obs.base not in created:
+            out.setdefault(obs.source, set()).add(obs.row.key)
+    return {source: sorted(keys) for source, keys in sorted(out.items())}
+
+
+def _merge(
+    docs: dict[str, Doc],
+    new_docs: Mapping[str, Doc],
+    collected: Collected,
+    sources: Mapping[str, SourceRecord],
+    benchmarks: Mapping[str, BenchmarkRecord],
+    domains: Mapping[str, DomainRecord],
+    bounds: Mapping[tuple[str | None, str], Bounds],
+    outcome: Outcome,
+) -> dict[str, Doc]:
+    out = dict(docs)
+    for model_id, doc in new_docs.items():
+        out[f"models/{model_id}.toml"] = doc
+    models = _model_docs(out)
+    best = best_rows(collected.observations, bounds)
+    fed = {f.benchmark for s in sources.values() for f in s.feeds if f.domain is None}
+    order = {b: i for i, b in enumerate(benchmarks)}
+    families = {b.id: b.family for b in benchmarks.values() if b.family}
+    fresh: dict[str, dict[str, Doc]] = {m: {} for m in models}
+    rows: dict[str, list[Doc]] = {d: [] for d in domains}
+    for (domain, bench, model_id, _), obs in sorted(
+        best.items(), key=lambda kv: tuple(x or "" for x in kv[0])
+    ):
+        owner = models.get(model_id)
+        if owner is None:
+            continue
+        made = result_doc(obs, owner.get("release_date"), domain=domain is not None)
+        if made is None:
+            outcome.changes.undated.append(
+                f"{model_id}: {bench}: {obs.source} row '{obs.row.row_id}' has no date"
+                " and the model no release date"
+            )
+        elif domain is None:
+            fresh[model_id][bench] = made
+        elif owner.get("published") is not False:
+            rows[domain].append(made)
+    for model_id, doc in sorted(models.items()):
+        label = f"models/{model_id}.toml"
+        results = merge_results(
+            label, list(doc.get("results", [])), fresh[model_id], fed, order, outcome.changes
+        )
+        label_mixed_efforts(results, families)
+        new = {k: v for k, v in doc.items() if k not in ("results", "private")}
+        new["results"] = results
+        new["prices"] = _prices(model_id, doc, collected, sources, outcome)
+        day = newest_date(new)
+        new["updated"] = midnight(day) if day else doc.get("updated")
+        if "private" in doc:
+            new["private"] = doc["private"]
+        out[label] = _model_order(new)
+    for domain_id, rows_of in rows.items():
+        label = f"domains/{domain_id}.toml"
+        doc = docs[label]
+        fed_here = {f.benchmark for s in sources.values() for f in s.feeds if f.domain == domain_id}
+        order_here = {b["id"]: i for i, b in enumerate(doc["benchmarks"])}
+        merged = merge_domain_rows(
+            label, list(doc.get("results", [])), rows_of, fed_here, order_here, outcome.changes
+        )
+        new = {k: v for k, v in doc.items() if k not in ("results", "private")}
+        new["results"] = merged
+        days = [r["as_of"] for r in merged]
+        if days:
+            new["updated"] = midnight(max(days))
+        if "private" in doc:
+            new["private"] = doc["private"]
+        out[label] = new
+    return out
+
+
+def _prices(
+    model_id: str,
+    doc: Doc,
+    collected: Collected,
+    sources: Mapping[str, SourceRecord],
+    outcome: Outcome,
+) -> Doc:
+    old = dict(doc.get("prices") or {})
+    chosen: dict[str, tuple[str, ModelInfo, dt.date | None] | None] = {
+        "prices": None,
+        "fallback-prices": None,
+    }
+    for source in sources.values():
+        for role in chosen:
+            if role in source.roles and chosen[role] is None and source.id in collected.identity:
+                mapped = {m.model: m.key for m in source.models}
+                info = find_info(model_id, doc, collected.identity[source.id], mapped)
+                as_of = next((f.as_of for f in source.files), None)
+                if info is not None:
+                    chosen[role] = (source.id, info, as_of)
+    new, conflict = price_doc(old, chosen["prices"], chosen["fallback-prices"])
+    if conflict:
+        outcome.changes.conflicts.append(f"models/{model_id}.toml: prices: {conflict}")
+    if new != old:
+        changed = sorted(k for k in set(new) | set(old) if new.get(k) != old.get(k))
+        outcome.changes.changed.append(
+            f"models/{model_id}.toml: prices: {', '.join(changed)} from {new.get('source')}"
+        )
+    return new
+
+
+MODEL_ORDER = (
+    "id",
+    "name",
+    "aliases",
+    "provider",
+    "country",
+    "release_date",
+    "release_date_precision",
+    "parameters_b",
+    "active_parameters_b",
+    "context_window",
+    "max_output_tokens",
+    "knowledge_cutoff",
+    "open_weights",
+    "published",
+    "updated",
+    "legacy_abstract_estimate",
+)
+
+
+def _model_order(doc: Doc) -> Doc:
+    head = {k: doc[k] for k in MODEL_ORDER if doc.get(k) is not None}
+    return head | {k: v for k, v in doc.items() if k not in head and v is not None}
+
+
+def _counts(docs: Mapping[str, Doc]) -> dict[str, int]:
+    models = [d for rel, d in docs.items() if rel.startswith("models/")]
+    results = [r for d in models for r in d.get("results", [])]
+    return {
+        "models": len(models),
+        "published models": sum(1 for d in models if d.get("published", True)),
+        "results": len(results),
+        "results with their own date": sum(
+            1 for r in results if r.get("source") and not r.get("as_of_kind")
+        ),
+        "results dated not-before release": sum(1 for r in results if r.get("as_of_kind")),
+        "results by hand (no source)": sum(1 for r in results if not r.get("source")),
+        "pinned results": sum(1 for r in results if r.get("pinned")),
+    }
+
+
+def _current(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _write_checked(data_dir: Path, changed: Mapping[str, str]) -> None:
+    """Write a full copy with the changes, load it (raising on any problem), then move
+    each changed file into place (an atomic rename per file)."""
+    parent = data_dir.resolve().parent
+    with tempfile.TemporaryDirectory(prefix=".import-", dir=parent) as tmp:
+        copy = Path(tmp) / "data"
+        shutil.copytree(data_dir, copy, symlinks=True)
+        for rel, text in changed.items():
+            (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+            (copy / rel).write_text(text, encoding="utf-8")
+        load_dataset(copy)
+        for rel in changed:
+            target = data_dir / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(copy / rel, target)
