@@ -148,14 +148,14 @@ def _describe(
         why = (
             f"best row at any setting is '{new.get('source_model')}'"
             if old.get("source_model") != new.get("source_model")
-            else "upstream value"
+            else "the best of this key's rows (another harness, run or variant)"
         )
         parts.append(f"{old[key]!r} -> {new[key]!r} ({why})")
     if old.get("as_of") != new["as_of"]:
         how = "not-before release date" if new.get("as_of_kind") else "the row's own date"
         parts.append(f"as_of {old.get('as_of')} -> {new['as_of']} ({how})")
     if old.get("source_url") != new["source_url"]:
-        parts.append("link -> the row's own" if new["source_url"] != old.get("source_url") else "")
+        parts.append(f"link -> {new['source_url']}")
     if parts:
         changes.changed.append(f"{label}: {bench}: " + "; ".join(p for p in parts if p))
 

@@ -1,0 +1,185 @@
+"""`modelscores import` end to end: the real upstream files into a copy of the shipped data/.
+
+Idempotent (a second import changes no byte), people win (a pinned value survives and is
+reported as a conflict), a broken upstream file changes nothing, and the shipped data is
+the importer's output with provenance on every imported result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import rtoml
+from click.testing import CliRunner, Result
+
+from generator.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = ROOT / "data"
+RAW = ROOT.parent / "shared" / "data-sources" / "raw"
+# The Terminal-Bench 2.0 rows the curated merge dropped (issue 25).
+TERMINAL_BENCH_ADDED = (
+    "deepseek-v3.2", "gemini-2.5-flash", "glm-4.7", "glm-5", "gpt-5.2-codex", "gpt-5.4",
+    "gpt-5.5", "kimi-k2.5", "minimax-m2.1", "minimax-m2.5",
+)  # fmt: skip
+
+
+def _tree(root: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _import(data: Path, raw: Path = RAW, *extra: str) -> Result:
+    args = ["import", "--data-dir", str(data), "--raw", str(raw), *extra]
+    return CliRunner().invoke(cli, args)
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    shutil.copytree(SHIPPED, tmp_path / "data")
+    return tmp_path / "data"
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+GPQA = 'benchmark = "gpqa-diamond"\nvalue = 0.9400252525252525\n'
+
+
+def test_the_shipped_data_is_the_importers_output(data: Path) -> None:
+    before = _tree(data)
+    result = _import(data, RAW, "--format", "json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["changed"] is False and report["files"] == []
+    assert _tree(data) == before
+
+
+def test_import_twice_the_second_changes_nothing(data: Path) -> None:
+    model = data / "models" / "gpt-5.5.toml"
+    _edit(model, GPQA, 'benchmark = "gpqa-diamond"\nvalue = 0.5\n')
+    first = _import(data)
+    assert first.exit_code == 0, first.output
+    assert "models/gpt-5.5.toml: gpqa-diamond: 0.5 -> 0.9400252525252525" in first.output
+    assert model.read_bytes() == (SHIPPED / "models" / "gpt-5.5.toml").read_bytes()
+    after_first = _tree(data)
+    second = _import(data)
+    assert second.exit_code == 0, second.output
+    assert "No changes: data/ already matches the upstream files." in second.output
+    assert _tree(data) == after_first == _tree(SHIPPED)
+
+
+def test_a_pinned_correction_survives_and_is_a_conflict(data: Path) -> None:
+    model = data / "models" / "gpt-5.5.toml"
+    _edit(model, GPQA, 'benchmark = "gpqa-diamond"\nvalue = 0.93\n')
+    _edit(
+        model,
+        'row_id = "FUv4EUwR78nAsdGbiwiLEr"\n',
+        'row_id = "FUv4EUwR78nAsdGbiwiLEr"\npinned = true\n',
+    )
+    result = _import(data, RAW, "--format", "json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["conflicts"] == [
+        "models/gpt-5.5.toml: gpqa-diamond: kept pinned 0.93; upstream epoch row"
+        " 'FUv4EUwR78nAsdGbiwiLEr' says 0.9400252525252525"
+    ]
+    results = rtoml.load(model)["results"]
+    gpqa = next(r for r in results if r["benchmark"] == "gpqa-diamond")
+    assert (gpqa["value"], gpqa["pinned"]) == (0.93, True)
+    again = _import(data, RAW, "--format", "json")
+    assert json.loads(again.output)["changed"] is False
+
+
+def test_a_truncated_upstream_file_fails_cleanly_and_changes_nothing(
+    data: Path, tmp_path: Path
+) -> None:
+    raw = tmp_path / "raw"
+    shutil.copytree(RAW, raw)
+    tb = raw / "epoch_benchmark_data" / "terminalbench_external.csv"
+    tb.write_bytes(tb.read_bytes()[:5000])
+    _edit(data / "models" / "gpt-5.5.toml", GPQA, 'benchmark = "gpqa-diamond"\nvalue = 0.5\n')
+    before = _tree(data)
+    result = _import(data, raw)
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert result.output.splitlines() == [
+        "epoch_benchmark_data/terminalbench_external.csv: file: does not end with a line"
+        " break (truncated?)",
+        "Aborted: 1 data error",
+    ]
+    assert _tree(data) == before
+
+
+def test_an_upstream_value_outside_the_benchmarks_bounds_is_one_line(
+    data: Path, tmp_path: Path
+) -> None:
+    raw = tmp_path / "raw"
+    shutil.copytree(RAW, raw)
+    _edit(raw / "epoch_benchmark_data" / "gpqa_diamond.csv", "0.9400252525252525", "94.00")
+    before = _tree(data)
+    result = _import(data, raw)
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        "epoch_benchmark_data/gpqa_diamond.csv: row 'FUv4EUwR78nAsdGbiwiLEr': mean_score:"
+        " 94.0 is outside the bounds 0.0..1.0 of 'gpqa-diamond'",
+        "Aborted: 1 data error",
+    ]
+    assert _tree(data) == before
+
+
+def test_a_mapping_in_the_source_file_brings_in_a_key(data: Path) -> None:
+    """An unmatched key (EQ-Bench's `chatgpt-4o-latest`) mapped by hand to a model."""
+    before = _import(data, RAW, "--format", "json")
+    assert "chatgpt-4o-latest" in json.loads(before.output)["unmatched"]["eqbench"]
+    with (data / "sources" / "eqbench.toml").open("a", encoding="utf-8") as handle:
+        handle.write('\n[[models]]\nkey = "chatgpt-4o-latest"\nmodel = "gpt-5.5"\n')
+    result = _import(data, RAW, "--format", "json")
+    report = json.loads(result.output)
+    assert "chatgpt-4o-latest" not in report["unmatched"]["eqbench"]
+    eq = [
+        r
+        for r in rtoml.load(data / "models" / "gpt-5.5.toml")["results"]
+        if r["benchmark"] == "eq-bench-3"
+    ]
+    assert eq[0]["source_model"] in ("gpt-5.5", "chatgpt-4o-latest")  # the better row wins
+
+
+def test_every_imported_result_has_a_source_a_link_and_a_date() -> None:
+    models = {p.stem: rtoml.load(p) for p in (SHIPPED / "models").glob("*.toml")}
+    domains = [rtoml.load(p) for p in (SHIPPED / "domains").glob("*.toml")]
+    rows = [(m, r) for m, doc in models.items() for r in doc.get("results", [])]
+    rows += [(r["model"], r) for d in domains for r in d.get("results", [])]
+    sourced = [(m, r) for m, r in rows if "source" in r]
+    assert len(sourced) == len(rows) - 1  # acme-nova-2-preview's hand-entered, pinned result
+    for model_id, row in sourced:
+        assert row["source_url"].startswith("https://"), (model_id, row)
+        assert row["row_id"], (model_id, row)
+        if row.get("as_of_kind") == "not-before":
+            assert row["as_of"] == models[model_id]["release_date"], (model_id, row)
+    for model_id in TERMINAL_BENCH_ADDED:
+        benches = {r["benchmark"] for r in models[model_id]["results"]}
+        assert "terminal-bench-2" in benches, model_id
+
+
+def test_new_models_follow_the_sources_publish_rule() -> None:
+    claude = rtoml.load(SHIPPED / "models" / "claude-3-7-sonnet.toml")
+    assert claude.get("published", True) is True
+    assert "claude-3-7-sonnet-20250219" in claude["aliases"]
+    dims = {
+        rtoml.load(SHIPPED / "benchmarks" / f"{r['benchmark']}.toml").get("dimension")
+        for r in claude["results"]
+    }
+    assert len(dims - {None}) >= 3
+    draft = rtoml.load(SHIPPED / "models" / "codex-mini.toml")
+    assert draft["published"] is False
