@@ -97,6 +97,8 @@ def read_csv(
 ) -> list[dict[str, str]]:
     """The rows of a CSV table with a header naming every `required` column."""
     text = decode_text(data, label)
+    if text and not text.endswith("\n"):
+        raise UpstreamError([f"{label}: file: does not end with a line break (truncated?)"])
     try:
         reader = csv.reader(io.StringIO(text, newline=""), strict=True)
         header = next(reader, None)
