@@ -31,7 +31,7 @@ def test_shipped_data_loads_with_published_models_only(
     shipped_scores: tuple[Dataset, Scores],
 ) -> None:
     dataset, _ = shipped_scores
-    assert len(dataset.models) == 67
+    assert len(dataset.models) == 95  # 67 curated + 28 imported by the sources' publish rule
     assert all(model.published for model in dataset.models)
     assert len(dataset.benchmarks) == 22
     assert len(dataset.domains) == 10
@@ -40,8 +40,8 @@ def test_shipped_data_loads_with_published_models_only(
 
 def test_shipped_summary_counts_unpublished_models_separately() -> None:
     assert summarize(SHIPPED).describe() == (
-        "69 models (67 published), 22 benchmarks, 10 domains, 455 domain results,"
-        " 589 benchmark results, 26 charts"
+        "131 models (95 published), 22 benchmarks, 10 domains, 498 domain results,"
+        " 767 benchmark results, 26 charts"
     )
 
 
@@ -77,7 +77,7 @@ def test_dataset_order_is_catalogue_then_ids(shipped_scores: tuple[Dataset, Scor
 def test_check_prints_the_summary_and_exits_0() -> None:
     result = CliRunner().invoke(cli, ["check", "--data-dir", str(SHIPPED)])
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("69 models (67 published)")
+    assert result.output.startswith("131 models (95 published)")
 
 
 # --- the fixture dataset ----------------------------------------------------

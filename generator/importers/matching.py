@@ -54,7 +54,8 @@ class Matcher:
         for candidate in _unique((row.key, self.base(row.key))):
             for mapping in self.mappings.get(candidate, []):
                 if all(row.values.get(col) == want for col, want in mapping.filter.items()):
-                    return Match(mapping.model, mapping.effort, mapping.harness)
+                    model = self.names.get(mapping.model.lower(), mapping.model)
+                    return Match(model, mapping.effort, mapping.harness)
         for candidate in _unique((row.key, self.base(row.key))):
             if candidate in self.mappings:
                 return None  # mapped, but this row fails the mapping's filter

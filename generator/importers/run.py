@@ -248,6 +248,11 @@ def _merge(
             fresh[model_id][bench] = made
         elif owner.get("published") is not False:
             rows[domain].append(made)
+    doc_names = {
+        str(name).lower(): model_id
+        for model_id, doc in sorted(models.items(), reverse=True)
+        for name in (*doc.get("aliases", []), model_id)
+    }
     for model_id, doc in sorted(models.items()):
         label = f"models/{model_id}.toml"
         results = merge_results(
@@ -256,7 +261,7 @@ def _merge(
         label_mixed_efforts(results, families)
         new = {k: v for k, v in doc.items() if k not in ("results", "private")}
         new["results"] = results
-        new["prices"] = _prices(model_id, doc, collected, sources, outcome)
+        new["prices"] = _prices(model_id, doc, collected, sources, outcome, doc_names)
         day = newest_date(new)
         new["updated"] = midnight(day) if day else doc.get("updated")
         if "private" in doc:
@@ -281,12 +286,17 @@ def _merge(
     return out
 
 
+def _resolve(name: str, names: Mapping[str, str]) -> str:
+    return names.get(name.lower(), name)
+
+
 def _prices(
     model_id: str,
     doc: Doc,
     collected: Collected,
     sources: Mapping[str, SourceRecord],
     outcome: Outcome,
+    doc_names: Mapping[str, str],
 ) -> Doc:
     old = dict(doc.get("prices") or {})
     chosen: dict[str, tuple[str, ModelInfo, dt.date | None] | None] = {
@@ -296,7 +306,7 @@ def _prices(
     for source in sources.values():
         for role in chosen:
             if role in source.roles and chosen[role] is None and source.id in collected.identity:
-                mapped = {m.model: m.key for m in source.models}
+                mapped = {_resolve(m.model, doc_names): m.key for m in source.models}
                 info = find_info(model_id, doc, collected.identity[source.id], mapped)
                 as_of = next((f.as_of for f in source.files), None)
                 if info is not None:

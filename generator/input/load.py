@@ -134,7 +134,21 @@ def _dataset(records: Records) -> Dataset:
         models=tuple(sorted((m.record for m in records.models if m.record.published), key=_id)),
         domains=tuple(sorted((d.record for d in records.domains), key=_id)),
         charts=tuple(sorted((c.record for c in records.charts), key=_id)),
-        sources=tuple(sorted((s.record for s in records.sources), key=_id)),
+        sources=tuple(sorted((_public(s.record, records) for s in records.sources), key=_id)),
+    )
+
+
+def _public(source: SourceRecord, records: Records) -> SourceRecord:
+    """`source` without its mappings to unpublished models (they would leak them)."""
+    published = {
+        name.lower()
+        for m in records.models
+        if m.record.published
+        for name in (m.record.id, *m.record.aliases)
+    }
+    kept = [m for m in source.models if m.model.lower() in published]
+    return (
+        source if len(kept) == len(source.models) else msgspec.structs.replace(source, models=kept)
     )
 
 

@@ -75,6 +75,7 @@ def _check_sources(records: Records) -> list[str]:
     bench_ids = {b.record.id for b in records.benchmarks} | records.broken["benchmarks"]
     domain_benches = {d.record.id: {b.id for b in d.record.benchmarks} for d in records.domains}
     model_ids = {m.record.id for m in records.models} | records.broken["models"]
+    names = {n.lower() for m in records.models for n in (m.record.id, *m.record.aliases)}
     problems: list[str] = []
     for item in records.sources:
         source, label = item.record, item.label
@@ -106,7 +107,7 @@ def _check_sources(records: Records) -> list[str]:
         for index, mapping in enumerate(source.models):
             key = (mapping.key, repr(sorted(mapping.filter.items())))
             where = f"models[{index}]"
-            if mapping.model not in model_ids:
+            if mapping.model not in model_ids and mapping.model.lower() not in names:
                 problems.append(
                     f"{label}: {where}.model: unknown model '{mapping.model}'"
                     + suggest(mapping.model, model_ids)

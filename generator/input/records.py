@@ -273,7 +273,7 @@ class SourceModelRecord(Record, kw_only=True, frozen=True):
     """An upstream model key mapped to one of our models and its reasoning configuration."""
 
     key: Line
-    model: Slug
+    model: Alias  # a model id or alias (an alias keeps a mapping valid across a rename)
     effort: Effort | None = None
     harness: Line | None = None
     filter: dict[str, Line] = {}  # upstream column -> required value (e.g. a release date)
