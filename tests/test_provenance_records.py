@@ -90,8 +90,8 @@ def test_sources_and_provenance_fields_load(data: Path) -> None:
     _edit(model, 'source_url = "https://example.org/arc"\nas_of = 2026-01-10\n', PROVENANCE)
     _edit(
         model,
-        'source_url = "https://example.org/alpha/pricing"\n',
-        'source_url = "https://example.org/alpha/pricing"\nas_of = 2026-01-02\npinned = true\n',
+        "as_of = 2026-01-12\n",
+        "as_of = 2026-01-02\npinned = true\n",
     )
     dataset = load_dataset(data)
     (source,) = dataset.sources
