@@ -3,9 +3,12 @@
     .venv/bin/python -m bench.mcp_sizes            # builds data/ into a temporary folder
     .venv/bin/python -m bench.mcp_sizes --site-dir site_out
 
-Prints a Markdown table (characters of `content[0]`, the structured content as JSON text,
-and of `content[1]`, the summary) for one call of each tool; for the detail tools also the
-largest answer over every published id. docs/MCP.md holds its output on the shipped data.
+Prints two Markdown tables. First each tool at its default and at its smallest useful size
+setting: the characters of both text blocks of its largest answer (over every published id
+for the detail tools; 10 models for compare_models) and about how many tokens that is.
+Then the characters of `content[0]` (the structured content as JSON text) and of
+`content[1]` (the summary) for one call of each tool, and the largest detail answers.
+docs/MCP.md holds its output on the shipped data.
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.api.mcp_tools import TOOLS_BY_NAME
 from generator.api.urls import SiteConfig
 from generator.build import build_site
 from mcp_server import tools
+from mcp_server.arguments import check_arguments
 from mcp_server.site import SiteSnapshot, load_snapshot
 
 Call = Callable[[SiteSnapshot], tools.Answer]
@@ -114,18 +119,118 @@ def table(rows: Sequence[Size]) -> str:
     return "\n".join(lines)
 
 
+# --- the size controls: each tool at its default and at its smallest useful setting --------
+
+CHARS_PER_TOKEN = 4
+"""A rough rule for English and JSON text with common tokenizers (tokens ~ characters / 4)."""
+BUDGET = 8_000
+"""Every tool has a setting whose answer (both text blocks) stays under this many characters."""
+
+Arguments = dict[str, object]
+COMPARED = 10
+"""Models in the measured compare (20 at most: its answer grows with the square of this,
+one pair per two models in `distinguishability`)."""
+SMALL_MODEL: Arguments = {"fields": ["name", "iq", "rank", "dimensions"]}
+SETTINGS: tuple[tuple[str, str | None, Arguments, Arguments], ...] = (
+    ("list_models", None, {}, {"fields": ["name", "iq", "rank"], "limit": 20}),
+    ("get_model", "id", {}, SMALL_MODEL),
+    ("list_rankings", None, {}, {"fields": ["rankingName"]}),
+    ("get_ranking", "id", {}, {"limit": 20}),
+    ("list_benchmarks", None, {}, {"fields": ["name", "dimension"]}),
+    ("list_domains", None, {}, {}),
+    ("get_domain", "slug", {}, {"fields": ["name", "models"], "limit": 10}),
+    ("get_methodology", None, {}, {"fields": ["summary", "rules"]}),
+    ("compare_models", "ids", {}, {"fields": ["name", "iq", "rank"]}),
+)
+"""Per tool: its name, the argument that names a document (each is measured, the largest
+answer shown), the default setting and the smallest useful one."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One tool at one setting: the characters of both text blocks of its largest answer."""
+
+    tool: str
+    setting: str
+    arguments: str
+    chars: int
+
+    @property
+    def tokens(self) -> int:
+        return round(self.chars / CHARS_PER_TOKEN)
+
+
+def _subjects(site: SiteSnapshot, tool: str, param: str | None) -> list[Arguments]:
+    """The documents a tool is measured on: every id, or a compare of `COMPARED` models."""
+    if param is None:
+        return [{}]
+    if param == "ids":
+        return [{"ids": [m.id for m in site.models.struct.models[:COMPARED]]}]
+    documents = {
+        "get_model": site.model_details,
+        "get_ranking": site.ranking_details,
+        "get_domain": site.domain_details,
+    }[tool]
+    return [{param: key} for key in sorted(documents)]
+
+
+def _largest_call(site: SiteSnapshot, tool: str, param: str | None, extra: Arguments) -> Setting:
+    declaration = TOOLS_BY_NAME[tool]
+    subjects = _subjects(site, tool, param)
+    largest = 0
+    for subject in subjects:
+        arguments = {**subject, **extra}
+        answer = tools.call(site, declaration, check_arguments(declaration, arguments))
+        largest = max(largest, sum(len(text) for text in answer.texts()))
+    where = {None: "", "ids": f"{COMPARED} models"}.get(param, f"largest of {len(subjects)}")
+    shown = ", ".join(f"{key}={_show(value)}" for key, value in extra.items())
+    return Setting(tool, where, shown or "none", largest)
+
+
+def _show(value: object) -> str:
+    return "[" + ", ".join(map(str, value)) + "]" if isinstance(value, list) else str(value)
+
+
+def settings_sizes(site: SiteSnapshot) -> list[tuple[Setting, Setting]]:
+    """Each tool at its default and its smallest useful setting (the largest answer of each)."""
+    return [
+        (_largest_call(site, tool, param, default), _largest_call(site, tool, param, small))
+        for tool, param, default, small in SETTINGS
+    ]
+
+
+def settings_table(pairs: Sequence[tuple[Setting, Setting]]) -> str:
+    """The Markdown table of `settings_sizes`: characters and about how many tokens."""
+    lines = [
+        "| tool | measured on | default (chars) | ≈ tokens | smallest useful setting | chars "
+        "| ≈ tokens |",
+        "|---|---|--:|--:|---|--:|--:|",
+    ]
+    for default, small in pairs:
+        lines.append(
+            f"| `{default.tool}` | {default.setting or 'the one answer'} | {default.chars:,} "
+            f"| {default.tokens:,} | {small.arguments} | {small.chars:,} | {small.tokens:,} |"
+        )
+    return "\n".join(lines)
+
+
+def report(site: SiteSnapshot) -> str:
+    """Both tables: the size controls, then the two text blocks of each tool's answer."""
+    return settings_table(settings_sizes(site)) + "\n\n" + table(sizes(site))
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--site-dir", type=Path, help="a built site (default: build data/)")
     parser.add_argument("--data-dir", type=Path, default=Path("data"), help="data to build")
     args = parser.parse_args(argv)
     if args.site_dir is not None:
-        print(table(sizes(load_snapshot(args.site_dir))))
+        print(report(load_snapshot(args.site_dir)))
         return
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "site_out"
         build_site(args.data_dir, out, SiteConfig())
-        print(table(sizes(load_snapshot(out))))
+        print(report(load_snapshot(out)))
 
 
 if __name__ == "__main__":

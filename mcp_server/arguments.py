@@ -66,6 +66,19 @@ def _problem(argument: ToolArgument, value: object) -> str | None:
         case "choice":
             if not isinstance(value, str) or value not in argument.choices:
                 return f"must be one of {', '.join(argument.choices)}"
+        case "choice_list":
+            fits = (
+                isinstance(value, list)
+                and (low is None or len(value) >= low)
+                and (high is None or len(value) <= high)
+                and all(isinstance(item, str) and item in argument.choices for item in value)
+            )
+            if not fits:
+                items = value if isinstance(value, list) else []
+                unknown = [i for i in items if isinstance(i, str) and i not in argument.choices]
+                if unknown:
+                    return f"names {echo(unknown[0])}, not one of the members its schema lists"
+                return f"must be a list of {low} to {high} member names"
         case "text_list":
             fits = (
                 isinstance(value, list)

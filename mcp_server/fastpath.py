@@ -112,8 +112,8 @@ def parse_call(message: Any) -> tuple[int | str, str, Args] | None:
 def encode_result(site: SiteSnapshot, name: str, kwargs: Args) -> bytes:
     """The JSON of the `CallToolResult` the SDK sends for this call."""
     try:
-        answer = tools.TOOL_FUNCTIONS[name](site, **kwargs)
-    except ToolError as exc:
+        answer = tools.call(site, TOOLS_BY_NAME[name], kwargs)
+    except (ToolError, ArgumentError) as exc:
         text = f"Error executing tool {name}: {exc}"
         return _ENCODER.encode({"content": [{"text": text, "type": "text"}], "isError": True})
     return _ENCODER.encode(

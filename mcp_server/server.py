@@ -62,14 +62,16 @@ def _answer(answer: tools.Answer) -> CallToolResult:
 def _annotation(argument: ToolArgument) -> Any:
     """The Python type (with pydantic bounds) the SDK derives the argument's schema from."""
     short_text = Annotated[str, Field(max_length=MAX_TEXT)]
+    choice: Any = Literal[argument.choices]
     base: Any = {
         "text": short_text,
         "flag": bool,
         "integer": int,
-        "choice": Literal[argument.choices],
+        "choice": choice,
         "text_list": list[short_text],
+        "choice_list": list[choice],
     }[argument.kind]
-    if argument.kind == "text_list":
+    if argument.kind in ("text_list", "choice_list"):
         bounds = {"min_length": argument.minimum, "max_length": argument.maximum}
     else:
         bounds = {"ge": argument.minimum, "le": argument.maximum}
@@ -118,11 +120,10 @@ class StrictTool(Tool):
 
 def _tool(declaration: ToolDeclaration, store: SnapshotStore) -> Tool:
     """The SDK tool of a declaration, answering from the store's current snapshot."""
-    function = tools.TOOL_FUNCTIONS[declaration.name]
 
     def call(**arguments: Any) -> CallToolResult:
         checked = check_arguments(declaration, arguments)
-        return _answer(function(store.current(), **checked))
+        return _answer(tools.call(store.current(), declaration, checked))
 
     call.__name__ = declaration.name
     call.__signature__ = _signature(declaration)  # type: ignore[attr-defined]
@@ -134,7 +135,7 @@ def _tool(declaration: ToolDeclaration, store: SnapshotStore) -> Tool:
         annotations=READ_ONLY,
         structured_output=False,
     )
-    tool.fn_metadata.output_schema = output_schema(declaration.answer)
+    tool.fn_metadata.output_schema = output_schema(declaration)
     tool.parameters = {**tool.parameters, "additionalProperties": False}
     return tool
 

@@ -19,10 +19,11 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from generator.api import aliases
 from generator.api.contract import DIMENSION_SLUGS, ModelSummary
-from generator.api.mcp_tools import MCP_TOOLS, SortKey
+from generator.api.mcp_tools import MCP_TOOLS, SortKey, ToolDeclaration
 from mcp_server import text
 from mcp_server.arguments import echo
 from mcp_server.site import Document, SiteSnapshot
+from mcp_server.sizing import is_sized, resize
 
 SUGGESTIONS = 3
 
@@ -261,3 +262,26 @@ TOOL_FUNCTIONS: dict[str, Callable[..., Answer]] = {
 """Each declared tool's function, by name: the one place that maps a tool to its caller."""
 if list(TOOL_FUNCTIONS) != [tool.name for tool in MCP_TOOLS]:  # pragma: no cover
     raise RuntimeError("TOOL_FUNCTIONS and MCP_TOOLS name different tools")
+
+
+def call(site: SiteSnapshot, declaration: ToolDeclaration, arguments: Mapping[str, Any]) -> Answer:
+    """The answer to a call whose `arguments` passed `arguments.check_arguments`.
+
+    Without size controls the tool's function answers as is; with any, it answers in full
+    (the list unpaged) and `sizing.resize` cuts that to the page and members asked for.
+    """
+    function = TOOL_FUNCTIONS[declaration.name]
+    if not is_sized(declaration, arguments):
+        plain = {a.name: arguments.get(a.name) for a in declaration.arguments if not a.sizes}
+        return function(site, **plain)
+    controls = {a.name for a in declaration.arguments if a.sizes} | {"limit", "fields", "cursor"}
+    plain = {a.name: arguments.get(a.name) for a in declaration.arguments}
+    answer = function(site, **{k: v for k, v in plain.items() if k not in controls})
+    data, line = resize(
+        declaration,
+        answer.data,
+        limit=arguments.get("limit"),
+        fields=arguments.get("fields"),
+        cursor=arguments.get("cursor"),
+    )
+    return Answer(data, line)

@@ -120,7 +120,7 @@ async def test_lists_nine_read_only_tools_with_input_and_output_schemas(client: 
 async def test_input_schemas_name_the_documented_arguments(client: Client) -> None:
     schemas = {tool.name: tool.input_schema for tool in (await client.list_tools()).tools}
     assert schemas["get_model"]["required"] == ["id"]
-    assert set(schemas["get_model"]["properties"]) == {"id", "include_history"}
+    assert set(schemas["get_model"]["properties"]) == {"id", "include_history", "fields"}
     assert schemas["get_ranking"]["required"] == ["id"]
     assert schemas["get_domain"]["required"] == ["slug"]
     assert schemas["compare_models"]["properties"]["ids"]["minItems"] == 2
@@ -130,8 +130,13 @@ async def test_input_schemas_name_the_documented_arguments(client: Client) -> No
         "min_iq",
         "sort",
         "limit",
+        "fields",
+        "cursor",
     }
     assert "required" not in schemas["list_models"]
+    assert all(schema["additionalProperties"] is False for schema in schemas.values())
+    fields = schemas["list_models"]["properties"]["fields"]["anyOf"][0]
+    assert fields["items"]["enum"][:3] == ["name", "provider", "country"]
 
 
 # --- answers equal the static files -------------------------------------------
@@ -375,11 +380,11 @@ LONG = "x" * 100_000
         ("list_models", {"open_source": 1}, "Argument 'open_source' must be true or false, "
          "not a number."),
         ("list_models", {"limt": 3}, "Unknown argument 'limt': list_models takes provider, "
-         "open_source, min_iq, sort, limit."),
-        ("list_rankings", {"id": "x"}, "Unknown argument 'id': list_rankings takes no "
+         "open_source, min_iq, sort, limit, fields, cursor."),
+        ("list_domains", {"id": "x"}, "Unknown argument 'id': list_domains takes no "
          "arguments."),
         ("get_model", {"id": "alpha-1", LONG: 1}, "Unknown argument '" + "x" * 40 + "\u2026': "
-         "get_model takes id, include_history."),
+         "get_model takes id, include_history, fields."),
         ("get_model", {}, "Argument 'id' is required."),
         ("get_model", {"id": None}, "Argument 'id' is required."),
         ("get_model", {"id": 7}, "Argument 'id' must be a string, not a number."),

@@ -58,4 +58,6 @@ def test_the_fast_path_fills_absent_optional_arguments_with_null() -> None:
         "min_iq": None,
         "sort": None,
         "limit": 3,
+        "fields": None,
+        "cursor": None,
     }

@@ -17,6 +17,7 @@ from generator.api.contract import (
     IQ_MAX,
     IQ_MIN,
     BenchmarkList,
+    BenchmarkMetadata,
     Contract,
     DomainDetail,
     DomainList,
@@ -25,13 +26,15 @@ from generator.api.contract import (
     ModelDetail,
     ModelHistoryPoint,
     ModelList,
+    ModelSummary,
+    RankingCatalogEntry,
     RankingDetail,
     RankingList,
 )
 
 SortKey = Literal["rank", "iq", "name", "cost", "release_date", "context_window", "speed"]
 SORT_KEYS: tuple[str, ...] = get_args(SortKey)
-ArgumentKind = Literal["text", "flag", "integer", "choice", "text_list"]
+ArgumentKind = Literal["text", "flag", "integer", "choice", "text_list", "choice_list"]
 MAX_TEXT = 256
 """Most characters in one text argument (or one item of a list): ids and names are short."""
 
@@ -100,9 +103,12 @@ class ToolArgument:
     kind: ArgumentKind
     description: str
     required: bool = False
-    minimum: int | None = None  # integer: least value; text_list: fewest items
-    maximum: int | None = None  # integer: greatest value; text_list: most items
-    choices: tuple[str, ...] = ()  # choice: the accepted values
+    minimum: int | None = None  # integer: least value; text_list, choice_list: fewest items
+    maximum: int | None = None  # integer: greatest value; text_list, choice_list: most items
+    choices: tuple[str, ...] = ()  # choice, choice_list: the accepted values
+    sizes: bool = False
+    """A size control added after AI IQ's connector: a call that passes one gets the sized
+    answer (with `nextCursor`); a call with none gets the connector's answer exactly."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +121,63 @@ class ToolDeclaration:
     description: str  # what an MCP client reads
     answer: type[msgspec.Struct]  # the contract Struct of its structured content
     arguments: tuple[ToolArgument, ...] = ()
+    pages: str | None = None  # the list member that `limit` and `cursor` page through
+    picks_in: str | None = None  # the list member whose items `fields` picks from (else the top)
+
+
+KEPT_MEMBERS = ("apiVersion", "methodologyVersion", "updatedAt", "id")
+"""Members `fields` always keeps in an answer: the envelope and the identity (`id`)."""
+KEPT_IN_ROWS = ("id",)
+"""Members `fields` always keeps in each row of a list (`ToolDeclaration.picks_in`)."""
+NEXT_CURSOR = "nextCursor"
+"""The member a sized answer adds: the cursor of the next page, or null on the last one."""
+MAX_LIMIT = 1000
+
+
+def _members(kind: type[msgspec.Struct], kept: tuple[str, ...]) -> tuple[str, ...]:
+    """The JSON names of a Struct's members that `fields` may pick (not the kept ones)."""
+    names = (field.encode_name for field in msgspec.structs.fields(kind))
+    return tuple(name for name in names if name not in kept)
+
+
+_KEPT_SAID = {KEPT_MEMBERS: ("id", "the envelope"), KEPT_IN_ROWS: ("id",)}
+
+
+def _fields(kind: type[msgspec.Struct], what: str, kept: tuple[str, ...]) -> ToolArgument:
+    choices = _members(kind, kept)
+    return ToolArgument(
+        "fields",
+        "choice_list",
+        f"Only these members of {what} ({' and '.join(_KEPT_SAID[kept])} always kept); "
+        "default: every member.",
+        minimum=1,
+        maximum=len(choices),
+        choices=choices,
+        sizes=True,
+    )
+
+
+def _limit(what: str) -> ToolArgument:
+    return ToolArgument(
+        "limit",
+        "integer",
+        f"Return at most this many {what}.",
+        minimum=1,
+        maximum=MAX_LIMIT,
+        sizes=True,
+    )
+
+
+_CURSOR = ToolArgument(
+    "cursor",
+    "text",
+    "The nextCursor of the previous answer, to get the next page (same other arguments).",
+    sizes=True,
+)
+_SIZED = (
+    " With any of limit, fields or cursor the answer also has nextCursor (null on the last "
+    "page) and a one-line summary."
+)
 
 
 _MODEL_NAME = ToolArgument(
@@ -129,7 +192,10 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "List published AI models with composite IQ, rank, dimension scores, EQ, cost, speed, "
         "context window and release date. Use it to find model ids, filter by provider or "
         "open-source status, or get top models by IQ, price or recency. With no arguments it "
-        "returns exactly GET /api/v1/models.",
+        "returns exactly GET /api/v1/models: about 1,000 characters per model, over 60,000 in "
+        'all. For less, pass fields (e.g. ["name", "iq", "rank"]: about 80 characters '
+        "a model) and limit, then cursor for the next page. With fields or cursor the answer "
+        "also has nextCursor (null on the last page) and a one-line summary.",
         ModelList,
         (
             ToolArgument("provider", "text", "Only models of this provider (any case)."),
@@ -151,9 +217,17 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
                 choices=SORT_KEYS,
             ),
             ToolArgument(
-                "limit", "integer", "Return at most this many models.", minimum=1, maximum=1000
+                "limit",
+                "integer",
+                "Return at most this many models (with cursor or fields: a page of them).",
+                minimum=1,
+                maximum=MAX_LIMIT,
             ),
+            _fields(ModelSummary, "each model", KEPT_IN_ROWS),
+            _CURSOR,
         ),
+        pages="models",
+        picks_in="models",
     ),
     ToolDeclaration(
         "get_model",
@@ -164,7 +238,9 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "speed, reasoning configurations and revisions. Use it after list_models when you need "
         "the evidence behind a score. With include_history, also its history: composite IQ, "
         "rank and the seven dimensions at each month end since its release (GET "
-        "/api/v1/models/{id}/history), replayed from the data with today's methodology.",
+        "/api/v1/models/{id}/history), replayed from the data with today's methodology. "
+        "By default 5,000 to 13,000 characters (history adds up to 6,000); for less, pass "
+        'fields, e.g. ["name", "iq", "rank", "dimensions"] (under 2,000).',
         ModelAnswer,
         (
             _MODEL_NAME,
@@ -173,6 +249,7 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
                 "flag",
                 "true: add `history`, the model's score at each month end since its release.",
             ),
+            _fields(ModelDetail, "the model", KEPT_MEMBERS),
         ),
     ),
     ToolDeclaration(
@@ -181,21 +258,32 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "the ranking catalog",
         "List the ranking catalog (GET /api/v1/rankings): composite IQ, effective cost, the "
         "seven dimension rankings and one ranking per benchmark, each with its id, direction and "
-        "model count but no rows. Use it to find a ranking id for get_ranking.",
+        "model count but no rows. Use it to find a ranking id for get_ranking. By default "
+        'about 280 characters per ranking (8,000 in all); fields=["rankingName"] and limit '
+        "make it smaller." + _SIZED,
         RankingList,
+        (_limit("rankings"), _fields(RankingCatalogEntry, "each ranking", KEPT_IN_ROWS), _CURSOR),
+        pages="rankings",
+        picks_in="rankings",
     ),
     ToolDeclaration(
         "get_ranking",
         "Get ranking",
         "one ranking with every ranked model",
         "Get one ranking with every ranked model's rank and score (GET /api/v1/rankings/{id}). "
-        "Use it for leaderboards: who is best at a dimension, a benchmark, or cheapest.",
+        "Use it for leaderboards: who is best at a dimension, a benchmark, or cheapest. By "
+        "default every ranked model (about 110 characters each, up to 9,000); limit=10 gives "
+        "the top ten, cursor the next ones." + _SIZED,
         RankingDetail,
         (
             ToolArgument(
                 "id", "text", "Ranking id from list_rankings, e.g. composite-iq.", required=True
             ),
+            _limit("ranked models"),
+            _fields(RankingDetail, "the ranking", KEPT_MEMBERS),
+            _CURSOR,
         ),
+        pages="models",
     ),
     ToolDeclaration(
         "list_benchmarks",
@@ -203,8 +291,13 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "the benchmarks of the seven dimensions",
         "List the benchmarks behind the seven scored dimensions (GET /api/v1/benchmarks): what "
         "each measures, its dimension, direction, unit and source. Metadata only; per-model "
-        "results are in get_model and benchmark rankings in get_ranking.",
+        "results are in get_model and benchmark rankings in get_ranking. By default about "
+        '500 characters per benchmark (13,000 in all); fields=["name", "dimension"] and '
+        "limit make it smaller." + _SIZED,
         BenchmarkList,
+        (_limit("benchmarks"), _fields(BenchmarkMetadata, "each benchmark", KEPT_IN_ROWS), _CURSOR),
+        pages="benchmarks",
+        picks_in="benchmarks",
     ),
     ToolDeclaration(
         "list_domains",
@@ -212,7 +305,7 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "the applied-capability domains",
         "List the applied-capability domains (GET /api/v1/domains), such as finance or "
         "cybersecurity, scored separately from composite IQ. Use it to find a slug for "
-        "get_domain.",
+        "get_domain. About 150 characters per domain (under 2,000 in all).",
         DomainList,
     ),
     ToolDeclaration(
@@ -220,13 +313,19 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "Get domain",
         "one domain's leaderboard and benchmark results",
         "Get one domain (GET /api/v1/domains/{slug}): its composite leaderboard with coverage "
-        "and uncertainty, and every domain benchmark with its published results.",
+        "and uncertainty, and every domain benchmark with its published results. By default "
+        'up to 40,000 characters (the benchmarks\' results are most of it); fields=["name", '
+        '"models"] keeps the leaderboard only, and limit cuts it to the top models.' + _SIZED,
         DomainDetail,
         (
             ToolArgument(
                 "slug", "text", "Domain slug from list_domains, e.g. finance.", required=True
             ),
+            _limit("leaderboard entries"),
+            _fields(DomainDetail, "the domain", KEPT_MEMBERS),
+            _CURSOR,
         ),
+        pages="models",
     ),
     ToolDeclaration(
         "get_methodology",
@@ -234,8 +333,10 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "how every score is computed",
         "Read how every score is computed (GET /api/v1/methodology): dimensions and their "
         "benchmarks, the cost formula, rules, parameters and the changelog. Use it to explain "
-        "or caveat a score.",
+        'or caveat a score. By default about 10,000 characters; fields=["summary", '
+        '"rules"] gives the gist in under 4,000.',
         Methodology,
+        (_fields(Methodology, "the methodology", KEPT_MEMBERS),),
     ),
     ToolDeclaration(
         "compare_models",
@@ -246,7 +347,9 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "suggestions per name); best names the best model on each metric (IQ, dimensions, EQ, "
         "effective cost); distinguishability says which pairs the data can tell apart by "
         "composite IQ at 95% confidence (rank bands that do not overlap) and which it cannot. "
-        "Unknown names are not an error: compared may be empty.",
+        "Unknown names are not an error: compared may be empty. By default each compared "
+        'model is its full detail (5,000 to 13,000 characters); fields, e.g. ["name", '
+        '"iq", "rank", "dimensions"], keeps only those members of each.',
         ModelComparison,
         (
             ToolArgument(
@@ -257,7 +360,9 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
                 minimum=2,
                 maximum=20,
             ),
+            _fields(ModelDetail, "each compared model", KEPT_IN_ROWS),
         ),
+        picks_in="compared",
     ),
 )
 
