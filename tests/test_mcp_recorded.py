@@ -122,6 +122,9 @@ def test_recorded_calls_get_the_same_json(
         RECORDED.write_text(json.dumps(recording, indent=1) + "\n", encoding="utf-8")
     recorded = json.loads(RECORDED.read_text(encoding="utf-8"))
     for call, answer in zip(recorded, answers, strict=True):
-        assert _comparable(answer) == call["result"], (call["tool"], call["arguments"])
+        assert _comparable(answer) == call["result"], (
+            f"{call['tool']} {call['arguments']}: if the sample documents changed on purpose, "
+            "re-record: pytest tests/test_mcp_recorded.py --update-golden"
+        )
         for block in answer["content"][2:]:
             assert block["type"] == "resource_link", block
