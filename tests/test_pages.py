@@ -403,3 +403,12 @@ def test_compare_page_lists_every_model_and_the_dimension_names(pages: dict[str,
     assert 'data-api="../api/v1/models/"' in html and f'data-site="{BASE}/"' in html
     assert '[["abstract-reasoning", "' in html  # (slug, name) pairs in dimension order
     assert "<noscript>" in html
+
+
+def test_model_and_dimension_ranking_pages_mark_imputed_values(pages: dict[str, bytes]) -> None:
+    mark = re.compile(r'<span class="imp">([\d.]+)<span class="mark" aria-hidden="true">i</span>')
+    # alpha-1: k = 0, 3, 6 imputed -> 144, 150, 156 (as on the landing page), then the legend
+    assert mark.findall(page(pages, "models/alpha-1/index.html")) == ["144", "150", "156", "112"]
+    ranking = page(pages, "rankings/reliability-iq/index.html")  # the legend, then one per mark
+    assert len(mark.findall(ranking)) == ranking.count('class="badge imputed"') + 1
+    assert mark.findall(page(pages, "rankings/composite-iq/index.html")) == []
