@@ -22,6 +22,11 @@ class GeneratorError(click.ClickException):
     """Base of every error the generator reports to a user."""
 
 
+MAX_SHOWN_PROBLEMS = 200
+"""Problem lines printed at most; the rest are counted (`... and N more`), so a hostile
+tree cannot flood a CI log."""
+
+
 class DataError(GeneratorError):
     """One or more problems in data/, each as `file: field: problem`."""
 
@@ -29,7 +34,10 @@ class DataError(GeneratorError):
         self.problems = sorted({one_line(problem) for problem in problems}, key=problem_order)
         count = len(self.problems)
         noun = "data error" if count == 1 else "data errors"
-        super().__init__("\n".join([*self.problems, f"Aborted: {count} {noun}"]))
+        shown = self.problems[:MAX_SHOWN_PROBLEMS]
+        if count > len(shown):
+            shown.append(f"... and {count - len(shown):,} more")
+        super().__init__("\n".join([*shown, f"Aborted: {count} {noun}"]))
 
     def show(self, file: IO[Any] | None = None) -> None:
         """Print the problems one per line, with no `Error:` prefix."""

@@ -41,6 +41,7 @@ from generator.api.urls import (
     endpoint_for,
     error_file,
 )
+from generator.errors import BuildError
 
 JSON_TYPE = "application/json; charset=utf-8"
 # Data changes when the site is rebuilt (at most a few times a day): browsers and shared
@@ -221,6 +222,11 @@ def render_redirects(rules: Iterable[RedirectRule]) -> str:
     )
 
 
+MAX_REDIRECT_RULES = 100_000
+"""`_redirects` rules at most. Hosts refuse or slow down on rule files far larger (Netlify
+advises wildcards from 10,000 rules on); 20,000 models without aliases need 40,000."""
+
+
 def render_hosting(
     config: SiteConfig,
     html_404: bool,
@@ -229,6 +235,11 @@ def render_hosting(
 ) -> dict[str, bytes]:
     """The two hosting files, by site path (arguments as for `redirect_rules`)."""
     redirects = redirect_rules(config, html_404, model_aliases, api_paths)
+    if len(redirects) > MAX_REDIRECT_RULES:
+        raise BuildError(
+            f"_redirects: {len(redirects):,} rules (the limit is {MAX_REDIRECT_RULES:,}):"
+            " fewer models or fewer aliases"
+        )
     return {
         "_headers": render_headers(header_rules()).encode(),
         "_redirects": render_redirects(redirects).encode(),

@@ -23,6 +23,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 
 import msgspec
 
+from generator.input.limits import MAX_ALIASES, MAX_FILE_PROBLEMS
 from generator.input.records import ALIAS_PATTERN, SLUG_PATTERN, URL_PATTERN
 from generator.input.text import LINE_PATTERN, line_problem
 
@@ -46,6 +47,7 @@ class Decoded:
     record: Any
     problems: list[tuple[str, str]] = field(default_factory=list)
     placeholders: frozenset[str] = frozenset()
+    unlisted: int = 0  # problems past `MAX_FILE_PROBLEMS`: counted, not described
 
 
 class _Failed(Exception):
@@ -67,7 +69,7 @@ def decode(
         record = walker.value(raw, record_type, prefix)
     except _Failed:
         record = None
-    return Decoded(record, walker.problems, frozenset(walker.placeholders))
+    return Decoded(record, walker.problems, frozenset(walker.placeholders), walker.unlisted)
 
 
 def suggest(wrong: str, known: Iterable[str]) -> str:
@@ -109,6 +111,7 @@ _STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
 ONE_LINE = "must be one line of visible text"
 _PATTERN_MEANINGS = {
     f"Expected `str` matching regex {LINE_PATTERN!r}": ONE_LINE,
+    f"Expected `array` of length <= {MAX_ALIASES}": f"at most {MAX_ALIASES} aliases a model",
     f"Expected `str` matching regex {SLUG_PATTERN!r}": (
         "must be a slug: 1 to 64 of a-z, 0-9, '.', '_', '-', starting and ending"
         " with a letter or digit"
@@ -193,8 +196,14 @@ class _Walker:
         self.reported = reported
         self.problems: list[tuple[str, str]] = []
         self.placeholders: set[str] = set()
+        self.unlisted = 0
 
     def value(self, raw: Any, annotation: Any, path: str) -> Any:
+        if get_origin(annotation) is Annotated and isinstance(raw, list):
+            base, *metas = get_args(annotation)
+            limits = [m.max_length for m in metas if getattr(m, "max_length", None) is not None]
+            if get_origin(base) is list and not (limits and len(raw) > min(limits)):
+                return self.value(raw, base, path)  # a bounded list within its bound
         struct, is_list = _struct_of(annotation)
         if struct is not None and is_list and isinstance(raw, list):
             return self._items(raw, struct, path)
@@ -243,6 +252,9 @@ class _Walker:
         fields = {f.encode_name: f for f in msgspec.structs.fields(struct)}
         for key in raw:
             if key not in fields and _join(path, key) not in self.reported:
+                if len(self.problems) >= MAX_FILE_PROBLEMS:  # 420,000 unknown keys: count them
+                    self.unlisted += 1
+                    continue
                 self.problems.append((_join(path, key), "unknown field" + suggest(key, fields)))
         values: dict[str, Any] = {}
         failed = False

@@ -25,6 +25,12 @@ import rtoml
 
 from generator.errors import DataError
 from generator.input.decode import decode, shown
+from generator.input.limits import (
+    MAX_FILE_LINES,
+    MAX_FILE_PROBLEMS,
+    MAX_FILE_VALUES,
+    tree_problems,
+)
 from generator.input.loaded import Loaded, Records
 from generator.input.records import (
     BenchmarkRecord,
@@ -163,6 +169,9 @@ def _load_records(data_dir: Path, store: RecordStore | None = None) -> Records:
         raise DataError([f"{data_dir}: directory: {SYMLINK}"])
     if not data_dir.is_dir():
         raise DataError([f"{data_dir}: directory: not found"])
+    too_much = tree_problems(data_dir)
+    if too_much:  # refused before a single file is parsed
+        raise DataError(too_much)
     records = Records()
     methodology_path = data_dir / METHODOLOGY_FILE
     kind = _entry_kind(methodology_path)
@@ -298,7 +307,13 @@ def _parse_file(
     scanned = _scan_values(raw)
     decoded = decode(raw, record_type, reported=(where for where, _ in scanned))
     found += scanned + decoded.problems
-    problems.extend(f"{path}: {field}: {problem}" for field, problem in found)
+    problems.extend(f"{path}: {field}: {problem}" for field, problem in found[:MAX_FILE_PROBLEMS])
+    more = len(found) - MAX_FILE_PROBLEMS + decoded.unlisted
+    if more > 0:
+        problems.append(
+            f"{path}: file: {more:,} more problems (only the first {MAX_FILE_PROBLEMS} of a"
+            " file are listed)"
+        )
     record = decoded.record
     if record is None:
         return None
@@ -327,13 +342,21 @@ def _read_toml(path: Path, data: bytes, problems: list[str]) -> dict[str, Any] |
     except UnicodeDecodeError as exc:
         problems.append(f"{path}: file: not UTF-8 (byte 0x{data[exc.start]:02x} at {exc.start})")
         return None
+    lines = text.count("\n") + (not text.endswith("\n"))
+    if lines > MAX_FILE_LINES:  # refused before parsing
+        problems.append(f"{path}: file: {lines:,} lines (the limit is {MAX_FILE_LINES:,})")
+        return None
     try:
         parsed = parse_toml(text)
     except TomlError as exc:
         problems.append(f"{path}: {exc}")
         return None
-    if _depth(parsed) > MAX_DEPTH:
+    depth, count = _shape(parsed)
+    if depth > MAX_DEPTH:
         problems.append(f"{path}: file: nested too deeply (more than {MAX_DEPTH} levels)")
+        return None
+    if count > MAX_FILE_VALUES:
+        problems.append(f"{path}: file: more than {MAX_FILE_VALUES:,} values (the limit)")
         return None
     return parsed
 
@@ -399,20 +422,25 @@ def _toml_problem(message: str) -> str:
     return f"line {match['line']}: invalid TOML: {text} (column {match['col']})"
 
 
-def _depth(value: Any) -> int:
-    """How many tables and arrays are nested inside one another (iteratively)."""
-    deepest = 0
+def _shape(value: Any) -> tuple[int, int]:
+    """How many tables and arrays are nested inside one another, and how many values (tables
+    and arrays included) there are, counted iteratively; the walk stops as soon as either
+    passes its limit."""
+    deepest, count = 0, 0
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
+        count += 1
+        if count > MAX_FILE_VALUES:
+            break
         if isinstance(item, dict):
             item = list(item.values())
         if isinstance(item, list):
             deepest = max(deepest, depth + 1)
             if deepest > MAX_DEPTH:
-                return deepest
+                break
             stack.extend((child, depth + 1) for child in item)
-    return deepest
+    return deepest, count
 
 
 def _scan_values(value: Any, path: str = "") -> list[tuple[str, str]]:

@@ -16,6 +16,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
+from generator.input.limits import MAX_ALIASES
 from generator.input.text import LINE_PATTERN
 from generator.vocabulary import IQ_MAX, IQ_MIN, ChartKind, Direction
 
@@ -153,7 +154,7 @@ class ModelRecord(Record, kw_only=True, frozen=True):
 
     id: Slug
     name: Line
-    aliases: list[Alias] = []
+    aliases: Annotated[list[Alias], Meta(max_length=MAX_ALIASES)] = []
     """Other names that lead to this model: former ids, provider API ids, the display name."""
     provider: Line
     country: Line

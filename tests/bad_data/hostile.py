@@ -20,6 +20,7 @@ from pathlib import Path
 from support.paths import FIXTURE_DATA as FIXTURE
 
 from bad_data.corpus import SLUG_PROBLEM, Mutation, _m, both, replace
+from generator.errors import problem_order
 
 SECRET = "SECRET-FROM-OUTSIDE-DATA-91c2e7"
 SECRET_KEY = "ci_deploy_token"
@@ -37,13 +38,14 @@ class HostileCase:
     mutate: Mutation
     expected: tuple[str, ...] | None
     check_site: Callable[[Path], None] | None = None  # after a clean build: the output
+    check_errors: Callable[[Path, list[str]], None] | None = None  # instead of `expected`
 
     def lines(self, data_dir: Path) -> list[str]:
         """The exact stderr lines of a failed build (problems sorted, then the summary)."""
         assert self.expected is not None
         count = len(self.expected)
         noun = "data error" if count == 1 else "data errors"
-        problems = sorted(line.format(data=data_dir) for line in self.expected)
+        problems = sorted((line.format(data=data_dir) for line in self.expected), key=problem_order)
         return [*problems, f"Aborted: {count} {noun}"]
 
 

@@ -1,0 +1,204 @@
+"""Floods: trees and files built to exhaust the build or a CI log through sheer size (issue
+23). Each is refused by a whole-tree or per-file limit (`generator/input/limits.py`) in one
+line, or its problems are listed up to the caps; every case runs in the bounded child of
+tests/test_hostile_data.py (1 GiB, 30 s). The reproductions of the issue come first, then
+variants of each class that the reproductions alone would not catch.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from support.paths import FIXTURE_DATA as FIXTURE
+
+from bad_data.corpus import Mutation, _m, both
+from bad_data.hostile import HostileCase
+from generator.errors import MAX_SHOWN_PROBLEMS
+from generator.input.limits import (
+    MAX_ALIASES,
+    MAX_FILE_LINES,
+    MAX_FILE_PROBLEMS,
+    MAX_FILE_VALUES,
+    MAX_MODEL_FILES,
+    MAX_TREE_BYTES,
+    MAX_TREE_ENTRIES,
+)
+
+A1 = "models/alpha-1.toml"
+A2 = "models/alpha-2.toml"
+KEYS = 420_000
+EIGHT = (
+    *(f"models/{name}.toml" for name in ("alpha-1", "alpha-2", "alpha-3", "beta-1", "gamma-1")),
+    *("models/delta-preview.toml", "benchmarks/arc-agi-1.toml", "charts/iq-distribution.toml"),
+)
+
+
+def _fixture_bytes() -> int:
+    return sum(path.stat().st_size for path in FIXTURE.rglob("*") if path.is_file())
+
+
+def _lines_after(rel: str, added: int) -> int:
+    return len((FIXTURE / rel).read_text(encoding="utf-8").splitlines()) + added
+
+
+def prepend_keys(rels: tuple[str, ...], count: int) -> Mutation:
+    """`count` unknown top-level keys (`k0 = 1` ...) at the start of each file."""
+    keys = "".join(f"k{i} = 1\n" for i in range(count))
+
+    def mutate(data: Path) -> None:
+        for rel in rels:
+            path = data / rel
+            path.write_text(keys + path.read_text(encoding="utf-8"), encoding="utf-8")
+
+    return mutate
+
+
+def inline_table(rel: str, count: int) -> Mutation:
+    """One line holding a table of `count` keys: a line limit alone would not see it."""
+    table = "flood = {" + ",".join(f"k{i}=1" for i in range(count)) + "}\n"
+
+    def mutate(data: Path) -> None:
+        path = data / rel
+        path.write_text(table + path.read_text(encoding="utf-8"), encoding="utf-8")
+
+    return mutate
+
+
+def copied_models(count: int) -> Mutation:
+    """`count` copies of alpha-1 with their own ids (the file name): names and aliases copied."""
+    text = (FIXTURE / A1).read_text(encoding="utf-8")
+
+    def mutate(data: Path) -> None:
+        for index in range(count):
+            copy = text.replace('id = "alpha-1"', f'id = "copy-{index}"')
+            (data / "models" / f"copy-{index}.toml").write_text(copy, encoding="utf-8")
+
+    return mutate
+
+
+def empty_files(folder: str, count: int) -> Mutation:
+    def mutate(data: Path) -> None:
+        (data / folder).mkdir(exist_ok=True)
+        for index in range(count):
+            (data / folder / f"f{index}").touch()
+
+    return mutate
+
+
+def sparse_files(count: int, size: int) -> Mutation:
+    """Files that claim `size` bytes but take no disk (the tree check adds up sizes)."""
+
+    def mutate(data: Path) -> None:
+        for index in range(count):
+            with (data / f"big-{index}.bin").open("wb") as file:
+                file.truncate(size)
+
+    return mutate
+
+
+def aliases(rel: str, count: int) -> Mutation:
+    names = ", ".join(f'"{rel.split("/")[1][:-5]}-alias-{i}"' for i in range(count))
+
+    def mutate(data: Path) -> None:
+        path = data / rel
+        text = path.read_text(encoding="utf-8")
+        text = re.sub(r"^aliases = .*\n", "", text, flags=re.M)
+        path.write_text(text.replace("\nprovider =", f"\naliases = [{names}]\nprovider =", 1))
+
+    return mutate
+
+
+def capped_duplicates(data: Path, lines: list[str]) -> None:
+    """3,000 copies: every copy's name and aliases are duplicates, and only the first
+    `MAX_SHOWN_PROBLEMS` lines are printed, then the count of the rest."""
+    total = 3_000 * 4  # the name and three aliases of each copy
+    assert len(lines) == MAX_SHOWN_PROBLEMS + 2
+    assert lines[-2:] == [
+        f"... and {total - MAX_SHOWN_PROBLEMS:,} more",
+        f"Aborted: {total} data errors",
+    ]
+    assert all(line.startswith(f"{data}/models/") for line in lines[:-2])
+    assert sum(len(line) + 1 for line in lines) < 64 * 1024
+
+
+FLOOD: tuple[HostileCase, ...] = (
+    # the issue's reproductions
+    HostileCase(
+        "unknown-keys-420k-in-one-file",  # was 31.8 s and 31 MB of error output
+        prepend_keys((A2,), KEYS),
+        (_m(A2, "file", f"{_lines_after(A2, KEYS):,} lines (the limit is {MAX_FILE_LINES:,})"),),
+    ),
+    HostileCase(
+        "unknown-keys-420k-in-eight-files",  # was 144 s, 2 GB and a MemoryError traceback
+        prepend_keys(EIGHT, KEYS),
+        tuple(
+            _m(rel, "file", f"{_lines_after(rel, KEYS):,} lines (the limit is {MAX_FILE_LINES:,})")
+            for rel in EIGHT
+        ),
+    ),
+    HostileCase(
+        "twenty-thousand-copied-models",  # was signal 11 in msgspec after 54 s under 2 GiB
+        copied_models(20_000),
+        (
+            "{data}/models: directory: 20,006 entries (the limit is"
+            f" {MAX_MODEL_FILES:,} model files)",
+        ),
+    ),
+    HostileCase(
+        "alias-flood-45000-on-one-model",  # was an 81 MB _redirects of 450,358 rules
+        aliases(A2, 45_000),
+        (_m(A2, "aliases", f"at most {MAX_ALIASES} aliases a model (value: a list of 45000)"),),
+    ),
+    # variants
+    HostileCase(
+        "unknown-keys-under-the-line-limit-listed-up-to-the-file-cap",
+        prepend_keys((A2,), 150_000),
+        (
+            *(_m(A2, f"k{i}", "unknown field") for i in range(MAX_FILE_PROBLEMS)),
+            _m(
+                A2,
+                "file",
+                f"{150_000 - MAX_FILE_PROBLEMS:,} more problems (only the first"
+                f" {MAX_FILE_PROBLEMS} of a file are listed)",
+            ),
+        ),
+    ),
+    HostileCase(
+        "unknown-keys-in-one-inline-table-on-two-files",
+        both(inline_table(A1, 420_000), inline_table(A2, 420_000)),
+        tuple(
+            _m(rel, "file", f"more than {MAX_FILE_VALUES:,} values (the limit)") for rel in (A1, A2)
+        ),
+    ),
+    HostileCase(
+        "three-thousand-copied-models-error-output-capped",
+        copied_models(3_000),
+        (),
+        check_errors=capped_duplicates,
+    ),
+    HostileCase(
+        "thirty-thousand-empty-files-in-a-stray-folder",
+        empty_files("junk", 30_000),
+        (
+            f"{{data}}: directory: more than {MAX_TREE_ENTRIES:,} files and folders (the limit is"
+            f" {MAX_TREE_ENTRIES:,})",
+        ),  # fmt: skip
+    ),
+    HostileCase(
+        "files-adding-up-past-the-tree-bytes",  # sparse: they claim the bytes, take no disk
+        sparse_files(3, 100 * 1024 * 1024),
+        (
+            f"{{data}}: directory: {3 * 100 * 1024 * 1024 + _fixture_bytes():,} bytes of files"
+            f" (the limit is {MAX_TREE_BYTES // (1024 * 1024)} MiB)",
+        ),
+    ),
+    HostileCase(
+        "thirty-three-aliases-on-two-models",
+        both(aliases(A1, MAX_ALIASES + 1), aliases(A2, MAX_ALIASES + 1)),
+        tuple(
+            _m(rel, "aliases", f"at most {MAX_ALIASES} aliases a model (value: a list of 33)")
+            for rel in (A1, A2)
+        ),
+    ),
+)

@@ -1,0 +1,63 @@
+"""The whole-tree and output limits (generator/input/limits.py, the `_redirects` rule limit,
+the capped problem list) hold, and leave room for the catalogue to grow: the benchmark's
+20,000-model tree passes every limit (issue 23)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.synth import SynthSpec, write_dataset
+from generator.api.hosting import MAX_REDIRECT_RULES, render_hosting
+from generator.api.urls import SiteConfig
+from generator.errors import MAX_SHOWN_PROBLEMS, BuildError, DataError
+from generator.input.limits import (
+    MAX_FILE_LINES,
+    MAX_MODEL_FILES,
+    MAX_TREE_BYTES,
+    MAX_TREE_ENTRIES,
+    tree_problems,
+)
+from generator.input.load import MAX_FILE_BYTES
+
+
+def test_problem_output_is_capped_with_a_count_of_the_rest() -> None:
+    problems = [f"data/models/m{i:04}.toml: name: bad" for i in range(1_000)]
+    lines = DataError(problems).format_message().splitlines()
+    assert lines[:MAX_SHOWN_PROBLEMS] == sorted(problems)[:MAX_SHOWN_PROBLEMS]
+    assert lines[MAX_SHOWN_PROBLEMS:] == ["... and 800 more", "Aborted: 1000 data errors"]
+    assert DataError(problems).problems == sorted(problems)  # every problem kept for callers
+    exact = DataError(problems[:MAX_SHOWN_PROBLEMS]).format_message().splitlines()
+    assert len(exact) == MAX_SHOWN_PROBLEMS + 1 and not any(x.startswith("...") for x in exact)
+
+
+def test_redirect_rules_past_the_limit_are_one_build_error() -> None:
+    # 3,200 models with 32 aliases each: 10 rules an alias (declared and lower case, two
+    # document kinds under two prefixes, plus the page), about 1,024,000 rules in all
+    flood = {f"m{i}": [f"M{i}-Alias-{j}" for j in range(32)] for i in range(3_200)}
+    with pytest.raises(BuildError, match=r"^_redirects: 1,024,\d{3} rules \(the limit is"):
+        render_hosting(SiteConfig(), True, flood)
+    fine = {f"m{i}": [f"m{i}-alias"] for i in range(MAX_REDIRECT_RULES // 10)}
+    assert render_hosting(SiteConfig(), True, fine)["_redirects"].count(b"\n") < MAX_REDIRECT_RULES
+
+
+def test_the_tree_walk_counts_nested_folders_and_never_follows_links(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    (data / "a" / "b").mkdir(parents=True)
+    (data / "a" / "b" / "f").write_bytes(b"x" * 10)
+    (data / "link").symlink_to("/")  # followed, it would count the whole machine
+    assert tree_problems(data) == []
+
+
+@pytest.mark.slow
+def test_the_benchmarks_twenty_thousand_models_pass_every_limit(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    write_dataset(SynthSpec(models=20_000), data)
+    assert tree_problems(data) == []
+    files = [path for path in data.rglob("*") if path.is_file()]
+    assert MAX_MODEL_FILES >= len(list((data / "models").iterdir())) == 20_000
+    assert len(files) < MAX_TREE_ENTRIES and sum(f.stat().st_size for f in files) < MAX_TREE_BYTES
+    for path in files:
+        text = path.read_bytes()
+        assert len(text) <= MAX_FILE_BYTES and text.count(b"\n") <= MAX_FILE_LINES, path
