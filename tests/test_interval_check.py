@@ -45,10 +45,10 @@ RECORD = IntervalCheckRecord(
 
 
 def test_statement_gives_both_coverages_and_the_limit() -> None:
-    # 0.92891 -> 92.9%, 0.94615 -> 94.6%, nominal 0.95 -> 95.0%
+    # 0.92891 -> 92.9%, 0.94615 -> 94.6%, nominal 0.95 -> 95%
     assert statement(RECORD) == (
         "On this data, 92.9% of held-out benchmark results and 94.6% of held-out dimensions"
-        " fell inside 95.0% ranges built this way; the ranges do not cover differences"
+        " fell inside 95% ranges built this way; the ranges do not cover differences"
         " between scoring methods."
     )
 

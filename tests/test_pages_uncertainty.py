@@ -4,22 +4,67 @@ from __future__ import annotations
 
 import re
 
+import msgspec
 import pytest
 from support.documents import BASE, sample_documents
 
-from generator.api.contract import Chart
+from generator.api.contract import METHODOLOGY, Chart
 from generator.api.urls import SiteConfig
+from generator.documents.interval_check import interval_check
+from generator.input.records import HeldOutCheckRecord, IntervalCheckRecord
 from generator.pages.charts import build_plot, composite_ranges, inline
 from generator.pages.plots import Intervals
 from generator.pages.render import render_pages
 from generator.pages.sitedocs import SiteDocuments
 from generator.pages.views import rank_groups
 
+CHECK = IntervalCheckRecord(
+    nominal=0.95,
+    previous_version="2026-01-01",
+    bootstrap_resamples=1000,
+    checks=[
+        HeldOutCheckRecord(
+            id=kind,
+            cases=cases,
+            models=9,
+            coverage=coverage,
+            mean_log_predictive_density=-3.4,
+            mean_absolute_error=5.7,
+            previous_coverage=0.985,
+            previous_mean_log_predictive_density=-3.5,
+            previous_mean_absolute_error=5.6,
+            lpd_gain=0.1,
+            lpd_gain_low95=0.05,
+            lpd_gain_high95=0.15,
+        )
+        for kind, cases, coverage in (
+            ("benchmark-hold-out", 42, 0.929),
+            ("dimension-hold-out", 26, 0.946),
+        )
+    ],
+)
+
+
+def _with_check(documents: dict[str, msgspec.Struct]) -> dict[str, msgspec.Struct]:
+    """The sample documents with the methodology's interval check (the shipped data has one)."""
+    path = METHODOLOGY.path
+    return {
+        **documents,
+        path: msgspec.structs.replace(documents[path], interval_check=interval_check(CHECK)),
+    }
+
 
 @pytest.fixture(scope="module")
 def pages() -> dict[str, str]:
-    rendered = render_pages(sample_documents(), SiteConfig(base_url=BASE))
+    rendered = render_pages(_with_check(sample_documents()), SiteConfig(base_url=BASE))
     return {p: b.decode() for p, b in rendered.items() if p.endswith(".html")}
+
+
+def test_without_a_check_the_pages_say_so() -> None:
+    rendered = render_pages(sample_documents(), SiteConfig(base_url=BASE))
+    html = rendered["models/alpha-1/index.html"].decode()
+    assert "were not checked on held-out results of this data" in html
+    assert "No held-out check was run" in rendered["methodology/index.html"].decode()
 
 
 def test_rank_groups_by_hand() -> None:
@@ -59,9 +104,44 @@ def test_ranking_pages_show_bands_only_where_published(pages: dict[str, str]) ->
 
 def test_methodology_page_states_the_uncertainty_rules_and_noise(pages: dict[str, str]) -> None:
     html = pages["methodology/index.html"]
-    assert 'id="uncertainty"' in html and "not empirically calibrated" in html
+    assert 'id="uncertainty"' in html and "not differences between scoring methods" in html
     assert 'id="benchmark-noise"' in html and "6.50" in html  # the sample noiseSd
     assert "kappaNoise" in html
+
+
+SENTENCE = (
+    "On this data, 92.9% of held-out benchmark results and 94.6% of held-out dimensions fell"
+    " inside 95% ranges built this way; the ranges do not cover differences between scoring"
+    " methods."
+)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "index.html",
+        "models/alpha-1/index.html",
+        "rankings/composite-iq/index.html",
+        "compare/index.html",
+        "methodology/index.html",
+    ],
+)
+def test_every_range_states_the_held_out_check(pages: dict[str, str], path: str) -> None:
+    # the sample's intervalCheck (tests/support/documents.py): coverage 0.929 and 0.946
+    html = pages[path]
+    assert SENTENCE in html
+    assert "not empirically calibrated" not in html
+    if path != "methodology/index.html":
+        up = "../" * path.count("/")  # links are relative to the page
+        assert f'href="{up}methodology/#interval-check"' in html
+
+
+def test_methodology_page_tables_both_checks(pages: dict[str, str]) -> None:
+    html = pages["methodology/index.html"]
+    assert 'id="interval-check"' in html
+    assert html.count('<th scope="row">Inside the 95% range</th>') == 2
+    assert '<td class="num">98.5%</td><td class="num">92.9%</td>' in html
+    assert "42 held-out values from 9 models" in html
 
 
 def test_the_ranges_chart_draws_every_ranked_model_in_rank_order() -> None:

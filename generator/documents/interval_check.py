@@ -39,7 +39,7 @@ def statement(record: IntervalCheckRecord) -> str:
     parts = [f"{percent(c.coverage)} of {NOUNS[c.id]}" for c in record.checks]
     held = " and ".join(parts) if parts else "no held-out values"
     return (
-        f"On this data, {held} fell inside {percent(record.nominal)} ranges built this way;"
+        f"On this data, {held} fell inside {record.nominal * 100:g}% ranges built this way;"
         " the ranges do not cover differences between scoring methods."
     )
 

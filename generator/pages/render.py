@@ -205,6 +205,9 @@ class _Renderer:
 
     def __init__(self, config: SiteConfig, docs: SiteDocuments):
         self.config, self.docs = config, docs
+        check = docs.methodology.interval_check
+        # The interval check's sentence, repeated beside every range (None: no check in data)
+        self.ranges_statement = None if isinstance(check, msgspec.UnsetType) else check.statement
         self.files: dict[str, bytes] = {}
         self.jobs: list[PageJob] = []
         self._paths: set[str] = set()
@@ -213,7 +216,7 @@ class _Renderer:
         if path in self._paths:
             raise BuildError(f"pages: {path} rendered twice")
         self._paths.add(path)
-        context.update(title=title, description=description)
+        context.update(title=title, description=description, ranges_statement=self.ranges_statement)
         self.jobs.append(PageJob(path, template, context))
 
     def site_path(self, url: str) -> str:
