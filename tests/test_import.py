@@ -181,5 +181,8 @@ def test_new_models_follow_the_sources_publish_rule() -> None:
         for r in claude["results"]
     }
     assert len(dims - {None}) >= 3
+    configs = {c["id"]: c for c in claude["reasoning_configurations"]}
+    sixteen = configs["claude-3-7-sonnet-20250219_16k"]  # Epoch AI's `_16K` rows
+    assert (sixteen["effort_key"], sixteen["values"]["arcAgi1"]) == ("16K", 0.286)
     draft = rtoml.load(SHIPPED / "models" / "codex-mini.toml")
     assert draft["published"] is False

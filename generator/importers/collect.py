@@ -3,6 +3,7 @@ observations: one upstream value of one of our models on one benchmark."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -70,7 +71,9 @@ class Observation:
     effort: str | None
     harness: str | None
     file_url: str
+    file_as_of: dt.date | None = None  # the upstream file's date (its source file record)
     base: str = ""  # the upstream key without its effort suffix
+    format: str = ""  # the upstream file's format (its adapter)
 
 
 @dataclass
@@ -139,7 +142,7 @@ def _collect_source(
                 [f"data/sources/{source.id}.toml: files: unknown format '{spec.format}'"]
             )
     out.tables |= tables
-    urls = {spec.path: spec.url for spec in source.files}
+    specs = {spec.path: spec for spec in source.files}
     formats = {spec.path: spec.format for spec in source.files}
     for feed in source.feeds:
         matcher = Matcher(models, source, base_key(formats.get(feed.file, "")))
@@ -159,7 +162,7 @@ def _collect_source(
                 row,
                 matcher,
                 limits,
-                urls[feed.file],
+                specs[feed.file],
                 out,
             )
 
@@ -181,7 +184,7 @@ def _observe(
     row: UpstreamRow,
     matcher: Matcher,
     limits: Bounds,
-    file_url: str,
+    spec: SourceFileRecord,
     out: Collected,
 ) -> None:
     where = f"{row.file}: row '{row.row_id}': {column}"
@@ -217,8 +220,10 @@ def _observe(
         row=row,
         effort=(match and match.effort) or row.effort,
         harness=(match and match.harness) or row.harness,
-        file_url=file_url,
+        file_url=spec.url,
+        file_as_of=spec.as_of,
         base=matcher.base(row.key),
+        format=spec.format,
     )
     (out.unmatched if match is None else out.observations).append(found)
 

@@ -20,6 +20,7 @@ import msgspec
 
 from generator.importers import epoch
 from generator.importers.collect import Bounds, Collected, Observation, collect
+from generator.importers.configurations import configurations
 from generator.importers.identity import ModelInfo
 from generator.importers.merge import (
     Changes,
@@ -248,6 +249,13 @@ def _merge(
             fresh[model_id][bench] = made
         elif owner.get("published") is not False:
             rows[domain].append(made)
+    configs = configurations(
+        collected.observations,
+        {b.id: b.field for b in benchmarks.values()},
+        {b.id: b.direction == "higher_is_better" for b in benchmarks.values()},
+        {s.id: s.name for s in sources.values()},
+    )
+    imported = {s.id for s in sources.values() if "results" in s.roles}
     doc_names = {
         str(name).lower(): model_id
         for model_id, doc in sorted(models.items(), reverse=True)
@@ -261,6 +269,12 @@ def _merge(
         label_mixed_efforts(results, families)
         new = {k: v for k, v in doc.items() if k not in ("results", "private")}
         new["results"] = results
+        kept = [
+            c for c in doc.get("reasoning_configurations", []) if c.get("source") not in imported
+        ]
+        new["reasoning_configurations"] = sorted(
+            kept + configs.get(model_id, []), key=lambda c: str(c["id"])
+        )
         new["prices"] = _prices(model_id, doc, collected, sources, outcome, doc_names)
         day = newest_date(new)
         new["updated"] = midnight(day) if day else doc.get("updated")
@@ -342,9 +356,18 @@ MODEL_ORDER = (
 )
 
 
+MODEL_TABLES = (
+    "lineage", "prices", "usage", "speed", "revisions", "reasoning_configurations", "results",
+)  # fmt: skip
+
+
 def _model_order(doc: Doc) -> Doc:
-    head = {k: doc[k] for k in MODEL_ORDER if doc.get(k) is not None}
-    return head | {k: v for k, v in doc.items() if k not in head and v is not None}
+    """A model's keys in one fixed order (the same bytes however the document was built)."""
+    order = (*MODEL_ORDER, *MODEL_TABLES)
+    head = {k: doc[k] for k in order if doc.get(k) is not None}
+    rest = {k: v for k, v in doc.items() if k not in order and k != "private" and v is not None}
+    tail = {"private": doc["private"]} if "private" in doc else {}
+    return head | rest | tail
 
 
 def _counts(docs: Mapping[str, Doc]) -> dict[str, int]:
