@@ -447,7 +447,7 @@ def _scan_values(value: Any, path: str = "") -> list[tuple[str, str]]:
     """Values msgspec would accept but the data must not hold (NaN, infinities and
     magnitudes outside 1e-12..1e12, date-times without a UTC offset, dates outside
     2000..2099, control characters, surrogates and non-characters: `text.text_problem`);
-    date-times are normalised to UTC in place.
+    date-times are normalised to UTC and `-0.0` to `0.0` in place.
 
     `value` is at most `MAX_DEPTH` deep (checked by `_read_toml`)."""
     found: list[tuple[str, str]] = []
@@ -456,18 +456,25 @@ def _scan_values(value: Any, path: str = "") -> list[tuple[str, str]]:
             here = f"{path}.{key}" if path else str(key)
             found += _scan_key(str(key), here)
             found += _scan_values(item, here)
-            if isinstance(item, dt.datetime) and item.utcoffset() is not None:
-                value[key] = item.astimezone(dt.UTC)
+            value[key] = _normalised(item)
     elif isinstance(value, list):
         for index, item in enumerate(value):
             found += _scan_values(item, f"{path}[{index}]")
-            if isinstance(item, dt.datetime) and item.utcoffset() is not None:
-                value[index] = item.astimezone(dt.UTC)
+            value[index] = _normalised(item)
     else:
         problem = _value_problem(value)
         if problem is not None:
             found.append((path, problem))
     return found
+
+
+def _normalised(value: Any) -> Any:
+    """A date-time in UTC, `-0.0` as `0.0` (never published with its sign), else `value`."""
+    if isinstance(value, dt.datetime) and value.utcoffset() is not None:
+        return value.astimezone(dt.UTC)
+    if isinstance(value, float) and value == 0:
+        return 0.0
+    return value
 
 
 def _scan_key(key: str, path: str) -> list[tuple[str, str]]:

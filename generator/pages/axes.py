@@ -154,7 +154,7 @@ def format_value(value: float | None) -> str:
         return "–"
     if float(value).is_integer():
         return f"{int(value):,}"
-    return f"{value:.4g}" if abs(value) < 1000 else f"{value:,.1f}"
+    return f"{value:z.4g}" if abs(value) < 1000 else f"{value:z,.1f}"
 
 
 MARKERS = ("ring", "circle", "square", "triangle", "diamond", "triangle-down")

@@ -136,14 +136,14 @@ def _dash(value: object) -> object:
 def _fixed(value: object, digits: int = 2) -> str:
     if not isinstance(value, float | int):
         return "–"
-    return f"{value:,.{digits}f}"
+    return f"{value:z,.{digits}f}"  # z: a value that rounds to zero is never `-0.00`
 
 
 def _whole(value: object) -> str:
     """A range end as a whole IQ point, half up (the API keeps 2 decimals)."""
     if not isinstance(value, float | int):
         return "–"
-    return str(Decimal(repr(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    return str(Decimal(repr(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP) + 0)  # no -0
 
 
 def _inline_code(text: str) -> markupsafe.Markup:

@@ -148,10 +148,10 @@ def log_ticks(lo: float, hi: float) -> list[float]:
 def tick_label(value: float) -> str:
     """A short label for an axis tick."""
     if value != 0 and abs(value) < 0.01:
-        return f"{value:g}"
+        return f"{value:zg}"
     if float(value).is_integer():
         return f"{int(value):,}"
-    return f"{value:.3g}"
+    return f"{value:z.3g}"
 
 
 def inline_svg(body: str, width: float, height: float, ident: str, title: str, desc: str) -> str:

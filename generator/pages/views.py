@@ -83,7 +83,7 @@ def format_cost(value: float | None) -> str:
     if value is None:
         return "–"
     if value >= 1 or value == 0:
-        return f"${value:,.2f}"
+        return f"${value:z,.2f}"  # z: never `$-0.00`
     digits = f"{value:.4f}".rstrip("0")
     return "$" + (digits if len(digits.split(".")[1]) >= 2 else f"{value:.2f}")
 
