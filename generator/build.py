@@ -1,49 +1,34 @@
-"""The build pipeline: load -> score -> render -> pages -> check -> write (MkDocs-style).
+"""The build pipeline, one stage after another; `_build` is the list:
 
-Everything is computed and checked in memory first; only the last stage touches
-`out_dir`, through `output.writer.write_site`'s atomic swap. Any failure before or during the
-write leaves the previous site exactly as it was.
+cache (is the site current? `output.cache.site_state`) -> load -> score -> history ->
+render (documents and API files) -> downloads (CSV, feed, llms.txt) -> pages -> check ->
+write. Everything is computed and checked in memory first; only the last stage touches
+`out_dir`, through `output.writer.write_site`'s atomic swap. Any failure before or during
+the write leaves the previous site exactly as it was. `build_api` runs the same stages up
+to render, and the API check (for `modelscores diff`).
 """
 
 from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 import msgspec
 
-from generator.api.contract import CHANGES
-from generator.api.files import FEED_FILE, LLMS_FILE
-from generator.api.hosting import parse_redirects, render_hosting
+from generator.api.hosting import render_hosting
 from generator.api.openapi import build_openapi
-from generator.api.urls import (
-    API_PREFIX,
-    API_PREFIXES,
-    HTML_404,
-    SiteConfig,
-    api_file,
-    api_path_of_file,
-    endpoint_for,
-)
+from generator.api.urls import HTML_404, SiteConfig
+from generator.checks import check_api, check_site, fail_on
 from generator.documents.assemble import build_documents, render_api
-from generator.documents.downloads import download_jobs
-from generator.documents.feed import render_feed
-from generator.documents.llmstxt import render_llms_txt
+from generator.documents.derived import derived_files
 from generator.documents.models import model_aliases
 from generator.errors import BuildError, DataError
 from generator.input.load import load_dataset
-from generator.output.cache import (
-    OutputCache,
-    inputs_digest,
-    keyed,
-    load_manifest,
-    output_cache,
-    save_manifest,
-    up_to_date,
-)
+from generator.input.records import Dataset
+from generator.output.cache import OutputCache, output_cache, save_manifest, site_state
 from generator.output.parsed import RecordCache
 from generator.output.pool import default_workers, map_ordered
 from generator.output.report import BuildReport as BuildReport
@@ -55,7 +40,10 @@ from generator.pages.render import render_pages
 from generator.pages.sitedocs import SiteDocuments
 from generator.pages.svg import RenderError
 from generator.scoring import compute_scores
-from generator.scoring.history import replay
+from generator.scoring.history import Snapshot, replay
+from generator.scoring.types import Scores
+
+Documents = dict[str, msgspec.Struct]
 
 
 class _Timer:
@@ -118,11 +106,10 @@ def build_api(data_dir: Path, config: SiteConfig) -> dict[str, bytes]:
     written."""
     with gc_paused(), _undrawable_as_data_error(data_dir):
         dataset = load_dataset(data_dir)
-        snapshots = replay(dataset)
-        documents = build_documents(dataset, compute_scores(dataset), config, snapshots)
-        api = render_api(documents, config)
+        scores = compute_scores(dataset)
+        documents, api = render(dataset, scores, history(dataset), config)
         charts.draw_charts(SiteDocuments(documents), rasterise=lambda _url, _svg: b"")
-    _fail_on(check_api(api))
+    fail_on(check_api(api))
     return api
 
 
@@ -139,11 +126,10 @@ def _undrawable_as_data_error(data_dir: Path) -> Iterator[None]:
 def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> BuildReport:
     timer = _Timer()
     with timer.stage("cache"):
-        manifest = load_manifest(out_dir)
-        inputs = inputs_digest(data_dir, config)
-        if up_to_date(manifest, inputs, out_dir):
-            return unchanged_report(manifest, out_dir, timer.seconds)
-        outputs = output_cache(manifest, out_dir)
+        state = site_state(data_dir, out_dir, config)
+        if state.current:
+            return unchanged_report(state.manifest, out_dir, timer.seconds)
+        outputs = output_cache(state.manifest, out_dir)
     with timer.stage("load"):
         record_cache = RecordCache(out_dir)
         dataset = load_dataset(data_dir, record_cache)
@@ -151,36 +137,20 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
         scores = compute_scores(dataset)
     with timer.stage("history"):
         history_cache = SnapshotCache(out_dir)
-        snapshots = replay(
-            dataset,
-            store=history_cache,
-            code=history_cache.code,
-            run=lambda task, count: map_ordered(task, count, workers, minimum=2),
-        )
+        snapshots = history(dataset, history_cache, workers)
     with timer.stage("render"):
-        documents = build_documents(dataset, scores, config, snapshots)
-        api = render_api(documents, config)
+        documents, api = render(dataset, scores, snapshots, config)
     with timer.stage("downloads"):
         downloads = render_derived(documents, api, config, outputs)
     with timer.stage("pages"):
-        try:
-            openapi = build_openapi(documents, config)
-            pages = render_pages(
-                documents,
-                config,
-                openapi,
-                outputs=outputs,
-                run=lambda task, count: map_ordered(task, count, workers),
-            )
-        except OSError as exc:
-            raise BuildError(f"cannot render the pages: {exc}") from exc
+        pages = _pages(documents, config, outputs, workers)
     with timer.stage("check"):
         hosting = render_hosting(config, HTML_404 in pages, model_aliases(documents), documents)
         files = merge_files(api, pages, hosting, downloads)
         digests = file_digests(files)
         # A file with the very bytes this code checked and published last time passes again
         # (a manifest from other code has no `code`: load_manifest keeps only its trees).
-        last = manifest.trees.live if manifest.code else {}
+        last = state.manifest.trees.live if state.manifest.code else {}
         check_site(files, [p for p, d in digests.items() if p in last and last[p].digest == d])
     with timer.stage("write"):
         written = write_site(
@@ -188,9 +158,9 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
             out_dir,
             # Under the writer's lock, so the record matches the site it describes.
             after=lambda trees: save_manifest(
-                out_dir, inputs, len(documents), outputs.outputs, trees
+                out_dir, state.inputs, len(documents), outputs.outputs, trees
             ),
-            trees=manifest.trees,
+            trees=state.manifest.trees,
             digests=digests,
         )
         history_cache.save()  # entries stand alone (keyed by their inputs), so after the lock
@@ -206,78 +176,53 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
     )
 
 
+def history(
+    dataset: Dataset, cache: SnapshotCache | None = None, workers: int = 1
+) -> list[Snapshot]:
+    """Stage history: the replayed month ends, reusing `cache`'s scored months if given."""
+    if cache is None:
+        return replay(dataset)
+    return replay(
+        dataset,
+        store=cache,
+        code=cache.code,
+        run=lambda task, count: map_ordered(task, count, workers, minimum=2),
+    )
+
+
+def render(
+    dataset: Dataset, scores: Scores, snapshots: list[Snapshot], config: SiteConfig
+) -> tuple[Documents, dict[str, bytes]]:
+    """Stage render: every published document, and the API files encoded from them."""
+    documents = build_documents(dataset, scores, config, snapshots)
+    return documents, render_api(documents, config)
+
+
 def render_derived(
     documents: Mapping[str, msgspec.Struct],
     api: Mapping[str, bytes],
     config: SiteConfig,
     outputs: OutputCache,
 ) -> dict[str, bytes]:
-    """The CSV downloads, the Atom feed and llms.txt, each reused when its inputs (the
-    encoded API documents it is made from, or the site configuration) did not change."""
-    settings = msgspec.msgpack.encode(config)
-    files: dict[str, bytes] = {}
-    for job in download_jobs(documents):
-        sources = (api[api_file(path)] for path in job.sources)
-        files[job.path] = outputs.produce(job.path, keyed([job.path.encode(), *sources]), job.make)
-    feed_key = keyed([FEED_FILE.encode(), settings, api[api_file(CHANGES.path)]])
-    files[FEED_FILE] = outputs.produce(FEED_FILE, feed_key, lambda: render_feed(documents, config))
-    llms_key = keyed([LLMS_FILE.encode(), settings])
-    files[LLMS_FILE] = outputs.produce(LLMS_FILE, llms_key, lambda: render_llms_txt(config))
-    return files
+    """Stage downloads: the CSV downloads, the Atom feed and llms.txt, each reused when the
+    bytes it is made from (its API files, the site settings) did not change."""
+    return {
+        d.path: outputs.produce(d.path, outputs.key([d.path.encode(), *d.inputs]), d.make)
+        for d in derived_files(documents, api, config)
+    }
 
 
-def check_site(files: Mapping[str, bytes], passed: Collection[str] = ()) -> None:
-    """Cheap whole-site invariants, checked before anything is written.
-
-    `passed`: files whose exact bytes this code already checked (the last build's, by
-    digest); their documents are not decoded again.
-    """
-    problems = check_api(files, passed)
-    rules = parse_redirects(files["_redirects"].decode())
-    rewrites = {r.source: r.target for r in rules if r.status == 200}  # a path served elsewhere
-    for rule in rules:
-        served = rewrites.get(rule.target, rule.target) if rule.status != 200 else rule.target
-        target = served.lstrip("/") + ("index.html" if served.endswith("/") else "")
-        if "://" not in served and target not in files:
-            problems.append(f"_redirects: {rule.source} -> missing {rule.target}")
-    _fail_on(problems)
-
-
-def _fail_on(problems: list[str]) -> None:
-    if problems:
-        raise BuildError(f"{len(problems)} site check failures, first: {problems[0]}")
-
-
-def check_api(files: Mapping[str, bytes], passed: Collection[str] = ()) -> list[str]:
-    """What is wrong with the API files among `files`: a versioned document that does not
-    decode into its response type, an alias file that differs from the versioned one."""
-    problems: list[str] = []
-    root = API_PREFIX.lstrip("/") + "/"
-    skip = set(passed)
-    for path, data in sorted(files.items()):
-        if not path.startswith(root) or path.endswith("/openapi.json") or path in skip:
-            continue
-        problems.extend(_check_document(path, data))
-    for prefix in API_PREFIXES[1:]:
-        for path, data in files.items():
-            if path.startswith(root):
-                alias = prefix.lstrip("/") + "/" + path[len(root) :]
-                if files.get(alias) != data:
-                    problems.append(f"{alias}: differs from {path}")
-    return problems
-
-
-def _check_document(path: str, data: bytes) -> list[str]:
-    """A versioned API file decodes into its response type (constraints included)."""
-    rel = path[len(API_PREFIX) :]  # "api/v1/..." minus "api/v1/"
-    api_path = api_path_of_file(rel)
-    kind = endpoint_for(api_path) if api_path is not None else None
-    if api_path is None or kind is None:
-        return [f"{path}: not the file of any document kind"]
-    if api_file(api_path) != path:
-        return [f"{path}: not where {api_path} belongs"]
+def _pages(
+    documents: Documents, config: SiteConfig, outputs: OutputCache, workers: int
+) -> dict[str, bytes]:
+    """Stage pages: every page, stylesheet and chart preview (the unchanged ones reused)."""
     try:
-        msgspec.json.decode(data, type=kind.response)
-    except msgspec.ValidationError as exc:
-        return [f"{path}: {exc}"]
-    return []
+        return render_pages(
+            documents,
+            config,
+            build_openapi(documents, config),
+            outputs=outputs,
+            run=lambda task, count: map_ordered(task, count, workers),
+        )
+    except OSError as exc:
+        raise BuildError(f"cannot render the pages: {exc}") from exc

@@ -15,11 +15,9 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-import msgspec
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from generator.api.contract import ApiIndex
 from generator.api.hosting import (
     HOSTING_FILES,
     HeaderRule,
@@ -29,9 +27,9 @@ from generator.api.hosting import (
     parse_headers,
     parse_redirects,
 )
-from generator.api.urls import HTML_404, INDEX_PATH, MCP_PATH, SiteConfig, api_file, openapi_url
+from generator.api.urls import HTML_404, MCP_PATH, SiteConfig
 from generator.build import BuildReport, build_site
-from generator.output.writer import SITE_MARKER
+from generator.output.report import up_to_date_report
 
 DEFAULT_TYPE = "application/octet-stream"
 GET_METHODS = ("GET", "HEAD")
@@ -40,38 +38,14 @@ GET_METHODS = ("GET", "HEAD")
 # --- building before serving ------------------------------------------------
 
 
-def _newest_mtime(root: Path) -> float:
-    newest = root.stat().st_mtime if root.exists() else 0.0
-    for dirpath, _, filenames in os.walk(root):
-        for name in filenames:
-            newest = max(newest, (Path(dirpath) / name).stat().st_mtime)
-    return newest
-
-
-def needs_build(data_dir: Path, out_dir: Path, config: SiteConfig) -> bool:
-    """A build is needed if the site is missing, older than data/, or for another config."""
-    marker = out_dir / SITE_MARKER
-    index = out_dir / api_file(INDEX_PATH)
-    try:
-        built = msgspec.json.decode(index.read_bytes(), type=ApiIndex)
-        redirects = marker.read_text(encoding="utf-8")
-    except (OSError, msgspec.DecodeError):
-        return True
-    proxied = "200!" in redirects
-    if built.openapi != openapi_url(config) or proxied != (config.mcp_origin is not None):
-        return True
-    if config.mcp_origin is not None and config.mcp_origin.rstrip("/") not in redirects:
-        return True
-    return _newest_mtime(data_dir) > out_dir.stat().st_mtime
-
-
 def prepare_site(
     data_dir: Path, out_dir: Path, config: SiteConfig, *, build: bool = True
 ) -> BuildReport | None:
-    """Build the site when needed (and allowed); return the build's report, if any."""
-    if build and needs_build(data_dir, out_dir, config):
-        return build_site(data_dir, out_dir, config)
-    return None
+    """Build the site unless it is current (the rule `modelscores build` asks,
+    `up_to_date_report`) or building is off; return the build's report, if any."""
+    if not build or up_to_date_report(data_dir, out_dir, config) is not None:
+        return None
+    return build_site(data_dir, out_dir, config)
 
 
 # --- the static host ----------------------------------------------------------

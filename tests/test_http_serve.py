@@ -23,7 +23,7 @@ from support.servers import free_port, python_env, running_server, serve_command
 
 from generator.api.urls import SiteConfig
 from generator.build import build_site
-from generator.serve import create_static_app, needs_build, prepare_site
+from generator.serve import create_static_app, prepare_site
 from mcp_server.app import create_app as create_mcp_app
 
 FIXTURE_DATA = Path(__file__).parent / "data"
@@ -175,21 +175,26 @@ def test_404_headers_match_the_parsed_rules(site_copy: Path) -> None:
         assert response.headers[name] == value
 
 
-def test_needs_build_when_missing_stale_or_for_another_base_url(tmp_path: Path) -> None:
+def test_serve_builds_when_missing_changed_or_for_another_base_url(tmp_path: Path) -> None:
+    """`prepare_site` asks the build's own rule (the recorded inputs), not file times."""
     data = tmp_path / "data"
     shutil.copytree(FIXTURE_DATA, data)
     out = tmp_path / "site_out"
     config = SiteConfig()
-    assert needs_build(data, out, config)
     report = prepare_site(data, out, config)
-    assert report is not None and report.swapped
-    assert not needs_build(data, out, config)
-    assert prepare_site(data, out, config) is None
-    assert needs_build(data, out, SiteConfig(base_url="http://127.0.0.1:9999"))
+    assert report is not None and report.swapped  # missing: built
+    assert prepare_site(data, out, config) is None  # current: not built again
+    other = prepare_site(data, out, SiteConfig(base_url="http://127.0.0.1:9999"))
+    assert other is not None and other.swapped  # another base URL: built for it
+    assert prepare_site(data, out, SiteConfig(base_url="http://127.0.0.1:9999")) is None
     later = out.stat().st_mtime + 10
-    os.utime(data / "methodology.toml", (later, later))
-    assert needs_build(data, out, config)
-    assert prepare_site(data, out, config, build=False) is None
+    os.utime(data / "methodology.toml", (later, later))  # a newer file time alone changes nothing
+    assert prepare_site(data, out, SiteConfig(base_url="http://127.0.0.1:9999")) is None
+    methodology = data / "methodology.toml"
+    methodology.write_text(methodology.read_text(encoding="utf-8") + "\n# edited\n", "utf-8")
+    assert prepare_site(data, out, config, build=False) is None  # --no-build: never built
+    rebuilt = prepare_site(data, out, config)
+    assert rebuilt is not None and rebuilt.swapped  # changed data: built
 
 
 def test_build_into_served_directory_is_picked_up(site_copy: Path, tmp_path: Path) -> None:

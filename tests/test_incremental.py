@@ -319,19 +319,19 @@ def test_a_code_change_still_updates_the_spare_tree(
 def test_a_rebuild_decodes_only_the_api_files_whose_bytes_changed(tmp_path: Path) -> None:
     """check_site skips the documents this code already checked with the same bytes (the
     writer's record of the last build); another code version checks them all."""
-    from generator import build
+    from generator import checks
 
     data, site, built = _built(tmp_path)
     _replace_first(data / "models" / "beta-1.toml", r"^output = ([0-9.]+)$", "output = 2.5")
     checked: list[str] = []
-    original = build._check_document
+    original = checks._check_document
 
     def check(path: str, data: bytes) -> list[str]:
         checked.append(path)
         return original(path, data)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(build, "_check_document", check)
+        patch.setattr(checks, "_check_document", check)
         build_site(data, site, SiteConfig())
         after = _tree(site)
         changed = {p for p in after if p.startswith("api/v1/") and after[p] != built.get(p)}

@@ -28,6 +28,7 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
@@ -152,7 +153,28 @@ def load_manifest(out_dir: Path) -> Manifest:
     return manifest
 
 
-def up_to_date(manifest: Manifest, inputs: bytes | None, out_dir: Path) -> bool:
+@dataclass(frozen=True)
+class SiteState:
+    """What the build cache says of the site at an output directory, for given inputs."""
+
+    manifest: Manifest  # the last build's record (empty if none)
+    inputs: bytes | None  # the digest of what a build would read now (None: unreadable)
+    current: bool  # the live site is exactly what a build of these inputs would write
+
+
+def site_state(data_dir: Path, out_dir: Path, config: msgspec.Struct) -> SiteState:
+    """Is the site at `out_dir` current? The one rule `build`, `serve` and the CLI ask.
+
+    Current means: the last build recorded these very inputs (the data files' bytes, the
+    code, the library versions and the site configuration), and the live site is still
+    the tree it wrote. File times and the site's contents are never guessed from.
+    """
+    manifest = load_manifest(out_dir)
+    inputs = inputs_digest(data_dir, config)
+    return SiteState(manifest, inputs, _up_to_date(manifest, inputs, out_dir))
+
+
+def _up_to_date(manifest: Manifest, inputs: bytes | None, out_dir: Path) -> bool:
     """Whether the live site is what the recorded build wrote, from these same inputs.
 
     Not while a killed build's trees lie beside the site: the full path's writer clears them.

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import msgspec
 
-from generator.output.cache import Manifest, inputs_digest, load_manifest, up_to_date
+from generator.output.cache import Manifest, site_state
 
 
 class BuildReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -51,9 +51,10 @@ def unchanged_report(manifest: Manifest, out_dir: Path, seconds: dict[str, float
 
 
 def up_to_date_report(data_dir: Path, out_dir: Path, config: msgspec.Struct) -> BuildReport | None:
-    """The report of a no-op build if the cache proves the live site current, else None."""
+    """The report of a no-op build if the site is current (`site_state`), else None."""
     started = time.perf_counter()
-    manifest = load_manifest(out_dir)
-    if not up_to_date(manifest, inputs_digest(data_dir, config), out_dir):
+    state = site_state(data_dir, out_dir, config)
+    if not state.current:
         return None
-    return unchanged_report(manifest, out_dir, {"cache": round(time.perf_counter() - started, 4)})
+    seconds = {"cache": round(time.perf_counter() - started, 4)}
+    return unchanged_report(state.manifest, out_dir, seconds)
