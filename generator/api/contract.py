@@ -603,6 +603,16 @@ class IntervalCheck(Contract, kw_only=True, frozen=True):
     checks: list[HeldOutCheck]
 
 
+class DataSource(Contract, kw_only=True, frozen=True):
+    """An upstream source of the data, credited as its licence asks."""
+
+    id: str
+    name: str
+    licence: str
+    credit: Annotated[str, Meta(description="The credit its licence asks for, as the pages show.")]
+    url: Uri  # the source's home page
+
+
 class Methodology(Envelope, kw_only=True, frozen=True):
     """GET /methodology: how every published score is computed."""
 
@@ -614,6 +624,7 @@ class Methodology(Envelope, kw_only=True, frozen=True):
     parameters: MethodologyParameters
     benchmark_noise: list[BenchmarkNoise]
     changelog: list[ChangelogEntry]
+    sources: list[DataSource]  # data/sources/*.toml, by id
     interval_check: IntervalCheck | UnsetType = UNSET  # present when the data carries it
 
 

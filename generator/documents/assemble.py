@@ -32,6 +32,7 @@ from generator.api.contract import (
     Chart,
     ChartList,
     CostBreakdownItem,
+    DataSource,
     DerivedRanking,
     DomainBenchmark,
     DomainCompositeEntry,
@@ -243,6 +244,10 @@ def _methodology(
         ],
         changelog=[
             ChangelogEntry(date=c.date, breaking=c.breaking, text=c.text) for c in method.changelog
+        ],
+        sources=[
+            DataSource(id=s.id, name=s.name, licence=s.licence, credit=s.credit, url=s.homepage)
+            for s in dataset.sources
         ],
         interval_check=(
             interval_check(method.interval_check)

@@ -34,6 +34,7 @@ from generator.api.contract import (
     Chart,
     ChartList,
     CostBreakdownItem,
+    DataSource,
     DerivedRanking,
     DimensionDetails,
     DimensionScoreDetailed,
@@ -462,6 +463,15 @@ def _methodology(s: _Sample) -> Methodology:
         ],
         changelog=[
             ChangelogEntry(date=dt.date(2026, 1, 15), breaking=False, text="Knowledge work added.")
+        ],
+        sources=[
+            DataSource(
+                id="example-hub",
+                name="Example Hub",
+                licence="CC BY 4.0",
+                credit="Example Hub, 'Benchmarks' (CC BY 4.0).",
+                url="https://example.org/hub",
+            )
         ],
     )
 
