@@ -18,6 +18,7 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from generator.errors import GeneratorError
+from generator.header_timeout import HeaderTimeoutProtocol
 
 BUILD_HINT = "run `modelscores build` first"
 PORT_HINT = "use --port to choose another port"
@@ -60,5 +61,5 @@ def run_app(app: ASGIApp, sock: socket.socket, url: str) -> None:
     """Serve `app` on `sock` (announced as `url`) until interrupted."""
     click.echo(f"Serving {url} (Ctrl+C to stop)")
     host, port = sock.getsockname()[:2]
-    config = uvicorn.Config(app, host=host, port=port, log_level="info")
+    config = uvicorn.Config(app, host=host, port=port, log_level="info", http=HeaderTimeoutProtocol)
     uvicorn.Server(config).run(sockets=[sock])

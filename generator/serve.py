@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import mimetypes
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -26,8 +27,9 @@ from generator.api.hosting import (
     headers_for,
     parse_headers,
     parse_redirects,
+    pattern_matches,
 )
-from generator.api.urls import HTML_404, MCP_PATH, SiteConfig
+from generator.api.urls import ALIAS_PREFIX, HTML_404, MCP_PATH, SiteConfig
 from generator.build import BuildReport, build_site
 from generator.output.report import up_to_date_report
 
@@ -140,6 +142,9 @@ class StaticHost:
     def respond(self, path: str) -> Response:
         """The response to a GET (or HEAD) of `path`."""
         rules = self.rules.current()
+        folded = _folded(path)
+        if folded != path:
+            return self._not_found(rules, folded)
         file = _site_file(self.root, path)
         status, served = 200, file
         rule = first_redirect(rules.redirects, path, file_exists=file is not None)
@@ -157,6 +162,23 @@ class StaticHost:
         headers = self._headers(rules, path, served)
         return Response(body, status, headers=headers)  # the server drops a HEAD's body
 
+    def _not_found(self, rules: _Rules, path: str) -> Response:
+        """The 404 the rules give `path` (an API path's JSON error), with its headers."""
+        rule = next((r for r in rules.redirects if r.status == 404 and _matches(r, path)), None)
+        served = _site_file(self.root, rule.target if rule is not None else HTML_404)
+        body = _body(served)
+        if body is None:
+            return PlainTextResponse("Not Found", status_code=404)
+        return Response(body, 404, headers=self._headers(rules, path, served))
+
+    def preflight(self, path: str) -> Response:
+        """The answer to `OPTIONS path`: no body, the headers a GET of `path` would carry
+        (on the API: CORS with the allowed methods and headers)."""
+        rules = self.rules.current()
+        headers = self._headers(rules, _folded(path), None)
+        headers.pop("content-type", None)
+        return Response(None, 204, headers=headers)
+
     def _headers(self, rules: _Rules, path: str, served: Path | None) -> dict[str, str]:
         guessed = mimetypes.guess_type(served.name)[0] if served is not None else None
         headers = {"content-type": guessed or DEFAULT_TYPE}
@@ -164,6 +186,25 @@ class StaticHost:
             key = name.lower()
             headers[key] = value if key == "content-type" else _merge(headers.get(key), value)
         return headers
+
+
+def _folded(path: str) -> str:
+    """`path` as the site's rules spell it: repeated slashes made one, and a first segment
+    that differs from the API prefix only in case (`/API/v1/...`) in the prefix's case.
+
+    A path that changes here is not served as a file: `//api/v1/models/x` and `/API/v1/...`
+    get the JSON 404 with the API headers (a static host matches rules case-sensitively and
+    would give the HTML page)."""
+    folded = re.sub("/{2,}", "/", path)
+    first, sep, rest = folded.lstrip("/").partition("/")
+    prefix = ALIAS_PREFIX.strip("/")
+    if first != prefix and first.lower() == prefix:
+        folded = f"/{prefix}{sep}{rest}"
+    return folded
+
+
+def _matches(rule: RedirectRule, path: str) -> bool:
+    return pattern_matches(rule.source, path)
 
 
 def _merge(old: str | None, value: str) -> str:
@@ -184,8 +225,10 @@ class StaticApp:
             return
         if scope["method"] in GET_METHODS:
             response = self.host.respond(scope["path"])
+        elif scope["method"] == "OPTIONS":
+            response = self.host.preflight(scope["path"])
         else:
-            allow = ", ".join(GET_METHODS)
+            allow = ", ".join((*GET_METHODS, "OPTIONS"))
             response = PlainTextResponse("Method Not Allowed", 405, headers={"Allow": allow})
         await response(scope, receive, send)
 

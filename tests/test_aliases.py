@@ -39,16 +39,17 @@ def test_shipped_models_list_their_display_name_and_dated_revisions(shipped_site
         ("/api/v1/models/glm-5.1", None),  # an id: its own file, no redirect
     ],
 )
-def test_aliases_redirect_to_the_canonical_json(
+def test_aliases_answer_the_canonical_json(
     http: TestClient, shipped_site: Path, path: str, target: str | None
 ) -> None:
+    """A 200 rewrite with CORS and a canonical `Link`, not a redirect (docs/DECISIONS.md)."""
     response = http.get(path)
+    assert response.status_code == 200
+    assert response.headers["access-control-allow-origin"] == "*"
     if target is None:
-        assert response.status_code == 200
         return
-    assert (response.status_code, response.headers["location"]) == (301, target)
-    followed = http.get(path, follow_redirects=True)
-    assert followed.content == _detail(shipped_site, target.rsplit("/", 1)[1])
+    assert response.headers["link"] == f'<{target}>; rel="canonical"'
+    assert response.content == _detail(shipped_site, target.rsplit("/", 1)[1])
 
 
 def test_unknown_names_still_get_the_json_404(http: TestClient, shipped_site: Path) -> None:

@@ -122,7 +122,7 @@ def test_quotes_commas_and_newlines_round_trip() -> None:
 
 def test_downloads_are_served_as_csv_and_the_api_as_json(built_site: Path) -> None:
     rules = parse_headers((built_site / "_headers").read_text())
-    assert rules == header_rules()
+    assert [r for r in rules if r.headers[0][0] != "Link"] == list(header_rules())
     csv_types = [v for k, v in headers_for(rules, "/downloads/models.csv") if k == "Content-Type"]
     assert csv_types == ["text/csv; charset=utf-8; header=present"]
     api_types = [v for k, v in headers_for(rules, "/api/v1/models") if k == "Content-Type"]

@@ -158,41 +158,57 @@ def test_rendered_headers_are_indented_blocks() -> None:
 # --- model aliases ------------------------------------------------------------------
 
 
-def test_alias_rules_redirect_api_trees_and_page_before_the_404s() -> None:
+def test_alias_rules_rewrite_api_trees_and_redirect_pages_before_the_404s() -> None:
     aliases = {"gpt-5.5": ["GPT-5.5", "gpt-5.5-2026-04-23", "GPT 5.5 Turbo"], "o3": ["O3-Mini"]}
     rules = list(redirect_rules(CONFIG, html_404=True, model_aliases=aliases))
-    redirects = [(r.source, r.target) for r in rules if r.status == 301]
-    assert all(r.status != 301 or not r.force for r in rules)  # existing files always win
-    # "GPT-5.5" lower-cased is the id itself (a file): no rule; the spaced alias: no rule
-    # each alias: the model under both prefixes, its history under both, then its page
-    assert redirects == [
-        (f"{prefix}/models/{alias}{tail}", f"{prefix}/models/{model_id}{tail}")
-        if prefix
-        else (f"/models/{alias}", f"/models/{model_id}/")
-        for model_id, alias in [
-            ("gpt-5.5", "GPT-5.5"),
-            ("gpt-5.5", "gpt-5.5-2026-04-23"),
-            ("o3", "O3-Mini"),
-            ("o3", "o3-mini"),
-        ]
-        for tail, prefix in [
-            ("", "/api/v1"),
-            ("", "/api"),
-            ("/history", "/api/v1"),
-            ("/history", "/api"),
-            ("", ""),
-        ]
+    aliased = [
+        (r.source, r.target, r.status) for r in rules if r.status in (200, 301) and "-" in r.source
     ]
+    assert all(r.status not in (200, 301) or not r.force for r in rules)  # files always win
+    # "GPT-5.5" lower-cased is the id itself (a file): no rule; the spaced alias: no rule.
+    # Each alias: the model's file under both prefixes, then its history's file (200
+    # rewrites), in model order; the pages' 301s after every API rule.
+    pairs = [("gpt-5.5", "GPT-5.5"), ("gpt-5.5", "gpt-5.5-2026-04-23"), ("o3", "O3-Mini"),
+             ("o3", "o3-mini")]  # fmt: skip
+    expected_api = [
+        (f"{prefix}/models/{alias}{tail}", f"{prefix}/{folder}/{model_id}", 200)
+        for model_id, alias in pairs
+        for tail, folder in [("", "models"), ("/history", "model-history")]
+        for prefix in ("/api/v1", "/api")
+    ]
+    expected_pages = [
+        (f"/models/{alias}", f"/models/{model_id}/", 301) for model_id, alias in pairs
+    ]
+    api = [rule for rule in aliased if rule[0].startswith("/api")]
+    assert sorted(api) == sorted(expected_api)
+    assert [rule for rule in aliased if not rule[0].startswith("/api")] == expected_pages
     first_404 = next(i for i, r in enumerate(rules) if r.status == 404)
     assert max(i for i, r in enumerate(rules) if r.status == 301) < first_404
 
 
-def test_an_alias_redirect_applies_only_where_no_file_exists() -> None:
+def test_an_alias_rewrite_applies_only_where_no_file_exists() -> None:
     rules = redirect_rules(CONFIG, html_404=True, model_aliases={"gpt-5.5": ["GPT-5.5"]})
     hit = first_redirect(rules, "/api/v1/models/GPT-5.5", file_exists=False)
-    assert hit is not None and (hit.target, hit.status) == ("/api/v1/models/gpt-5.5", 301)
+    assert hit is not None and (hit.target, hit.status) == ("/api/v1/models/gpt-5.5", 200)
+    assert first_redirect(rules, "/api/v1/models/GPT-5.5", file_exists=True) is None
     other_case = first_redirect(rules, "/api/v1/models/Gpt-5.5", file_exists=False)
     assert other_case is not None and other_case.status == 404  # case-sensitive, as Netlify
+
+
+def test_each_api_alias_names_its_canonical_document() -> None:
+    """A `Link` header rule per alias path, one per path in any case (header patterns
+    match case-insensitively, so a second spelling would add the header twice)."""
+    rules = header_rules({"gpt-5.5": ["GPT-5.5", "gpt-5.5-2026-04-23"]})
+    links = {rule.pattern: rule.headers for rule in rules if rule.headers[0][0] == "Link"}
+    assert links["/api/v1/models/gpt-5.5"] == (
+        ("Link", '</api/v1/models/gpt-5.5>; rel="canonical"'),
+    )
+    assert links["/api/models/gpt-5.5-2026-04-23/history"] == (
+        ("Link", '</api/models/gpt-5.5/history>; rel="canonical"'),
+    )
+    assert len(links) == 8  # 2 aliases x (model, history) x 2 prefixes
+    for path in ("/api/v1/models/GPT-5.5", "/api/v1/models/gpt-5.5-2026-04-23/history"):
+        assert [n for n, _ in headers_for(rules, path)].count("Link") == 1
 
 
 # --- a parameter inside the path: a model's history -------------------------------------

@@ -16,7 +16,7 @@ Netlify's semantics for the rule forms generated here:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,8 +48,21 @@ JSON_TYPE = "application/json; charset=utf-8"
 # caches may reuse a response for 5 minutes, then serve it stale for up to a day while
 # revalidating in the background, or while the origin errors.
 API_CACHE_CONTROL = "public, max-age=300, stale-while-revalidate=86400, stale-if-error=86400"
+CORS_ALLOW_METHODS = "GET, HEAD, OPTIONS"
+CORS_ALLOW_HEADERS = "*"
+"""Any request header a page may send (`Accept`, `If-None-Match`, a tracing header): the
+data are public and no credentials are involved, so `*` means any name."""
+CORS_MAX_AGE = "86400"
+PREFLIGHT_HEADERS: tuple[tuple[str, str], ...] = (
+    ("Access-Control-Allow-Methods", CORS_ALLOW_METHODS),
+    ("Access-Control-Allow-Headers", CORS_ALLOW_HEADERS),
+    ("Access-Control-Max-Age", CORS_MAX_AGE),
+)
+"""What a preflight (`OPTIONS`) needs beyond `Access-Control-Allow-Origin`; sent on every
+API response, since a host that answers `OPTIONS` for a file sends that file's headers."""
 API_HEADERS: tuple[tuple[str, str], ...] = (
     ("Access-Control-Allow-Origin", "*"),
+    *PREFLIGHT_HEADERS,
     ("Cache-Control", API_CACHE_CONTROL),
     ("Content-Type", JSON_TYPE),
 )
@@ -95,10 +108,14 @@ class RedirectRule:
 # --- generation -------------------------------------------------------------
 
 
-def header_rules() -> tuple[HeaderRule, ...]:
-    """The header rules: JSON, CORS and caching on the API; CSV, CORS and caching on the
-    downloads; the feed and llms.txt alike with their types; nosniff on everything."""
+def header_rules(
+    model_aliases: Mapping[str, Sequence[str]] | None = None,
+) -> tuple[HeaderRule, ...]:
+    """The header rules: each model alias's canonical `Link`; JSON, CORS and caching on the
+    API; CSV, CORS and caching on the downloads; the feed and llms.txt alike with their
+    types; nosniff on everything."""
     return (
+        *canonical_links(model_aliases or {}),
         HeaderRule(f"{ALIAS_PREFIX}/*", API_HEADERS),
         HeaderRule(f"/{DOWNLOADS_DIR}/*", DOWNLOAD_HEADERS),
         HeaderRule(f"/{FEED_FILE}", FEED_HEADERS),
@@ -108,8 +125,14 @@ def header_rules() -> tuple[HeaderRule, ...]:
 
 
 ALIAS_STATUS = 301
-"""Followed for GET by every HTTP client library (308 is not by Python's urllib before
-3.11 nor Java's HttpURLConnection, and Netlify does not support 307); docs/DECISIONS.md."""
+"""A page alias's redirect: followed for GET by every HTTP client library (308 is not by
+Python's urllib before 3.11 nor Java's HttpURLConnection, and Netlify does not support
+307); docs/DECISIONS.md."""
+API_ALIAS_STATUS = 200
+"""An API alias is a rewrite: the canonical file's bytes under the alias path, with the API
+headers and a `Link: rel="canonical"`. A redirect response is not a file, so a static host
+sends it without the custom headers (no CORS): a browser's cross-origin fetch of a redirect
+fails (docs/DECISIONS.md)."""
 
 
 def alias_sources(model_id: str, aliases: Sequence[str]) -> list[str]:
@@ -128,19 +151,47 @@ ALIASED_KINDS: tuple[DocumentKind[Any], ...] = (MODEL, MODEL_HISTORY)
 """The documents named by a model id, whose paths also answer for the model's aliases."""
 
 
-def alias_rules(model_aliases: Mapping[str, Sequence[str]]) -> list[RedirectRule]:
-    """`/models/{alias}` to `/models/{id}` (301), and the same for the model's history,
-    under both API prefixes, and for the model's page.
-
-    Not forced: an existing file always wins, so a rule can never shadow a real document.
-    """
-    rules: list[RedirectRule] = []
+def _api_aliases(
+    model_aliases: Mapping[str, Sequence[str]],
+) -> Iterator[tuple[str, str, str]]:
+    """(alias path, canonical path, canonical file) of every model alias's API documents,
+    under both prefixes."""
     for model_id, aliases in sorted(model_aliases.items()):
         for alias in alias_sources(model_id, aliases):
             for kind in ALIASED_KINDS:
                 for prefix in API_PREFIXES:
-                    source, target = prefix + kind.api_path(alias), prefix + kind.api_path(model_id)
-                    rules.append(RedirectRule(source, target, ALIAS_STATUS))
+                    canonical = kind.api_path(model_id)
+                    yield (
+                        prefix + kind.api_path(alias),
+                        prefix + canonical,
+                        "/" + api_file(canonical, prefix),
+                    )
+
+
+def canonical_links(model_aliases: Mapping[str, Sequence[str]]) -> list[HeaderRule]:
+    """`Link: <canonical>; rel="canonical"` on each alias path of a model's API documents.
+
+    Header patterns match any case (`/models/GPT-5.5` also matches `/models/gpt-5.5`), so
+    one rule per path in lower case: the canonical document then names itself, as is usual.
+    """
+    links: dict[str, str] = {}
+    for source, target, _ in _api_aliases(model_aliases):
+        links.setdefault(source.lower(), f'<{target}>; rel="canonical"')
+    return [HeaderRule(path, (("Link", link),)) for path, link in links.items()]
+
+
+def alias_rules(model_aliases: Mapping[str, Sequence[str]]) -> list[RedirectRule]:
+    """`/models/{alias}` rewritten (200) to the file of `/models/{id}`, and the same for
+    the model's history, under both API prefixes; the model's page redirected (301).
+
+    Not forced: an existing file always wins, so a rule can never shadow a real document.
+    """
+    rules = [
+        RedirectRule(source, file, API_ALIAS_STATUS)
+        for source, _, file in _api_aliases(model_aliases)
+    ]
+    for model_id, aliases in sorted(model_aliases.items()):
+        for alias in alias_sources(model_id, aliases):
             page, target = "/" + MODEL.page_path(alias), "/" + MODEL.page_path(model_id)
             rules.append(RedirectRule(page.rstrip("/"), target, ALIAS_STATUS))
     return rules
@@ -241,7 +292,7 @@ def render_hosting(
             " fewer models or fewer aliases"
         )
     return {
-        "_headers": render_headers(header_rules()).encode(),
+        "_headers": render_headers(header_rules(model_aliases)).encode(),
         "_redirects": render_redirects(redirects).encode(),
     }
 
