@@ -10,7 +10,10 @@ from __future__ import annotations
 import http.client
 import json
 import resource
+import selectors
+import socket
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,7 @@ import pytest
 from support.servers import free_port, python_env, serve_command, wait_for_http
 
 from generator.api.urls import MCP_PATH
+from generator.header_timeout import HEADER_TIMEOUT
 
 MEMORY = 2 * 1024**3
 CPU_SECONDS = 120
@@ -26,6 +30,9 @@ HEADERS = {"content-type": "application/json", "accept": "application/json, text
 
 
 def _limits() -> None:
+    resource.setrlimit(
+        resource.RLIMIT_NOFILE, (8192, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+    )
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
     resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
 
@@ -167,3 +174,97 @@ def test_a_100000_character_string_is_refused_briefly(child: Child) -> None:
     """Too big for the body limit: the refusal names the limit, not the string."""
     status, headers, answer = child.post_mcp(_call("compare_models", {"ids": ["z" * 100_000, "a"]}))
     assert status == 413 and _rpc_error(status, headers, answer)["code"] == -32600
+
+
+# --- the static host's odd paths, preflights and half-sent requests ---------------------
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "//api/v1/models/alpha-1",
+        "/api//v1/models/alpha-1",
+        "/api/v1//models/alpha-1",
+        "/API/v1/models/alpha-1",
+        "/Api/v1/models/alpha-1",
+        "//API//v1/models/no-such-model",
+        "/API/v1/models/alpha-1/history",
+        "/API",
+    ],
+)
+def test_odd_api_paths_get_the_json_404_with_the_api_headers(
+    child: Child, built_site: Path, path: str
+) -> None:
+    """Issue 23: `//api/...` was a 200 octet-stream without CORS, `/API/...` the HTML page
+    labelled JSON. Both now answer the API's JSON 404 with its headers."""
+    status, headers, body = child.request("GET", path)
+    assert status == 404
+    assert headers["content-type"] == "application/json; charset=utf-8"
+    assert headers["access-control-allow-origin"] == "*"
+    error = json.loads(body)
+    assert error["code"] in ("model_not_found", "not_found")
+    assert body in {
+        (built_site / "api/_errors/model_not_found.json").read_bytes(),
+        (built_site / "api/_errors/not_found.json").read_bytes(),
+    }
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/models/alpha-1", "/api/v1/models/Alpha-1", "/api/v1/models/nope", "/api"]
+)
+def test_a_preflight_on_the_api_allows_any_origin_and_header(child: Child, path: str) -> None:
+    request = {
+        "origin": "http://127.0.0.1:1",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "x-requested-with, if-none-match",
+    }
+    status, headers, body = child.request("OPTIONS", path, headers=request)
+    assert (status, body) == (204, b"")
+    assert headers["access-control-allow-origin"] == "*"
+    assert headers["access-control-allow-methods"] == "GET, HEAD, OPTIONS"
+    assert headers["access-control-allow-headers"] == "*"
+    assert headers["access-control-max-age"] == "86400"
+
+
+def test_a_preflight_on_a_page_grants_nothing(child: Child) -> None:
+    status, headers, _ = child.request("OPTIONS", "/", headers={"origin": "http://127.0.0.1:1"})
+    assert status == 204 and "access-control-allow-origin" not in headers
+
+
+HALF_SENT = 3000
+
+
+def test_half_sent_requests_are_closed_after_the_header_timeout(child: Child) -> None:
+    """Issue 23: 3,000 connections that send half a request were held open for ever; the
+    header timeout (10 s) closes each, and the server answers throughout."""
+    resource.setrlimit(
+        resource.RLIMIT_NOFILE, (HALF_SENT + 1000, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+    )
+    sockets: list[socket.socket] = []
+    try:
+        for number in range(HALF_SENT):
+            sock = socket.create_connection(("127.0.0.1", child.port), timeout=10)
+            sock.sendall(
+                b"GET /api/v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow-" + str(number).encode()
+            )
+            sockets.append(sock)
+        status, _, _ = child.request("GET", "/api/v1/models")
+        assert status == 200  # still serving with every half-sent request open
+        deadline = time.monotonic() + 3 * HEADER_TIMEOUT + 10
+        open_ones = set(sockets)
+        with selectors.DefaultSelector() as selector:  # epoll: no FD_SETSIZE limit
+            for sock in sockets:
+                selector.register(sock, selectors.EVENT_READ)
+            while open_ones and time.monotonic() < deadline:
+                for key, _ in selector.select(timeout=1.0):
+                    sock = key.fileobj
+                    assert isinstance(sock, socket.socket)
+                    if sock.recv(1024) == b"":
+                        open_ones.discard(sock)
+                        selector.unregister(sock)
+        assert not open_ones, f"{len(open_ones)} of {HALF_SENT} still open"
+        status, _, _ = child.request("GET", "/api/v1/models")
+        assert status == 200
+    finally:
+        for sock in sockets:
+            sock.close()
