@@ -186,3 +186,19 @@ def test_new_models_follow_the_sources_publish_rule() -> None:
     assert (sixteen["effort_key"], sixteen["values"]["arcAgi1"]) == ("16K", 0.286)
     draft = rtoml.load(SHIPPED / "models" / "codex-mini.toml")
     assert draft["published"] is False
+
+
+def test_pinned_prices_survive_and_tier_prices_are_imported(data: Path) -> None:
+    model = data / "models" / "gpt-5.5.toml"
+    _edit(model, "[prices]\ninput = 5.0\n", "[prices]\ninput = 4.0\npinned = true\n")
+    result = _import(data, RAW, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["conflicts"] == [
+        "models/gpt-5.5.toml: prices: kept pinned prices; models-dev:openai/gpt-5.5 says input 5.0"
+    ]
+    prices = rtoml.load(model)["prices"]
+    assert (prices["input"], prices["pinned"]) == (4.0, True)
+    shipped = rtoml.load(SHIPPED / "models" / "gpt-5.5.toml")["prices"]
+    assert shipped["tiers"] == [
+        {"above_tokens": 272000, "input": 10.0, "output": 45.0, "cache_read": 1.0}
+    ]  # models.dev's [[cost.tiers]] of providers/openai/models/gpt-5.5.toml

@@ -24,6 +24,7 @@ ORDER = (
     "as_of",
     "pinned",
     "hosted",
+    "tiers",
 )
 
 
@@ -53,9 +54,8 @@ def price_doc(
     if chosen is None or not chosen[1].prices:
         return dict(old), None
     source, info, as_of = chosen
-    new: Doc = {
-        k: v for k, v in old.items() if k not in (*IMPORTED, "source", "source_url", "as_of")
-    }
+    replaced = (*IMPORTED, "source", "source_url", "as_of", "tiers")
+    new: Doc = {k: v for k, v in old.items() if k not in replaced}
     new |= info.prices
     label = f"{source}:{info.key}"
     if fallback is not None and chosen is primary:
@@ -64,6 +64,9 @@ def price_doc(
                 new[name] = fallback[1].prices[name]
                 label += f"; {name} {fallback[0]}:{fallback[1].key}"
     new |= {"source": label, "source_url": info.url, "as_of": as_of}
+    tiers = [{"above_tokens": t.above_tokens, **t.prices} for t in info.tiers if t.prices]
+    if tiers:
+        new["tiers"] = tiers
     if old.get("pinned"):
         differs = [k for k in IMPORTED if k in new and old.get(k) != new[k]]
         conflict = f"kept pinned prices; {label} says " + ", ".join(

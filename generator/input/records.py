@@ -111,6 +111,16 @@ class HostedPriceRecord(Record, kw_only=True, frozen=True):
     source_url: Url
 
 
+class PriceTierRecord(Record, kw_only=True, frozen=True):
+    """Prices that apply above a context size (e.g. a long-context tier), USD per 1M tokens."""
+
+    above_tokens: Annotated[int, Meta(gt=0)]
+    input: Price | None = None
+    output: Price | None = None
+    cache_read: Price | None = None
+    cache_write: Price | None = None
+
+
 class PricesRecord(Record, kw_only=True, frozen=True):
     """USD per 1M tokens. Leave a price out when it is unknown."""
 
@@ -127,6 +137,7 @@ class PricesRecord(Record, kw_only=True, frozen=True):
     source_url: Url | None = None
     as_of: dt.date | None = None  # the day the price source was read
     pinned: bool = False  # entered or corrected by hand: an import never overwrites it
+    tiers: list[PriceTierRecord] = []  # tier prices above a context size (not published)
 
 
 class UsageMultiplierRecord(Record, kw_only=True, frozen=True):
