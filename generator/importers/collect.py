@@ -22,7 +22,13 @@ from generator.importers import (
 )
 from generator.importers.identity import ModelInfo
 from generator.importers.matching import Matcher
-from generator.importers.upstream import UpstreamError, UpstreamRow, parse_number, source_value
+from generator.importers.upstream import (
+    UpstreamError,
+    UpstreamRow,
+    parse_number,
+    source_value,
+    text_problem,
+)
 from generator.input.records import SourceFileRecord, SourceRecord
 
 RowReader = Callable[[Path, str, int, int], list[UpstreamRow]]
@@ -231,6 +237,6 @@ def _observe(
 def _row_source_name(source: SourceRecord, row: UpstreamRow) -> str:
     """`<site> via <source>` for a row a hub relays from another site, else the source."""
     origin = row.values.get("Source", "").strip()
-    if origin and not origin.startswith("http") and len(origin) <= 200 and "\n" not in origin:
+    if origin and not origin.startswith("http") and len(origin) <= 200 and not text_problem(origin):
         return f"{origin} via {source.name}"
     return source.name

@@ -21,9 +21,9 @@ from typing import Any
 import rtoml
 
 from generator.errors import DataError
+from generator.input.text import line_problem
 
 MAX_CELL = 4000  # as a data file's text field (records.Text)
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _DAY = re.compile(r"\A(\d{4})-(\d{2})-(\d{2})")
 MAX_JSON_DEPTH = 32
 
@@ -174,11 +174,7 @@ def text_problem(value: str) -> str | None:
     """Why a text cell cannot go into a data file (the loader's one-line rules), or None."""
     if len(value) > MAX_CELL:
         return f"longer than {MAX_CELL} characters"
-    if "\n" in value or "\r" in value:
-        return "more than one line"
-    if _CONTROL.search(value):
-        return "contains a control character"
-    return None
+    return line_problem(value)
 
 
 def clean_text(value: str) -> str:
