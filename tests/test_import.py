@@ -202,3 +202,16 @@ def test_pinned_prices_survive_and_tier_prices_are_imported(data: Path) -> None:
     assert shipped["tiers"] == [
         {"above_tokens": 272000, "input": 10.0, "output": 45.0, "cache_read": 1.0}
     ]  # models.dev's [[cost.tiers]] of providers/openai/models/gpt-5.5.toml
+
+
+def test_dry_run_reports_in_markdown_and_writes_nothing(data: Path, tmp_path: Path) -> None:
+    _edit(data / "models" / "gpt-5.5.toml", GPQA, 'benchmark = "gpqa-diamond"\nvalue = 0.5\n')
+    before = _tree(data)
+    report = tmp_path / "report.md"
+    result = _import(data, RAW, "--dry-run", "--format", "markdown", "--report", str(report))
+    assert result.exit_code == 0, result.output
+    assert report.read_text(encoding="utf-8") == result.output
+    lines = result.output.splitlines()
+    assert lines[:3] == ["# Import report", "", "1 file changed."]
+    assert "## Changes (1)" in lines
+    assert _tree(data) == before

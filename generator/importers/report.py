@@ -19,7 +19,7 @@ def render(outcome: Outcome, output: Format) -> str:
     summary = (
         "No changes: data/ already matches the upstream files."
         if not outcome.written
-        else f"{len(outcome.written)} files changed."
+        else f"{len(outcome.written)} file{'' if len(outcome.written) == 1 else 's'} changed."
     )
     lines += [summary, ""]
     for title, items in _sections(outcome):
