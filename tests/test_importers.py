@@ -185,7 +185,9 @@ def test_control_characters_and_bad_encoding_are_refused(tmp_path: Path) -> None
     bad = _copy(tmp_path, "eq.csv", head + "evil\x1b[2Jname,1500\n")
     with pytest.raises(UpstreamError) as exc:
         eqbench.read_eqbench(bad, "eq.csv", MB, 100)
-    assert _problems(exc) == ["eq.csv: row 2: model_name: control character U+001B in a one-line field"]
+    assert _problems(exc) == [
+        "eq.csv: row 2: model_name: control character U+001B in a one-line field"
+    ]
     latin = _copy(tmp_path, "latin.csv", (head + "caf\xe9,1500\n").encode("latin-1"))
     with pytest.raises(UpstreamError) as exc:
         eqbench.read_eqbench(latin, "latin.csv", MB, 100)
