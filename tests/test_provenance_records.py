@@ -66,7 +66,7 @@ pinned = true
 @pytest.fixture
 def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     shutil.copytree(FIXTURE, tmp_path / "data")
-    (tmp_path / "data" / "sources").mkdir()
+    (tmp_path / "data" / "sources").mkdir(exist_ok=True)
     (tmp_path / "data" / "sources" / "test-hub.toml").write_text(SOURCE)
     monkeypatch.chdir(tmp_path)
     return tmp_path / "data"
@@ -94,7 +94,7 @@ def test_sources_and_provenance_fields_load(data: Path) -> None:
         "as_of = 2026-01-02\npinned = true\n",
     )
     dataset = load_dataset(data)
-    (source,) = dataset.sources
+    source = next(s for s in dataset.sources if s.id == "test-hub")
     assert (source.id, source.credit, source.publish and source.publish.min_direct_dimensions) == (
         "test-hub",
         "Test Hub, 'Benchmarks'",
