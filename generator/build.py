@@ -26,7 +26,7 @@ from generator.documents.assemble import build_documents, render_api
 from generator.documents.derived import derived_files
 from generator.documents.models import model_aliases
 from generator.errors import BuildError, DataError
-from generator.input.load import load_dataset
+from generator.input.load import check_tree, load_dataset
 from generator.input.records import Dataset
 from generator.output.cache import OutputCache, output_cache, save_manifest, site_state
 from generator.output.parsed import RecordCache
@@ -126,6 +126,7 @@ def _undrawable_as_data_error(data_dir: Path) -> Iterator[None]:
 def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> BuildReport:
     timer = _Timer()
     with timer.stage("cache"):
+        check_tree(data_dir)  # before the cache digest reads every byte of data/
         state = site_state(data_dir, out_dir, config)
         if state.current:
             return unchanged_report(state.manifest, out_dir, timer.seconds)

@@ -32,6 +32,8 @@ MAX_FILE_PROBLEMS = 100
 
 def tree_problems(data_dir: Path) -> list[str]:
     """One line per whole-tree limit `data_dir` passes (empty when within every limit)."""
+    if data_dir.is_symlink():
+        return []  # refused by the loader, never listed
     entries, total, models = 0, 0, 0
     pending = [data_dir]
     while pending:

@@ -162,16 +162,22 @@ def _id(record: Any) -> str:
     return str(record.id)
 
 
-def _load_records(data_dir: Path, store: RecordStore | None = None) -> Records:
-    """Read every data file, convert and cross-check; raise `DataError` on any problem."""
-    problems: list[str] = []
+def check_tree(data_dir: Path) -> None:
+    """Raise `DataError` when `data_dir` is missing, a link, or past a whole-tree limit
+    (`generator/input/limits.py`): what is checked before any file is read."""
     if data_dir.is_symlink():
         raise DataError([f"{data_dir}: directory: {SYMLINK}"])
     if not data_dir.is_dir():
         raise DataError([f"{data_dir}: directory: not found"])
     too_much = tree_problems(data_dir)
-    if too_much:  # refused before a single file is parsed
+    if too_much:
         raise DataError(too_much)
+
+
+def _load_records(data_dir: Path, store: RecordStore | None = None) -> Records:
+    """Read every data file, convert and cross-check; raise `DataError` on any problem."""
+    problems: list[str] = []
+    check_tree(data_dir)
     records = Records()
     methodology_path = data_dir / METHODOLOGY_FILE
     kind = _entry_kind(methodology_path)

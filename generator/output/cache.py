@@ -35,6 +35,7 @@ from pathlib import Path
 import msgspec
 
 from generator.digests import digest
+from generator.input.limits import tree_problems
 from generator.output.writer import Trees, interrupted, is_recorded
 
 FORMAT = 2
@@ -95,7 +96,13 @@ CODE: bytes = _code_digest()
 
 
 def inputs_digest(data_dir: Path, config: msgspec.Struct) -> bytes | None:
-    """Digest of everything a build reads; None when the data cannot be read (build it)."""
+    """Digest of everything a build reads; None when the data cannot be read (build it).
+
+    A tree past a whole-tree limit is not read at all (the build then refuses it in one
+    line): hashing would otherwise read every byte of every file first.
+    """
+    if tree_problems(data_dir):
+        return None
     try:
         data = _tree_digest(data_dir)
     except OSError:

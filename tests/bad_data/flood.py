@@ -194,6 +194,14 @@ FLOOD: tuple[HostileCase, ...] = (
         ),
     ),
     HostileCase(
+        "one-sparse-file-of-64-gib",  # the build's cache hashed every byte before the loader ran
+        sparse_files(1, 64 << 30),
+        (
+            f"{{data}}: directory: {(64 << 30) + _fixture_bytes():,} bytes of files"
+            f" (the limit is {MAX_TREE_BYTES // (1024 * 1024)} MiB)",
+        ),
+    ),
+    HostileCase(
         "thirty-three-aliases-on-two-models",
         both(aliases(A1, MAX_ALIASES + 1), aliases(A2, MAX_ALIASES + 1)),
         tuple(
