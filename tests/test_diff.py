@@ -32,7 +32,8 @@ from generator.diff.snapshot import (
     Snapshot,
     read_snapshot,
 )
-from generator.diff.sources import MAX_FILES, MAX_TOTAL_BYTES, _data_at_revision
+from generator.diff.sources import _data_at_revision
+from generator.input.limits import MAX_TREE_BYTES, MAX_TREE_ENTRIES
 
 FIXTURE = Path(__file__).parent / "data"
 
@@ -443,14 +444,33 @@ def test_a_revision_over_the_file_count_or_holding_a_submodule_is_one_line(
         blob = subprocess.run(
             [*git, "hash-object", "-w", "--stdin"], input="", capture_output=True, text=True
         ).stdout.strip()
-        entries = "".join(f"100644 {blob}\tdata/extra/{n}.toml\n" for n in range(MAX_FILES))
+        entries = "".join(f"100644 {blob}\tdata/extra/{n}.toml\n" for n in range(MAX_TREE_ENTRIES))
         subprocess.run([*git, "update-index", "--index-info"], input=entries, text=True)
 
     result = _diff_bounded(_repo_with(tmp_path / "many", many))
     assert (result.returncode, result.stderr) == (
         1,
-        f"Error: git:HEAD: data: too large (more than {MAX_FILES} files or"
-        f" {MAX_TOTAL_BYTES // (1024 * 1024)} MB in all)\n",
+        f"Error: git:HEAD: data: directory: more than {MAX_TREE_ENTRIES:,} files"
+        f" (the limit is {MAX_TREE_ENTRIES:,})\n",
+    )
+
+    def heavy(git: list[str]) -> None:
+        """Files each under the 5 MB limit, together over the tree's bytes limit."""
+        blob = (
+            subprocess.run(
+                [*git, "hash-object", "-w", "--stdin"], input=bytes(5_000_000), capture_output=True
+            )
+            .stdout.decode()
+            .strip()
+        )
+        count = MAX_TREE_BYTES // 5_000_000 + 1
+        entries = "".join(f"100644 {blob}\tdata/extra/{n}.toml\n" for n in range(count))
+        subprocess.run([*git, "update-index", "--index-info"], input=entries, text=True)
+
+    result = _diff_bounded(_repo_with(tmp_path / "heavy", heavy))
+    assert (result.returncode, result.stderr) == (
+        1,
+        "Error: git:HEAD: data: directory: more than 256 MiB of files (the limit is 256 MiB)\n",
     )
 
     def submodule(git: list[str]) -> None:

@@ -5,8 +5,8 @@ directory.
 A revision comes from a pull request, so its tree is untrusted: its entries are listed with
 their sizes first (`git ls-tree -l`, no blob read), anything a checkout of `data/` could not
 hold is refused in one line (a symlink, a submodule, a file over the loader's size limit, a
-tree over the whole-tree limits), and only then are the blobs streamed to disk in bounded
-chunks (`git cat-file --batch`): no blob is ever held in memory whole.
+tree over the whole-tree limits of `generator/input/limits.py`), and only then are the blobs
+streamed to disk in bounded chunks (`git cat-file --batch`): no blob is ever held whole.
 """
 
 from __future__ import annotations
@@ -21,14 +21,11 @@ from generator.api.contract import MODELS
 from generator.api.urls import api_file, site_config
 from generator.build import build_api
 from generator.diff.snapshot import DiffError
+from generator.input.limits import MAX_TREE_BYTES, MAX_TREE_ENTRIES
 from generator.input.load import MAX_FILE_BYTES, METHODOLOGY_FILE, SYMLINK
 
 GIT_PREFIX = "git:"
 DATA_FOLDER = "data"
-MAX_FILES = 5_000
-"""Files under `data/` at a revision (the shipped data has about 130)."""
-MAX_TOTAL_BYTES = 64 * 1024 * 1024
-"""Their sum (the shipped data is about 0.6 MB)."""
 CHUNK = 64 * 1024
 REGULAR_MODES = ("100644", "100755")
 
@@ -120,10 +117,16 @@ def _listed_blobs(revision: str) -> list[_Blob]:
             blob = _blob(revision, entry)
             blobs.append(blob)
             total += blob.size
-            if len(blobs) > MAX_FILES or total > MAX_TOTAL_BYTES:
+            if len(blobs) > MAX_TREE_ENTRIES:
                 raise DiffError(
-                    f"{GIT_PREFIX}{revision}: {DATA_FOLDER}: too large (more than {MAX_FILES}"
-                    f" files or {MAX_TOTAL_BYTES // (1024 * 1024)} MB in all)"
+                    f"{GIT_PREFIX}{revision}: {DATA_FOLDER}: directory: more than"
+                    f" {MAX_TREE_ENTRIES:,} files (the limit is {MAX_TREE_ENTRIES:,})"
+                )
+            if total > MAX_TREE_BYTES:
+                raise DiffError(
+                    f"{GIT_PREFIX}{revision}: {DATA_FOLDER}: directory: more than"
+                    f" {MAX_TREE_BYTES // (1024 * 1024)} MiB of files (the limit is"
+                    f" {MAX_TREE_BYTES // (1024 * 1024)} MiB)"
                 )
     except DiffError:
         git.stop()
