@@ -13,7 +13,6 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
-import msgspec
 import pytest
 from click.testing import CliRunner
 from support.paths import REPO
@@ -23,50 +22,68 @@ from generator.api.urls import site_config
 from generator.build import build_api, build_site
 from generator.cli import cli
 from generator.diff.changes import NO_CHANGES, compare
-from generator.diff.report import escape, render
+from generator.diff.report import DETAILS_ROWS, heading, render
 from generator.diff.snapshot import (
     Band,
-    DomainEntry,
-    DomainSnapshot,
+    Entry,
     ModelSnapshot,
+    RankingSnapshot,
     Snapshot,
     read_snapshot,
 )
 from generator.diff.sources import _data_at_revision
+from generator.encoders import markdown_text
 from generator.input.limits import MAX_TREE_BYTES, MAX_TREE_ENTRIES
 
 FIXTURE = Path(__file__).parent / "data"
 
 
-def _model(model_id: str = "m-1", **changes: object) -> ModelSnapshot:
+def _model(
+    model_id: str = "m-1", set: dict[str, object] | None = None, **changes: object
+) -> ModelSnapshot:
     fields: dict[str, object] = {
-        "id": model_id,
         "name": model_id.upper(),
-        "rank": 1,
         "iq": 120,
-        "eq": 110,
-        "dimensions": {"reliability": 118, "computer-use": None},
-        "cost": {"inputPer1M": 1.0, "outputPer1M": 4.0, "effectivePer1M": 3.0},
-        "results": {"gpqa-diamond": 0.5},
+        "iqLow95": 117.0,
+        "iqHigh95": 123.0,
+        "rank": 1,
+        "rankLow": 1,
+        "rankHigh": 2,
+        "emotionalReasoning": 110,
+        "dimensions.reliability.iq": 118,
+        "dimensions.reliability.iqLow95": 116.0,
+        "dimensions.reliability.iqHigh95": 119.0,
+        "cost.inputPer1M": 1.0,
+        "cost.effectivePer1M": 3.0,
+        "cost.usageMultiplier": 1.0,
+        "cost.usageMultiplierSource": "measured",
+        "benchmarkResults.gpqa-diamond.value": 0.5,
+        "benchmarkResults.gpqa-diamond.projectedIq": 100.0,
     }
-    fields.update(changes)
-    return msgspec.convert(fields, ModelSnapshot, from_attributes=True)
+    fields.update({k.replace("__", "."): v for k, v in changes.items()})
+    fields.update(set or {})
+    return ModelSnapshot(id=model_id, name=str(fields["name"]), fields=fields)
+
+
+def _ranking(
+    ranking_id: str, *places: tuple[str, float], band: str | None = None
+) -> RankingSnapshot:
+    entries = {m: Entry(i, score) for i, (m, score) in enumerate(places, start=1)}
+    return RankingSnapshot(ranking_id, ranking_id.title(), entries, band)
 
 
 def _snapshot(*models: ModelSnapshot, **changes: object) -> Snapshot:
     fields: dict[str, object] = {
         "models": {m.id: m for m in models},
-        "benchmarks": {"gpqa-diamond": {"id": "gpqa-diamond", "name": "GPQA", "direction": "up"}},
+        "rankings": {},
+        "benchmarks": {
+            "gpqa-diamond": {"id": "gpqa-diamond", "name": "GPQA", "noiseSd": 8.0},
+        },
         "methodology": {
             "version": "2026-01-01",
             "parameters": {"peerCount": 3},
             "rules": ["a"],
             "changelog": [{"date": "2026-01-01", "text": "first"}],
-        },
-        "domains": {
-            "coding": DomainSnapshot(
-                "coding", "Coding", {"m-1": DomainEntry(1, 130.0), "m-2": DomainEntry(2, 120.0)}
-            )
         },
     }
     fields.update(changes)
@@ -85,10 +102,11 @@ def test_identical_builds_have_no_changes() -> None:
 def test_added_removed_and_renamed_models() -> None:
     base = _snapshot(_model("m-1"), _model("m-2"), _model("m-3", name="Three"))
     renamed = _model("m-3b", name="three")  # same display name, new id
-    aliased = _model("m-9", name="Nine", aliases=("m-2",))  # lists the old id as an alias
-    new = _snapshot(_model("m-1"), renamed, aliased, _model("m-4"))
+    aliased = _model("m-9", name="Nine", aliases=["m-2"])  # lists the old id as an alias
+    new = _snapshot(_model("m-1"), renamed, aliased, _model("m-4", iq=101, rank=4))
     diff = compare(base, new)
     assert [m.id for m in diff.models_added] == ["m-4"]
+    assert (diff.models_added[0].composite_iq, diff.models_added[0].rank) == (101, 4)
     assert diff.models_removed == []
     # backwards, m-2 lists no alias m-9: that is a removal and an addition, not a rename
     assert [m.id for m in compare(new, base).models_removed] == ["m-4", "m-9"]
@@ -96,66 +114,105 @@ def test_added_removed_and_renamed_models() -> None:
         ("m-3b", "m-3"),
         ("m-9", "m-2"),
     ]
-    assert diff.summary == "1 model added, 2 models renamed"
+    assert diff.summary.startswith("1 model added, 2 models renamed")
     text = render(diff, "text")
     assert "renamed: Three (m-3) -> three (m-3b)" in text
+    # an added model with its score, range, rank and cost
+    assert "composite IQ: 101 (95% range 117-123)" in text
+    assert "rank: 4" in text and "effective cost (USD/1M): 3" in text
 
 
-def test_score_rank_and_dimension_moves_read_as_noise_inside_the_band() -> None:
-    banded = _model(
-        iq_band=Band(117.0, 123.0),
-        rank_band=Band(1.0, 2.0),
-        dimension_bands={"reliability": Band(116.0, 119.0)},
-    )
-    moved = _model(iq=122, rank=3, eq=111, dimensions={"reliability": 121, "computer-use": 100})
-    diff = compare(_snapshot(banded), _snapshot(moved))
+def test_score_moves_read_as_noise_inside_the_band_and_ranks_as_up_or_down() -> None:
+    moved = _model(iq=122, rank=3, dimensions__reliability__iq=121)
+    diff = compare(_snapshot(_model()), _snapshot(moved))
     (change,) = diff.models_changed
     # 122 is inside 117..123: noise; rank 3 is outside 1..2; 121 is outside 116..119
-    assert change.composite is not None and change.composite.within_band is True
-    assert change.rank is not None and change.rank.within_band is False
-    assert change.dimensions["reliability"].within_band is False
-    assert change.dimensions["computer-use"].within_band is None  # no band published
-    assert change.emotional_reasoning is not None and change.emotional_reasoning.after == 111
-    assert diff.summary == "1 model with score changes"
+    assert change.fields["iq"].within_band is True
+    assert change.fields["rank"].within_band is False
+    assert change.fields["dimensions.reliability.iq"].within_band is False
     text = render(diff, "text")
     assert "composite IQ: 120 -> 122 (+2, noise: inside the 95% range)" in text
-    assert "rank: 1 -> 3 (+2, outside the 95% range)" in text
-    assert "computer-use IQ: none -> 100" in text
+    assert "rank: 1 -> 3 (down 2, outside the 95% range)" in text  # a bigger number is worse
+    assert "reliability IQ: 118 -> 121 (+3, outside the 95% range)" in text
 
 
-def test_cost_and_result_changes() -> None:
-    cheaper = _model(
-        cost={"inputPer1M": 0.5, "outputPer1M": 4.0, "effectivePer1M": 2.25},
-        results={"gpqa-diamond": 0.55, "hle": 0.1},
+def test_every_ranking_place_move_is_reported_with_names() -> None:
+    base = _snapshot(
+        _model("m-1", name="One"),
+        _model("m-2", name="Two"),
+        rankings={"gpqa": _ranking("gpqa", ("m-1", 0.6), ("m-2", 0.5))},
     )
-    diff = compare(_snapshot(_model()), _snapshot(cheaper))
-    (change,) = diff.models_changed
-    assert list(change.cost) == ["effectivePer1M", "inputPer1M"]
-    assert list(change.results) == ["gpqa-diamond", "hle"]
-    assert diff.summary == "1 model with cost changes, 1 model with result changes"
-    # 2.25 - 3.0 = -0.75
-    assert "effective cost (USD/1M): 3 -> 2.25 (-0.75)" in render(diff, "text")
+    new = _snapshot(
+        _model("m-1", name="One"),
+        _model("m-2", name="Two"),
+        _model("m-3", name="Three"),
+        rankings={"gpqa": _ranking("gpqa", ("m-3", 0.7), ("m-2", 0.65), ("m-1", 0.6))},
+    )
+    diff = compare(base, new)
+    (ranking,) = diff.rankings
+    assert [(m.name, m.before, m.after) for m in ranking.moves] == [
+        ("Three", None, 1),
+        ("Two", 2, 2),
+        ("One", 1, 3),
+    ]
+    text = render(diff, "text")
+    assert "Three: joined #1" in text
+    assert "Two: place #2 -> #2 (score 0.5 -> 0.65)" in text
+    assert "One: place #1 -> #3 (down 2)" in text
+    # One moved with nothing of its own changed: a neighbour passed it, another joined ahead
+    (cause,) = [c for c in diff.causes if c.id == "m-1"]
+    assert cause.cause == "a neighbour's rank: down 2 on Gpqa (Two passed it, Three joined ahead)"
 
 
-def test_domain_leaderboard_changes() -> None:
-    domains = {
-        "coding": DomainSnapshot(
-            "coding", "Coding", {"m-2": DomainEntry(1, 131.0), "m-3": DomainEntry(2, 125.0)}
-        )
-    }
-    diff = compare(_snapshot(), _snapshot(domains=domains))
-    (change,) = diff.domains
-    assert (change.added, change.removed) == (["m-3"], ["m-1"])
-    assert change.composite["m-2"].after == 131.0
-    assert (change.rank["m-2"].before, change.rank["m-2"].after) == (2, 1)
-    assert diff.summary == "1 domain leaderboard changed"
-
-
-def test_benchmark_catalogue_and_methodology_changes() -> None:
+def test_causes_name_the_input_and_the_rule() -> None:
+    hle = {"benchmarkResults.hle.value": 0.3, "benchmarkResults.hle.projectedIq": 90.0}
     benchmarks = {
-        "gpqa-diamond": {"id": "gpqa-diamond", "name": "GPQA Diamond", "direction": "up"},
-        "hle": {"id": "hle", "name": "HLE"},
+        "gpqa-diamond": {"id": "gpqa-diamond", "name": "GPQA", "noiseSd": 8.0},
+        "hle": {"id": "hle", "name": "HLE", "noiseSd": 8.0},
     }
+    peer = {"cost.usageMultiplierSource": "peer-imputed"}
+    base = _snapshot(
+        _model("m-1", name="Measured"),
+        _model("m-2", name="Peer", set=peer),
+        _model("m-3", name="Laddered"),
+        _model("m-4", name="Noisy", set=hle),
+        benchmarks=benchmarks,
+    )
+    new = _snapshot(
+        _model("m-1", name="Measured", set={"cost.usageMultiplier": 1.5}),
+        _model("m-2", name="Peer", set={**peer, "cost.usageMultiplier": 1.25}),
+        _model("m-3", name="Laddered", set={"benchmarkResults.gpqa-diamond.projectedIq": 104.0}),
+        _model("m-4", name="Noisy", iq=121, set=hle),
+        benchmarks={**benchmarks, "hle": {"id": "hle", "name": "HLE", "noiseSd": 6.5}},
+    )
+    diff = compare(base, new)
+    assert [(c.id, c.own_data_changed) for c in diff.models_changed] == [
+        ("m-1", True),
+        ("m-2", False),
+        ("m-3", False),
+        ("m-4", False),
+    ]
+    assert {c.id: c.cause for c in diff.causes} == {
+        "m-2": "peer-imputed usage multiplier 1 -> 1.25 (peers changed: Measured)",
+        "m-3": "the GPQA ladder changed: its result 0.5 projects to IQ 100 -> 104",
+        "m-4": "benchmark noise re-estimated from all models' results: HLE 8 -> 6.5",
+    }  # and none for m-1: its own file changed
+
+
+def test_a_score_moved_by_nothing_named_is_a_refitted_prior() -> None:
+    base = _snapshot(_model("m-1", name="Changed"), _model("m-2", name="Other"))
+    new = _snapshot(
+        _model("m-1", name="Changed", set={"benchmarkResults.gpqa-diamond.value": 0.6}),
+        _model("m-2", name="Other", set={"dimensions.reliability.iq": 117}),
+    )
+    (cause,) = compare(base, new).causes
+    assert cause.cause == (
+        "a refitted prior: its estimates' population prior, refitted on all models' scores"
+        " (changed: Changed)"
+    )
+
+
+def test_a_methodology_parameter_is_a_cause_and_a_change() -> None:
     methodology = {
         "version": "2026-02-01",
         "parameters": {"peerCount": 4},
@@ -165,35 +222,40 @@ def test_benchmark_catalogue_and_methodology_changes() -> None:
             {"date": "2026-02-01", "text": "second"},
         ],
     }
-    diff = compare(_snapshot(), _snapshot(benchmarks=benchmarks, methodology=methodology))
-    assert diff.benchmarks is not None and diff.methodology is not None
-    assert diff.benchmarks.added == ["hle"]
-    back = compare(_snapshot(benchmarks=benchmarks), _snapshot())
-    assert back.benchmarks is not None and back.benchmarks.removed == ["hle"]
-    assert list(diff.benchmarks.changed["gpqa-diamond"]) == ["name"]
+    diff = compare(_snapshot(_model()), _snapshot(_model(iq=121), methodology=methodology))
+    assert diff.methodology is not None
     assert diff.methodology.parameters["peerCount"].after == 4
     assert diff.methodology.changelog_added == ["2026-02-01: second"]
-    assert diff.summary == (
-        "1 benchmark added, 1 benchmark changed, methodology 2026-01-01 -> 2026-02-01"
-    )
+    (cause,) = diff.causes
+    assert cause.cause == "methodology parameter peerCount 3 -> 4"
+    assert diff.summary == "1 model moved by other inputs, methodology 2026-01-01 -> 2026-02-01"
     markdown = render(diff, "markdown")
     assert "|  | version | 2026-01-01 | 2026-02-01 |  |" in markdown
-    assert "|  | parameter peerCount | 3 | 4 | +1 |" in markdown
+    assert "|  | parameter peerCount | 3 | 4 | \\+1 |" in markdown
 
 
-def test_markdown_escapes_names_from_data() -> None:
-    hostile = _model(name="![x](https://tracker.example/p.png) | cell")
+def test_markdown_escapes_names_from_data_and_collapses_long_sections() -> None:
+    hostile = _model(name="![x](https://tracker.example/p.png) | cell\n## forged")
     markdown = render(compare(_snapshot(_model()), _snapshot(hostile)), "markdown")
     assert "![x]" not in markdown
-    assert "\\!\\[x\\](https://tracker.example/p.png) \\| cell" in markdown
-    assert escape("a|b [c](d) *e* <f>") == "a\\|b \\[c\\](d) \\*e\\* \\<f\\>"
+    assert "\\!\\[x\\](https://tracker.example/p.png) \\| cell \\#\\# forged" in markdown
+    assert "\n## forged" not in markdown
+    many = [_model(f"m-{n}") for n in range(DETAILS_ROWS + 1)]
+    moved = [_model(f"m-{n}", cost__inputPer1M=2.0) for n in range(DETAILS_ROWS + 1)]
+    long = render(compare(_snapshot(*many), _snapshot(*moved)), "markdown")
+    assert f"<details><summary>{DETAILS_ROWS + 1} rows</summary>" in long
+    assert long.index("**") < long.index("<details>")  # the summary line stays outside
 
 
 def test_json_has_the_summary_first_and_camel_case_fields() -> None:
     diff = compare(_snapshot(_model()), _snapshot(_model(iq=121)))
     document = json.loads(render(diff, "json"))
     assert list(document)[0] == "summary"
-    assert document["modelsChanged"][0]["composite"] == {"before": 120, "after": 121}
+    assert document["modelsChanged"][0]["fields"]["iq"] == {
+        "before": 120,
+        "after": 121,
+        "withinBand": True,
+    }
 
 
 # --- end to end, on the fixture data ----------------------------------------------
@@ -223,12 +285,27 @@ def test_one_price_change_names_that_model_and_its_cost_only(
     code, output = _diff(str(fixture_site), str(data), "--format", "json")
     assert code == 0
     diff = json.loads(output)
-    assert diff["summary"] == "1 model with cost changes"
+    assert diff["summary"] == "1 model changed by its own data, 1 ranking changed"
     (change,) = diff["modelsChanged"]
-    assert change["id"] == "alpha-1"
-    assert change["cost"]["inputPer1M"] == {"before": 1.0, "after": 2.0}
-    assert set(change) == {"id", "name", "cost"}
-    assert set(diff) == {"summary", "modelsChanged"}
+    assert (change["id"], change["ownDataChanged"]) == ("alpha-1", True)
+    # 1 input + 4 output at a measured multiplier of 2: (1 + 4) * 2 = 10 -> (2 + 4) * 2 = 12
+    assert change["fields"] == {
+        "cost.effectivePer1M": {"before": 10.0, "after": 12.0},
+        "cost.inputPer1M": {"before": 1.0, "after": 2.0},
+        "cost.ioPer1M": {"before": 5.0, "after": 6.0},
+    }
+    (ranking,) = diff["rankings"]
+    assert ranking["id"] == "effective-cost"
+    assert ranking["moves"] == [
+        {
+            "id": "alpha-1",
+            "name": "Alpha 1",
+            "before": 2,
+            "after": 2,
+            "score": {"before": 10.0, "after": 12.0},
+        }
+    ]
+    assert set(diff) == {"summary", "modelsChanged", "rankings"}  # no cause: its own file
 
 
 def test_a_data_side_is_built_into_the_api_files_a_whole_build_writes(tmp_path: Path) -> None:
@@ -258,7 +335,7 @@ def test_fail_on_change_exits_1(fixture_site: Path, tmp_path: Path) -> None:
     code, output = _diff(str(fixture_site), str(data), "--fail-on-change", "--format", "markdown")
     assert code == 1
     assert output.startswith("## modelscores diff\n\n**1 model added")
-    assert "- Gamma 2 (gamma-2)" in output
+    assert "| Gamma 2 (gamma-2) | composite IQ |  |" in output
 
 
 def _add_gamma_2(data: Path) -> None:
@@ -270,15 +347,16 @@ def _add_gamma_2(data: Path) -> None:
 def test_published_bands_are_read_from_the_build(fixture_site: Path, tmp_path: Path) -> None:
     base = tmp_path / "base"
     shutil.copytree(fixture_site, base)
-    models_file = base / "api" / "v1" / "models.json"
-    document = json.loads(models_file.read_text(encoding="utf-8"))
-    first = document["models"][0]
+    models = json.loads((base / "api" / "v1" / "models.json").read_text(encoding="utf-8"))
+    model_file = base / "api" / "v1" / "models" / models["models"][0]["id"]
+    first = json.loads(model_file.read_text(encoding="utf-8"))
     first.update(iqLow95=first["iq"] - 3, iqHigh95=first["iq"] + 3, rankLow=1, rankHigh=2)
-    models_file.write_text(json.dumps(document), encoding="utf-8")
+    model_file.unlink()  # a hard link of the fixture's: replaced, not written through
+    model_file.write_text(json.dumps(first), encoding="utf-8")
     snapshot = read_snapshot(base)
     model = snapshot.models[first["id"]]
-    assert model.iq_band == Band(first["iq"] - 3.0, first["iq"] + 3.0)
-    assert model.rank_band == Band(1.0, 2.0)
+    assert model.band("iq") == Band(first["iq"] - 3.0, first["iq"] + 3.0)
+    assert model.band("rank") == Band(1.0, 2.0)
 
 
 def test_a_git_revision_of_data_is_built_and_compared(
@@ -294,7 +372,7 @@ def test_a_git_revision_of_data_is_built_and_compared(
     monkeypatch.chdir(repo)
     code, output = _diff("git:HEAD", "data")
     assert code == 0, output
-    assert output.splitlines()[0] == "1 model added"
+    assert output.splitlines()[0].startswith("1 model added, ")
 
 
 def test_a_committed_symlink_in_data_is_one_line_and_exit_1(
@@ -516,3 +594,111 @@ def test_a_symlinked_document_in_a_built_site_is_not_followed(
     assert output.startswith(f"Error: {site}/{linked}")
     assert output.endswith(": a symbolic link (a build holds only regular files)\n")
     assert output.count("\n") == 1
+
+
+# --- one input of each kind: every ranking that moved, a cause for every bystander ---------
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, (path, old)
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+KINDS: dict[str, tuple[str, Callable[[Path], None]]] = {
+    # kind: (the side that is edited, the edit)
+    "a result": (
+        "new",
+        lambda d: _edit(
+            d / "models/alpha-2.toml",
+            'benchmark = "arc-agi-1"\nvalue = 0.5',
+            'benchmark = "arc-agi-1"\nvalue = 0.7',
+        ),
+    ),
+    "a price": ("new", lambda d: _edit(d / "models/alpha-2.toml", "input = 2.0", "input = 3.0")),
+    "a usage figure": (
+        "new",
+        lambda d: _edit(d / "models/alpha-1.toml", "multiplier = 2.0", "multiplier = 3.0"),
+    ),
+    "a new model": ("new", _add_gamma_2),
+    "a removed model": ("base", _add_gamma_2),
+    "a benchmark ladder": (
+        "new",
+        lambda d: _edit(
+            d / "benchmarks/gpqa-diamond.toml",
+            "ladder = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]",
+            "ladder = [0.3, 0.35, 0.45, 0.6, 0.7, 0.8, 0.9]",
+        ),
+    ),
+    "a methodology parameter": (
+        "new",
+        lambda d: _edit(
+            d / "methodology.toml",
+            "sigma_domain_prior = 10",
+            "sigma_domain_prior = 3",
+        ),
+    ),
+}
+
+
+def _places(data: Path) -> dict[tuple[str, str], tuple[int, object]]:
+    """(ranking, model) -> (place, score) on every ranking and domain leaderboard of a build
+    of `data`, read from the published documents themselves."""
+    files = build_api(data, site_config("http://127.0.0.1:8000"))
+    found: dict[tuple[str, str], tuple[int, object]] = {}
+    for path, raw in files.items():
+        parts = path.split("/")
+        if parts[:3] == ["api", "v1", "rankings"] and len(parts) == 4:
+            for entry in json.loads(raw)["models"]:
+                found[(parts[3], entry["id"])] = (entry["rank"], entry["score"])
+        if parts[:3] == ["api", "v1", "domains"] and len(parts) == 4:
+            for place, entry in enumerate(json.loads(raw)["models"], start=1):
+                found[(f"domain:{parts[3]}", entry["model"])] = (place, entry["compositeIQ"])
+    return found
+
+
+def _own_file_changed(base: Path, new: Path, model_id: str) -> bool:
+    before, after = base / "models" / f"{model_id}.toml", new / "models" / f"{model_id}.toml"
+    return not (before.is_file() and after.is_file()) or before.read_bytes() != after.read_bytes()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_one_input_of_each_kind_every_move_reported_and_explained(
+    kind: str, tmp_path: Path
+) -> None:
+    side, edit = KINDS[kind]
+    base, new = tmp_path / "base", tmp_path / "new"
+    shutil.copytree(FIXTURE, base)
+    shutil.copytree(FIXTURE, new)
+    edit(base if side == "base" else new)
+    code, output = _diff(str(base), str(new), "--format", "json")
+    assert code == 0, output
+    diff = json.loads(output)
+
+    # every ranking place or score that moved, and nothing else
+    before, after = _places(base), _places(new)
+    moved = {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
+    assert moved, kind  # each kind of input moves at least one ranking
+    reported = {(r["id"], m["id"]) for r in diff["rankings"] for m in r["moves"]}
+    assert reported == moved
+
+    # a cause for every model that moved while its own file did not change; none otherwise
+    came_or_went = {m["id"] for m in diff.get("modelsAdded", []) + diff.get("modelsRemoved", [])}
+    touched = {c["id"] for c in diff.get("modelsChanged", [])} | {m for _, m in moved}
+    causes = {c["id"]: c["cause"] for c in diff.get("causes", [])}
+    for model_id in sorted(touched - came_or_went):
+        if _own_file_changed(base, new, model_id):
+            assert model_id not in causes, (kind, model_id)
+        else:
+            assert causes.get(model_id), (kind, model_id)
+    for change in diff.get("modelsChanged", []):
+        assert change["ownDataChanged"] == _own_file_changed(base, new, change["id"])
+
+    # the same report as Markdown: the summary first, each moved ranking named
+    code, markdown = _diff(str(base), str(new), "--format", "markdown")
+    assert markdown.startswith(f"## modelscores diff\n\n**{markdown_text(diff['summary'])}**\n")
+    for ranking in diff["rankings"]:
+        assert f"### {markdown_text(heading(ranking['id'], ranking['name']))}\n" in markdown
+    for model_id, cause in causes.items():
+        assert markdown_text(cause) in markdown, model_id

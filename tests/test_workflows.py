@@ -182,11 +182,14 @@ def test_pull_request_check_builds_tests_and_diffs_against_the_base(tmp_path: Pa
     )
     assert result.returncode == 0, result.stdout + result.stderr
     diff = (tmp_path / "out" / "diff.md").read_text(encoding="utf-8")
-    assert diff.startswith("## modelscores diff\n\n**1 model with cost changes**\n")
-    assert "| Alpha 1 (alpha-1) | effective cost (USD/1M) | 9 | 10 | +1 |" in diff
-    assert "|  | input price (USD/1M) | 0.5 | 1 | +0.5 |" in diff
+    first = "1 model changed by its own data, 1 ranking changed"
+    assert diff.startswith(f"## modelscores diff\n\n**{first}**\n")
+    # (0.5 + 4) * 2 = 9 -> (1 + 4) * 2 = 10
+    assert "| Alpha 1 (alpha-1) | effective cost (USD/1M) | 9 | 10 | \\+1 |" in diff
+    # (Markdown would read a cell starting "0." as a list item: markdown_text escapes it)
+    assert "|  | input price (USD/1M) | 0\\.5 | 1 | \\+0.5 |" in diff
     assert summary.read_text(encoding="utf-8") == diff
-    assert "pull-request: diff against the base: 1 model with cost changes" in result.stderr
+    assert f"pull-request: diff against the base: {first}" in result.stderr
 
 
 def test_pull_request_check_needs_a_base_checkout(tmp_path: Path) -> None:

@@ -1,4 +1,9 @@
-"""What changed between two builds (pure: two snapshots in, one `Diff` out, sorted by id)."""
+"""What changed between two builds (pure: two snapshots in, one `Diff` out, sorted by id).
+
+Every published field of every model, every ranking and domain leaderboard place by place,
+the benchmark catalogue and the methodology; and for each model that moved although nothing
+of its own changed, the cause (`generator/diff/causes.py`).
+"""
 
 from __future__ import annotations
 
@@ -7,12 +12,13 @@ from typing import Any
 
 import msgspec
 
-from generator.diff.snapshot import Band, DomainSnapshot, ModelSnapshot, Snapshot
+from generator.diff.causes import Inputs, changed_ladders, explain, own_inputs_changed
+from generator.diff.snapshot import Band, ModelSnapshot, RankingSnapshot, Snapshot
 
 
 class Move(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True):
     """One value before and after; `within_band` when the base build published a 95% range
-    and the new value lies inside it (a move that reads as noise)."""
+    for it (true: the new value lies inside, a move that reads as noise)."""
 
     before: Any
     after: Any
@@ -24,34 +30,54 @@ class ModelRef(msgspec.Struct, frozen=True):
     name: str
 
 
+class ModelEntry(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True):
+    """An added or removed model: its scores, their range, its rank and cost."""
+
+    id: str
+    name: str
+    rank: int | None = None
+    composite_iq: float | None = None
+    iq_low95: float | None = None
+    iq_high95: float | None = None
+    emotional_reasoning: float | None = None
+    effective_per_1m: float | None = None
+    dimensions: dict[str, Any] = {}
+
+
 class ModelChange(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True):
-    """A model in both builds whose published numbers or name differ."""
+    """A model in both builds whose published document differs: every changed field."""
 
     id: str
     name: str
+    own_data_changed: bool
     renamed_from: ModelRef | None = None
-    composite: Move | None = None
-    rank: Move | None = None
-    emotional_reasoning: Move | None = None
-    dimensions: dict[str, Move] = {}
-    cost: dict[str, Move] = {}
-    results: dict[str, Move] = {}
-
-    @property
-    def scores_changed(self) -> bool:
-        moves = (self.composite, self.rank, self.emotional_reasoning)
-        return any(moves) or bool(self.dimensions)
+    fields: dict[str, Move] = {}
 
 
-class DomainChange(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True):
-    """One domain leaderboard: models that joined or left it, and moved on it."""
+class PlaceMove(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True):
+    """A model's place on one ranking: `before` None when it joined, `after` None when it
+    left; `score` when its score there changed."""
 
     id: str
     name: str
-    added: list[str] = []
-    removed: list[str] = []
-    composite: dict[str, Move] = {}
-    rank: dict[str, Move] = {}
+    before: int | None
+    after: int | None
+    score: Move | None = None
+    within_band: bool | None = None
+
+
+class RankingChange(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True):
+    id: str
+    name: str
+    moves: list[PlaceMove] = []
+
+
+class Cause(msgspec.Struct, frozen=True):
+    """Why a model moved when nothing of its own changed, in one line."""
+
+    id: str
+    name: str
+    cause: str
 
 
 class CatalogueChange(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True):
@@ -70,13 +96,14 @@ class MethodologyChange(msgspec.Struct, frozen=True, rename="camel", omit_defaul
 
 
 class Diff(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True):
-    """Everything a reviewer needs, with a one-line summary."""
+    """Everything a reviewer needs, with a one-line summary first."""
 
     summary: str
-    models_added: list[ModelRef] = []
-    models_removed: list[ModelRef] = []
+    models_added: list[ModelEntry] = []
+    models_removed: list[ModelEntry] = []
     models_changed: list[ModelChange] = []
-    domains: list[DomainChange] = []
+    causes: list[Cause] = []
+    rankings: list[RankingChange] = []
     benchmarks: CatalogueChange | None = None
     methodology: MethodologyChange | None = None
 
@@ -91,76 +118,83 @@ NO_CHANGES = "no changes"
 def compare(base: Snapshot, new: Snapshot) -> Diff:
     """The changes from `base` to `new`."""
     renames = _renames(base.models, new.models)
-    renamed_base = set(renames.values())
-    added = [new.models[i] for i in sorted(new.models.keys() - base.models.keys() - renames.keys())]
-    removed = [
-        base.models[i] for i in sorted(base.models.keys() - new.models.keys() - renamed_base)
-    ]
+    added = sorted(new.models.keys() - base.models.keys() - renames.keys())
+    removed = sorted(base.models.keys() - new.models.keys() - set(renames.values()))
     pairs = {i: (base.models[i], new.models[i]) for i in base.models.keys() & new.models.keys()}
     pairs.update({i: (base.models[old], new.models[i]) for i, old in renames.items()})
+    names = {**{m.id: m.name for m in base.models.values()}, **_names(new)}
     changed = [c for i in sorted(pairs) if (c := _model_change(*pairs[i])) is not None]
-    domains = [
+    rankings = [
         change
-        for slug in sorted(base.domains.keys() | new.domains.keys())
-        if (change := _domain_change(base.domains.get(slug), new.domains.get(slug))) is not None
+        for key in _ranking_order(base, new)
+        if (change := _ranking_change(key, base, new, names, renames)) is not None
     ]
-    parts = _Parts(
-        added=[ModelRef(m.id, m.name) for m in added],
-        removed=[ModelRef(m.id, m.name) for m in removed],
-        changed=changed,
-        domains=domains,
-        benchmarks=_catalogue_change(base.benchmarks, new.benchmarks),
-        methodology=_methodology_change(base.methodology, new.methodology),
+    catalogue = _catalogue_change(base.benchmarks, new.benchmarks)
+    methodology = _methodology_change(base.methodology, new.methodology)
+    inputs = Inputs(
+        base=base,
+        new=new,
+        own={c.id for c in changed if c.own_data_changed},
+        added=[names[i] for i in added],
+        removed=[names[i] for i in removed],
+        noise={b: m["noiseSd"] for b, m in catalogue.changed.items() if "noiseSd" in m},
+        parameters={k: (m.before, m.after) for k, m in methodology.parameters.items()},
+        ladders=changed_ladders(base, new),
     )
-    return Diff(
-        summary=parts.summary(),
-        models_added=parts.added,
-        models_removed=parts.removed,
-        models_changed=parts.changed,
-        domains=parts.domains,
-        benchmarks=parts.benchmarks if parts.benchmarks != CatalogueChange() else None,
-        methodology=parts.methodology if parts.methodology != MethodologyChange() else None,
+    moved = {c.id for c in changed} | {m.id for r in rankings for m in r.moves}
+    causes = [
+        Cause(i, names[i], explain(i, inputs, rankings_moved(i, rankings)))
+        for i in sorted(moved - inputs.own - set(added) - set(removed))
+    ]
+    diff = Diff(
+        summary="",
+        models_added=[_entry(new.models[i]) for i in added],
+        models_removed=[_entry(base.models[i]) for i in removed],
+        models_changed=changed,
+        causes=causes,
+        rankings=rankings,
+        benchmarks=catalogue if catalogue != CatalogueChange() else None,
+        methodology=methodology if methodology != MethodologyChange() else None,
     )
+    return msgspec.structs.replace(diff, summary=summary(diff))
 
 
-class _Parts(msgspec.Struct, kw_only=True):
-    added: list[ModelRef]
-    removed: list[ModelRef]
-    changed: list[ModelChange]
-    domains: list[DomainChange]
-    benchmarks: CatalogueChange
-    methodology: MethodologyChange
+def rankings_moved(model_id: str, rankings: list[RankingChange]) -> list[tuple[str, PlaceMove]]:
+    """(ranking id, the move) for each ranking the model moved on."""
+    return [(r.id, m) for r in rankings for m in r.moves if m.id == model_id]
 
-    def summary(self) -> str:
-        renamed = sum(1 for c in self.changed if c.renamed_from)
-        scored = sum(1 for c in self.changed if c.scores_changed)
-        costed = sum(1 for c in self.changed if c.cost)
-        results = sum(1 for c in self.changed if c.results)
-        catalogue = self.benchmarks
-        parts = [
-            _count(len(self.added), "model added", "models added"),
-            _count(len(self.removed), "model removed", "models removed"),
-            _count(renamed, "model renamed", "models renamed"),
-            _count(scored, "model with score changes", "models with score changes"),
-            _count(costed, "model with cost changes", "models with cost changes"),
-            _count(results, "model with result changes", "models with result changes"),
-            _count(len(self.domains), "domain leaderboard changed", "domain leaderboards changed"),
-            _count(len(catalogue.added), "benchmark added", "benchmarks added"),
-            _count(len(catalogue.removed), "benchmark removed", "benchmarks removed"),
-            _count(len(catalogue.changed), "benchmark changed", "benchmarks changed"),
-        ]
-        if self.methodology != MethodologyChange():
-            version = self.methodology.version
-            parts.append(
-                f"methodology {version.before} -> {version.after}"
-                if version
-                else "methodology changed"
-            )
-        return ", ".join(p for p in parts if p) or NO_CHANGES
+
+def summary(diff: Diff) -> str:
+    own = sum(1 for c in diff.models_changed if c.own_data_changed)
+    renamed = sum(1 for c in diff.models_changed if c.renamed_from)
+    domains = sum(1 for r in diff.rankings if r.id.startswith("domain:"))
+    catalogue = diff.benchmarks or CatalogueChange()
+    parts = [
+        _count(len(diff.models_added), "model added", "models added"),
+        _count(len(diff.models_removed), "model removed", "models removed"),
+        _count(renamed, "model renamed", "models renamed"),
+        _count(own, "model changed by its own data", "models changed by their own data"),
+        _count(len(diff.causes), "model moved by other inputs", "models moved by other inputs"),
+        _count(len(diff.rankings) - domains, "ranking changed", "rankings changed"),
+        _count(domains, "domain leaderboard changed", "domain leaderboards changed"),
+        _count(len(catalogue.added), "benchmark added", "benchmarks added"),
+        _count(len(catalogue.removed), "benchmark removed", "benchmarks removed"),
+        _count(len(catalogue.changed), "benchmark changed", "benchmarks changed"),
+    ]
+    if diff.methodology is not None:
+        version = diff.methodology.version
+        parts.append(
+            f"methodology {version.before} -> {version.after}" if version else "methodology changed"
+        )
+    return ", ".join(p for p in parts if p) or NO_CHANGES
 
 
 def _count(number: int, one: str, many: str) -> str:
     return "" if number == 0 else f"{number} {one if number == 1 else many}"
+
+
+def _names(snapshot: Snapshot) -> dict[str, str]:
+    return {m.id: m.name for m in snapshot.models.values()}
 
 
 def _renames(base: Mapping[str, ModelSnapshot], new: Mapping[str, ModelSnapshot]) -> dict[str, str]:
@@ -182,56 +216,138 @@ def _move(before: Any, after: Any, band: Band | None = None) -> Move | None:
     if before == after:
         return None
     within = None
-    if band is not None and isinstance(after, int | float):
+    if band is not None and isinstance(after, int | float) and not isinstance(after, bool):
         within = band.holds(after)
     return Move(before, after, within)
 
 
-def _moves(
-    before: Mapping[str, Any], after: Mapping[str, Any], bands: Mapping[str, Band] | None = None
-) -> dict[str, Move]:
-    bands = bands or {}
-    found = {}
-    for key in sorted(before.keys() | after.keys()):
-        move = _move(before.get(key), after.get(key), bands.get(key))
-        if move is not None:
-            found[key] = move
-    return found
+def _moves(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Move]:
+    return {
+        key: move
+        for key in sorted(before.keys() | after.keys())
+        if (move := _move(before.get(key), after.get(key))) is not None
+    }
 
 
 def _model_change(base: ModelSnapshot, new: ModelSnapshot) -> ModelChange | None:
     renamed = ModelRef(base.id, base.name) if (base.id, base.name) != (new.id, new.name) else None
-    change = ModelChange(
+    fields = {
+        path: move
+        for path in _field_order(base.fields.keys() | new.fields.keys())
+        if (move := _move(base.fields.get(path), new.fields.get(path), base.band(path)))
+    }
+    if not fields and renamed is None:
+        return None
+    return ModelChange(
         id=new.id,
         name=new.name,
+        own_data_changed=renamed is not None or own_inputs_changed(base, new),
         renamed_from=renamed,
-        composite=_move(base.iq, new.iq, base.iq_band),
-        rank=_move(base.rank, new.rank, base.rank_band),
-        emotional_reasoning=_move(base.eq, new.eq),
-        dimensions=_moves(base.dimensions, new.dimensions, base.dimension_bands),
-        cost=_moves(base.cost, new.cost),
-        results=_moves(base.results, new.results),
+        fields=fields,
     )
-    return None if change == ModelChange(id=new.id, name=new.name) else change
 
 
-def _domain_change(base: DomainSnapshot | None, new: DomainSnapshot | None) -> DomainChange | None:
-    before = base.entries if base else {}
-    after = new.entries if new else {}
-    shown = new or base
+_FIELD_ORDER = ("name", "iq", "rank", "emotionalReasoning", "cost.", "dimensions.")
+
+
+def _field_order(paths: set[str]) -> list[str]:
+    """The headline numbers first, then cost, dimensions, results, the rest; by path."""
+
+    def key(path: str) -> tuple[int, str]:
+        for index, start in enumerate(_FIELD_ORDER):
+            if path == start or (start.endswith(".") and path.startswith(start)):
+                return index, path
+        return len(_FIELD_ORDER), path
+
+    return sorted(paths, key=key)
+
+
+def _entry(model: ModelSnapshot) -> ModelEntry:
+    fields = model.fields
+    dimensions = {
+        path.split(".")[1]: value
+        for path, value in fields.items()
+        if path.startswith("dimensions.") and path.endswith(".iq")
+    }
+    return ModelEntry(
+        id=model.id,
+        name=model.name,
+        rank=fields.get("rank"),
+        composite_iq=fields.get("iq"),
+        iq_low95=fields.get("iqLow95"),
+        iq_high95=fields.get("iqHigh95"),
+        emotional_reasoning=fields.get("emotionalReasoning"),
+        effective_per_1m=fields.get("cost.effectivePer1M"),
+        dimensions=dimensions,
+    )
+
+
+def _ranking_order(base: Snapshot, new: Snapshot) -> list[str]:
+    """The new build's rankings in its order (composite, cost, dimensions, benchmarks, then
+    the domains), then any the base had alone."""
+    return [*new.rankings, *(k for k in base.rankings if k not in new.rankings)]
+
+
+def _ranking_change(
+    key: str, base: Snapshot, new: Snapshot, names: Mapping[str, str], renames: Mapping[str, str]
+) -> RankingChange | None:
+    old = base.rankings.get(key)
+    now = new.rankings.get(key)
+    shown = now or old
     assert shown is not None
-    both = sorted(before.keys() & after.keys())
-    change = DomainChange(
-        id=shown.id,
-        name=shown.name,
-        added=sorted(after.keys() - before.keys()),
-        removed=sorted(before.keys() - after.keys()),
-        composite=_moves(
-            {m: before[m].composite for m in both}, {m: after[m].composite for m in both}
-        ),
-        rank=_moves({m: before[m].rank for m in both}, {m: after[m].rank for m in both}),
-    )
-    return None if change == DomainChange(id=shown.id, name=shown.name) else change
+    before = {_renamed(i, renames): e for i, e in (old.entries if old else {}).items()}
+    after = now.entries if now else {}
+    moves = []
+    for model_id in sorted(
+        before.keys() | after.keys(), key=lambda i: _place_key(i, after, before)
+    ):
+        was, now_entry = before.get(model_id), after.get(model_id)
+        if was == now_entry:
+            continue
+        score = _move(was.score if was else None, now_entry.score if now_entry else None)
+        moves.append(
+            PlaceMove(
+                id=model_id,
+                name=names.get(model_id, model_id),
+                before=was.place if was else None,
+                after=now_entry.place if now_entry else None,
+                score=score if was and now_entry else None,
+                within_band=_noise(model_id, shown, base, new, renames),
+            )
+        )
+    return RankingChange(shown.id, shown.name, moves) if moves else None
+
+
+def _renamed(base_id: str, renames: Mapping[str, str]) -> str:
+    """A base id as the new build calls it."""
+    return next((new for new, old in renames.items() if old == base_id), base_id)
+
+
+def _place_key(
+    model_id: str, after: Mapping[str, Any], before: Mapping[str, Any]
+) -> tuple[int, str]:
+    entry = after.get(model_id) or before.get(model_id)
+    return (entry.place if entry else 0, model_id)
+
+
+def _noise(
+    model_id: str,
+    ranking: RankingSnapshot,
+    base: Snapshot,
+    new: Snapshot,
+    renames: Mapping[str, str],
+) -> bool | None:
+    """True when the model's new value on this ranking lies inside the base build's band."""
+    path = ranking.band_path
+    old = base.models.get(renames.get(model_id, model_id))
+    now = new.models.get(model_id)
+    if path is None or old is None or now is None:
+        return None
+    band = old.band(path)
+    value = now.fields.get(path)
+    if band is None or not isinstance(value, int | float):
+        return None
+    return band.holds(value)
 
 
 def _catalogue_change(
@@ -247,16 +363,18 @@ def _catalogue_change(
 
 
 def _methodology_change(base: Mapping[str, Any], new: Mapping[str, Any]) -> MethodologyChange:
-    old_log = {_entry(e) for e in base.get("changelog") or ()}
+    old_log = {_log_entry(e) for e in base.get("changelog") or ()}
     return MethodologyChange(
         version=_move(base.get("version"), new.get("version")),
         parameters=_moves(base.get("parameters") or {}, new.get("parameters") or {}),
         rules_changed=base.get("rules") != new.get("rules"),
         changelog_added=sorted(
-            text for text in (_entry(e) for e in new.get("changelog") or ()) if text not in old_log
+            text
+            for text in (_log_entry(e) for e in new.get("changelog") or ())
+            if text not in old_log
         ),
     )
 
 
-def _entry(entry: Mapping[str, Any]) -> str:
+def _log_entry(entry: Mapping[str, Any]) -> str:
     return f"{entry.get('date')}: {entry.get('text')}"

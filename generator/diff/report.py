@@ -1,28 +1,40 @@
 """A `Diff` as text (a terminal), Markdown (a pull request comment or job summary) or JSON.
 
-Every format starts with the one-line summary. A score move inside the base build's 95%
-range is marked as noise. Names come from data/ (untrusted): Markdown special characters
-are escaped, so a name cannot add a link, an image or a table cell to a comment.
+Every format starts with the one-line summary. Names everywhere (with the id once, where a
+model is introduced). A score move inside the base build's 95% range is marked as noise; a
+place is worded up or down. In Markdown, every text from the data goes through
+`markdown_text` (generator/encoders.py: it renders as itself, one line), and a section longer
+than `DETAILS_ROWS` rows is collapsed in `<details>`, so a large change still makes a short
+comment.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from typing import Any, Literal
 
 import msgspec
 
-from generator.diff.changes import Diff, DomainChange, ModelChange, Move
+from generator.diff.changes import Diff, ModelChange, ModelEntry, Move, PlaceMove
+from generator.diff.snapshot import DOMAIN_PREFIX
+from generator.encoders import markdown_text
 
 Format = Literal["text", "markdown", "json"]
-Row = tuple[str, Move]
-COST_LABELS = {
-    "inputPer1M": "input price (USD/1M)",
-    "outputPer1M": "output price (USD/1M)",
-    "effectivePer1M": "effective cost (USD/1M)",
-    "usageMultiplier": "usage multiplier",
+Row = tuple[str, str, str, str, str]
+"""(subject, change, before, after, note)"""
+DETAILS_ROWS = 12
+LABELS = {
+    "iq": "composite IQ",
+    "rank": "rank",
+    "emotionalReasoning": "emotional reasoning",
+    "cost.inputPer1M": "input price (USD/1M)",
+    "cost.outputPer1M": "output price (USD/1M)",
+    "cost.effectivePer1M": "effective cost (USD/1M)",
+    "cost.usageMultiplier": "usage multiplier",
+    "cost.priceSource": "price source",
+    "cost.priceSourceUrl": "price source URL",
+    "cost.priceAsOf": "price as of",
 }
 
 
@@ -46,13 +58,29 @@ def value(raw: Any) -> str:
     return json.dumps(raw, sort_keys=True, ensure_ascii=False)
 
 
-def note(move: Move) -> str:
-    """`+2`, `+2, noise: inside the 95% range`, or `` for a non-number."""
+def label(path: str) -> str:
+    """A model document's field, as a reviewer reads it."""
+    if path in LABELS:
+        return LABELS[path]
+    parts = path.split(".")
+    if parts[0] == "dimensions" and len(parts) == 3:
+        return f"{parts[1]} IQ" if parts[2] == "iq" else f"{parts[1]} {parts[2]}"
+    if parts[0] == "benchmarkResults" and len(parts) == 3:
+        return f"result {parts[1]}" if parts[2] == "value" else f"result {parts[1]} {parts[2]}"
+    return path
+
+
+def _is_number(raw: Any) -> bool:
+    return isinstance(raw, int | float) and not isinstance(raw, bool)
+
+
+def note(move: Move, *, place: bool = False) -> str:
+    """`+2`, `up 2` (a place: a smaller number is better), with `noise: inside the 95%
+    range` or `outside the 95% range` when the base build published one."""
     parts = []
-    numbers = (move.before, move.after)
-    if all(isinstance(n, int | float) and not isinstance(n, bool) for n in numbers):
+    if _is_number(move.before) and _is_number(move.after):
         delta = move.after - move.before
-        parts.append(f"{delta:+.4g}")
+        parts.append(_updown(-delta) if place else f"{delta:+.4g}")
     if move.within_band is True:
         parts.append("noise: inside the 95% range")
     elif move.within_band is False:
@@ -60,122 +88,203 @@ def note(move: Move) -> str:
     return ", ".join(parts)
 
 
+def _updown(gain: float) -> str:
+    return f"up {abs(gain):g}" if gain > 0 else f"down {abs(gain):g}"
+
+
+BAND_FIELDS = {
+    "iqSd": None,
+    "iqLow95": "iq",
+    "iqHigh95": "iq",
+    "rankLow": "rank",
+    "rankHigh": "rank",
+}
+"""The fields that state a score's uncertainty, and the score they belong to: shown in its row."""
+
+
 def model_rows(change: ModelChange) -> Iterator[Row]:
-    """Each changed number of a model, labelled."""
+    """Each changed field of a model, labelled; a score's range in its row's note."""
+    subject = f"{change.name} ({change.id})"
     if change.renamed_from is not None:
         old = change.renamed_from
-        yield "renamed", Move(f"{old.name} ({old.id})", f"{change.name} ({change.id})")
-    for label, move in (
-        ("composite IQ", change.composite),
-        ("rank", change.rank),
-        ("emotional reasoning", change.emotional_reasoning),
-    ):
-        if move is not None:
-            yield label, move
-    yield from ((f"{slug} IQ", move) for slug, move in change.dimensions.items())
-    yield from ((COST_LABELS.get(k, k), move) for k, move in change.cost.items())
-    yield from ((f"result {bench}", move) for bench, move in change.results.items())
+        yield subject, "renamed", f"{old.name} ({old.id})", f"{change.name} ({change.id})", ""
+    fields = change.fields
+    shown: set[str] = set()
+    for path, move in fields.items():
+        prefix, _, name = path.rpartition(".")
+        if name in BAND_FIELDS:
+            score = BAND_FIELDS[name]
+            if score is None or _join(prefix, score) in fields | dict.fromkeys(shown):
+                continue  # a spread, or a range shown with its score
+            path = _join(prefix, score)
+            shown.add(path)
+            yield subject, f"{label(path)} 95% range", "", "", _range(fields, path)
+            continue
+        is_place = name == "rank"
+        extra = ", ".join(p for p in (note(move, place=is_place), _range(fields, path)) if p)
+        yield subject, label(path), value(move.before), value(move.after), extra
 
 
-def domain_rows(change: DomainChange) -> Iterator[Row]:
-    yield from ((f"{m} joined", Move(None, "listed")) for m in change.added)
-    yield from ((f"{m} left", Move("listed", None)) for m in change.removed)
-    yield from ((f"{m} composite IQ", move) for m, move in change.composite.items())
-    yield from ((f"{m} place", move) for m, move in change.rank.items())
+def _range(fields: dict[str, Move], path: str) -> str:
+    """`95% range low 95.2 -> 96.8, high 104.8 -> 105.6`: the ends of the range of the score
+    at `path` that moved."""
+    prefix, _, name = path.rpartition(".")
+    if name not in ("iq", "rank"):
+        return ""
+    ends = ("rankLow", "rankHigh") if name == "rank" else ("iqLow95", "iqHigh95")
+    moved = [
+        f"{word} {value(m.before)} -> {value(m.after)}"
+        for word, end in zip(("low", "high"), ends, strict=True)
+        if (m := fields.get(_join(prefix, end))) is not None
+    ]
+    return f"range {', '.join(moved)}" if moved else ""
 
 
-def benchmark_rows(diff: Diff) -> Iterator[Row]:
-    catalogue = diff.benchmarks
-    if catalogue is None:
-        return
-    yield from ((b, Move(None, "added")) for b in catalogue.added)
-    yield from ((b, Move("listed", "removed")) for b in catalogue.removed)
-    for bench, moves in catalogue.changed.items():
-        yield from ((f"{bench} {field}", move) for field, move in moves.items())
+def _join(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
 
 
-def methodology_rows(diff: Diff) -> Iterator[Row]:
-    change = diff.methodology
-    if change is None:
-        return
-    if change.version is not None:
-        yield "version", change.version
-    yield from ((f"parameter {p}", move) for p, move in change.parameters.items())
-    if change.rules_changed:
-        yield "rules", Move("", "changed")
-    yield from (("changelog", Move(None, entry)) for entry in change.changelog_added)
+def entry_rows(entry: ModelEntry) -> Iterator[Row]:
+    subject = f"{entry.name} ({entry.id})"
+    band = (
+        f"95% range {value(entry.iq_low95)}-{value(entry.iq_high95)}"
+        if entry.iq_low95 is not None
+        else ""
+    )
+    yield subject, "composite IQ", "", value(entry.composite_iq), band
+    yield subject, "rank", "", value(entry.rank), ""
+    yield subject, "effective cost (USD/1M)", "", value(entry.effective_per_1m), ""
+    if entry.emotional_reasoning is not None:
+        yield subject, "emotional reasoning", "", value(entry.emotional_reasoning), ""
+    for slug, iq in entry.dimensions.items():
+        yield subject, f"{slug} IQ", "", value(iq), ""
 
 
-def _sections(diff: Diff) -> Iterator[tuple[str, list[tuple[str, list[Row]]]]]:
-    """(heading, [(subject, rows)]) for every non-empty part, in report order."""
+def place_row(move: PlaceMove) -> Row:
+    if move.before is None:
+        return move.name, "joined", "", f"#{move.after}", ""
+    if move.after is None:
+        return move.name, "left", f"#{move.before}", "", ""
+    parts = []
+    if move.before != move.after:
+        parts.append(_updown(move.before - move.after))
+    if move.score is not None:
+        parts.append(f"score {value(move.score.before)} -> {value(move.score.after)}")
+    if move.within_band is True:
+        parts.append("noise: inside the 95% range")
+    return move.name, "place", f"#{move.before}", f"#{move.after}", ", ".join(parts)
+
+
+def heading(ranking_id: str, name: str) -> str:
+    """A ranking's section heading: `Ranking: Effective cost`, `Domain leaderboard: Coding`."""
+    kind = "Domain leaderboard" if ranking_id.startswith(DOMAIN_PREFIX) else "Ranking"
+    return f"{kind}: {name}"
+
+
+def _sections(diff: Diff) -> Iterator[tuple[str, list[Row]]]:
+    """(heading, rows) for every non-empty part, in report order."""
     if diff.models_added:
-        yield "Models added", [(f"{m.name} ({m.id})", []) for m in diff.models_added]
+        yield "Models added", [row for e in diff.models_added for row in entry_rows(e)]
     if diff.models_removed:
-        yield "Models removed", [(f"{m.name} ({m.id})", []) for m in diff.models_removed]
-    if diff.models_changed:
         yield (
-            "Models changed",
-            [(f"{c.name} ({c.id})", list(model_rows(c))) for c in diff.models_changed],
+            "Models removed",
+            [(s, c, a, "", n) for e in diff.models_removed for s, c, _, a, n in entry_rows(e)],
         )
-    if diff.domains:
+    own = [c for c in diff.models_changed if c.own_data_changed]
+    if own:
+        yield "Models changed by their own data", [r for c in own for r in model_rows(c)]
+    if diff.causes:
         yield (
-            "Domain leaderboards",
-            [(f"{d.name} ({d.id})", list(domain_rows(d))) for d in diff.domains],
+            "Models moved by other inputs: why",
+            [(f"{c.name} ({c.id})", "cause", "", c.cause, "") for c in diff.causes],
         )
-    if rows := list(benchmark_rows(diff)):
-        yield "Benchmarks", [("", rows)]
-    if rows := list(methodology_rows(diff)):
-        yield "Methodology", [("", rows)]
+    others = [c for c in diff.models_changed if not c.own_data_changed]
+    if others:
+        yield (
+            "Models moved by other inputs: what changed",
+            [r for c in others for r in model_rows(c)],
+        )
+    for ranking in diff.rankings:
+        yield heading(ranking.id, ranking.name), [place_row(m) for m in ranking.moves]
+    if diff.benchmarks is not None:
+        catalogue = diff.benchmarks
+        rows: list[Row] = [(b, "added", "", "", "") for b in catalogue.added]
+        rows += [(b, "removed", "", "", "") for b in catalogue.removed]
+        rows += [
+            (bench, field, value(m.before), value(m.after), note(m))
+            for bench, moves in catalogue.changed.items()
+            for field, m in moves.items()
+        ]
+        yield "Benchmarks", rows
+    if diff.methodology is not None:
+        change = diff.methodology
+        rows = []
+        if change.version is not None:
+            rows.append(
+                ("", "version", value(change.version.before), value(change.version.after), "")
+            )
+        rows += [
+            ("", f"parameter {p}", value(m.before), value(m.after), note(m))
+            for p, m in change.parameters.items()
+        ]
+        if change.rules_changed:
+            rows.append(("", "rules", "", "changed", ""))
+        rows += [("", "changelog", "", entry, "") for entry in change.changelog_added]
+        yield "Methodology", rows
+
+
+_ONE_LINE = ("place", "joined", "left")
 
 
 def _text(diff: Diff) -> Iterator[str]:
     yield diff.summary
-    for heading, subjects in _sections(diff):
+    for heading, rows in _sections(diff):
         yield ""
         yield f"{heading}:"
-        for subject, rows in subjects:
-            if not rows:
-                yield f"  {subject}"
+        subject = None
+        for row_subject, change, before, after, extra in rows:
+            if row_subject and row_subject != subject and change not in _ONE_LINE:
+                yield f"  {row_subject}"
+                subject = row_subject
+            indent = "    " if row_subject else "  "
+            if change == "cause":
+                yield f"{indent}{after}"
                 continue
-            if subject:
-                yield f"  {subject}"
-            indent = "    " if subject else "  "
-            for label, move in rows:
-                extra = note(move)
-                suffix = f" ({extra})" if extra else ""
-                yield f"{indent}{label}: {value(move.before)} -> {value(move.after)}{suffix}"
-
-
-# Enough for text inside a table cell or a list item: no emphasis, code, link, image, HTML
-# or cell break can start (a `(` is harmless once `[` and `]` are escaped).
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|!~])")
-
-
-def escape(text: str) -> str:
-    """`text` with Markdown's special characters escaped and kept on one line."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+            if change in _ONE_LINE:
+                places = f"{before} -> {after}" if before and after else (after or before)
+                yield f"  {row_subject}: {change} {places}" + (f" ({extra})" if extra else "")
+                continue
+            arrow = f"{before} -> {after}" if before and after else (after or before)
+            if not arrow:
+                yield f"{indent}{change}: {extra}"
+                continue
+            yield f"{indent}{change}: {arrow}" + (f" ({extra})" if extra else "")
 
 
 def _markdown(diff: Diff) -> Iterator[str]:
     yield "## modelscores diff"
     yield ""
-    yield f"**{escape(diff.summary)}**"
-    for heading, subjects in _sections(diff):
+    yield f"**{markdown_text(diff.summary)}**"
+    for heading, rows in _sections(diff):
         yield ""
-        yield f"### {heading}"
+        yield f"### {markdown_text(heading)}"
         yield ""
-        if all(not rows for _, rows in subjects):
-            yield from (f"- {escape(subject)}" for subject, _ in subjects)
-            continue
-        yield "| | Change | Before | After | Note |"
-        yield "|---|---|---|---|---|"
-        for subject, rows in subjects:
-            for index, (label, move) in enumerate(rows):
-                cells = (
-                    escape(subject) if index == 0 else "",
-                    escape(label),
-                    escape(value(move.before)),
-                    escape(value(move.after)),
-                    escape(note(move)),
-                )
-                yield "| " + " | ".join(cells) + " |"
+        table = list(_table(rows))
+        if len(rows) > DETAILS_ROWS:
+            yield f"<details><summary>{len(rows)} rows</summary>"
+            yield ""
+            yield from table
+            yield ""
+            yield "</details>"
+        else:
+            yield from table
+
+
+def _table(rows: list[Row]) -> Iterator[str]:
+    yield "| | Change | Before | After | Note |"
+    yield "|---|---|---|---|---|"
+    previous = None
+    for subject, *cells in rows:
+        shown = subject if subject != previous else ""
+        previous = subject
+        yield "| " + " | ".join(markdown_text(c) for c in (shown, *cells)) + " |"

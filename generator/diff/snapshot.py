@@ -1,9 +1,11 @@
-"""One build, read for comparison: the published numbers a reviewer of a data change needs.
+"""One build, read for comparison: every published field of every model, every ranking and
+domain leaderboard in order, the benchmark catalogue and the methodology.
 
 Documents are read as plain JSON (not the contract Structs) so that a build of an older or a
-newer contract can still be compared: a field either build lacks is simply not compared.
-The uncertainty band of a score is used when the build publishes one (`iqLow95`/`iqHigh95`,
-`rankLow`/`rankHigh`).
+newer contract can still be compared: a field either build lacks is simply not compared. A
+model document is flattened to `path -> value` (`cost.effectivePer1M`,
+`dimensions.reliability.iq`); the uncertainty band of a score is the build's own
+(`iqLow95`/`iqHigh95`, `rankLow`/`rankHigh`), read where it is published.
 """
 
 from __future__ import annotations
@@ -16,15 +18,29 @@ from typing import Any
 
 import msgspec
 
-from generator.api.contract import BENCHMARKS, DOMAIN, DOMAINS, METHODOLOGY, MODEL, MODELS
+from generator.api.contract import (
+    BENCHMARKS,
+    DOMAIN,
+    DOMAINS,
+    METHODOLOGY,
+    MODEL,
+    MODELS,
+    RANKING,
+    RANKINGS,
+)
 from generator.api.urls import api_file
 from generator.errors import GeneratorError
 
-COST_FIELDS = ("inputPer1M", "outputPer1M", "effectivePer1M", "usageMultiplier")
+IGNORED_FIELDS = frozenset({"apiVersion", "methodologyVersion", "url"})
+"""Fields of every document that say which build, not what it says."""
+RESULT_CATALOGUE_FIELDS = ("field", "name", "category", "dimension", "direction")
+"""A result's copy of its benchmark's catalogue entry (compared once, in the catalogue)."""
 IGNORED_BENCHMARK_FIELDS = ("url", "updatedAt")
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
 """One published document (the shipped build's largest is well under 1 MB)."""
 _NO_FOLLOW = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
+COMPOSITE_RANKING = "composite-iq"
+DOMAIN_PREFIX = "domain:"
 
 
 class DiffError(GeneratorError):
@@ -42,42 +58,56 @@ class Band(msgspec.Struct, frozen=True):
 
 
 class ModelSnapshot(msgspec.Struct, frozen=True, kw_only=True):
-    """What a reviewer compares of one model."""
+    """One model's document, flattened (`path -> value`)."""
 
     id: str
     name: str
-    aliases: tuple[str, ...] = ()
-    rank: int | None
-    rank_band: Band | None = None
-    iq: int | None
-    iq_band: Band | None = None
-    eq: int | None
-    dimensions: dict[str, int | None]
-    dimension_bands: dict[str, Band] = {}
-    cost: dict[str, float | None]
-    results: dict[str, float]
+    fields: dict[str, Any]
+
+    @property
+    def aliases(self) -> tuple[str, ...]:
+        return tuple(self.fields.get("aliases") or ())
+
+    def band(self, path: str) -> Band | None:
+        """The published 95% range of the score at `path` (`iq`, `rank`,
+        `dimensions.reliability.iq`), if the build publishes one."""
+        if path == "rank":
+            low, high = "rankLow", "rankHigh"
+        elif path == "iq" or path.endswith(".iq"):
+            low, high = f"{path[:-2]}iqLow95", f"{path[:-2]}iqHigh95"
+        else:
+            return None
+        low_value, high_value = _score(self.fields.get(low)), _score(self.fields.get(high))
+        if low_value is None or high_value is None:
+            return None
+        return Band(low_value, high_value)
 
 
-class DomainEntry(msgspec.Struct, frozen=True):
-    """A model on one domain leaderboard: its place (1 = first) and composite IQ."""
+class Entry(msgspec.Struct, frozen=True):
+    """A model's place on a ranking (1 = first) and its score there."""
 
-    rank: int
-    composite: float
+    place: int
+    score: float | None
 
 
-class DomainSnapshot(msgspec.Struct, frozen=True):
+class RankingSnapshot(msgspec.Struct, frozen=True):
+    """A ranking (`composite-iq`, `effective-cost`, a dimension, a benchmark) or a domain
+    leaderboard (id `domain:<slug>`), in order."""
+
     id: str
     name: str
-    entries: dict[str, DomainEntry]
+    entries: dict[str, Entry]
+    band_path: str | None = None
+    """The model-document path whose band says whether a move on this ranking is noise."""
 
 
 class Snapshot(msgspec.Struct, frozen=True):
     """A whole build, keyed by id."""
 
     models: dict[str, ModelSnapshot]
+    rankings: dict[str, RankingSnapshot]
     benchmarks: dict[str, dict[str, Any]]
     methodology: dict[str, Any]
-    domains: dict[str, DomainSnapshot]
 
 
 def read_snapshot(site_dir: Path) -> Snapshot:
@@ -87,28 +117,77 @@ def read_snapshot(site_dir: Path) -> Snapshot:
     models = {}
     for summary in _read(site_dir, MODELS.path)["models"]:
         detail = _read(site_dir, MODEL.api_path(summary["id"]))
-        models[summary["id"]] = _model(summary, detail)
+        models[summary["id"]] = ModelSnapshot(
+            id=summary["id"], name=summary["name"], fields=flatten(detail)
+        )
     benchmarks = {
         b["id"]: {k: v for k, v in b.items() if k not in IGNORED_BENCHMARK_FIELDS}
         for b in _read(site_dir, BENCHMARKS.path)["benchmarks"]
     }
-    domains = {}
-    for listed in _read(site_dir, DOMAINS.path)["domains"]:
-        detail = _read(site_dir, DOMAIN.api_path(listed["id"]))
-        entries = {
-            entry["model"]: DomainEntry(place, float(entry["compositeIQ"]))
-            for place, entry in enumerate(detail["models"], start=1)
-        }
-        domains[listed["id"]] = DomainSnapshot(listed["id"], listed["name"], entries)
     methodology = _read(site_dir, METHODOLOGY.path)
     return Snapshot(
         models=models,
+        rankings={**_rankings(site_dir), **_domains(site_dir)},
         benchmarks=benchmarks,
         methodology={
             k: methodology.get(k) for k in ("version", "parameters", "rules", "changelog")
         },
-        domains=domains,
     )
+
+
+def flatten(document: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """`{"cost": {"inputPer1M": 1}}` -> `{"cost.inputPer1M": 1}`; lists stay values."""
+    flat: dict[str, Any] = {}
+    for key, value in document.items():
+        if not prefix and key in IGNORED_FIELDS:
+            continue
+        if prefix.startswith("benchmarkResults.") and key in RESULT_CATALOGUE_FIELDS:
+            continue
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(flatten(value, f"{path}."))
+        else:
+            flat[path] = value
+    return flat
+
+
+def _rankings(site_dir: Path) -> dict[str, RankingSnapshot]:
+    found = {}
+    for listed in _read(site_dir, RANKINGS.path)["rankings"]:
+        ranking_id = listed["id"]
+        detail = _read(site_dir, RANKING.api_path(ranking_id))
+        entries = {
+            entry["id"]: Entry(int(entry["rank"]), _score(entry.get("score")))
+            for entry in detail.get("models", [])
+        }
+        dimension = listed.get("dimension")
+        band = "rank" if ranking_id == COMPOSITE_RANKING else None
+        if dimension and ranking_id == f"{dimension}-iq":
+            band = f"dimensions.{dimension}.iq"
+        name = str(listed.get("rankingName") or ranking_id)
+        found[ranking_id] = RankingSnapshot(ranking_id, name, entries, band)
+    return found
+
+
+def _domains(site_dir: Path) -> dict[str, RankingSnapshot]:
+    found = {}
+    for listed in _read(site_dir, DOMAINS.path)["domains"]:
+        detail = _read(site_dir, DOMAIN.api_path(listed["id"]))
+        entries = {
+            entry["model"]: Entry(place, _score(entry.get("compositeIQ")))
+            for place, entry in enumerate(detail["models"], start=1)
+        }
+        key = f"{DOMAIN_PREFIX}{listed['id']}"
+        found[key] = RankingSnapshot(key, str(listed["name"]), entries)
+    return found
+
+
+def _score(value: Any) -> float | None:
+    return float(value) if _number(value) else None
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _read(site_dir: Path, api_path: str) -> dict[str, Any]:
@@ -149,36 +228,3 @@ def _read_inside(site_dir: Path, relative: str) -> bytes:
     if len(data) > MAX_DOCUMENT_BYTES:
         raise OSError(errno.EFBIG, f"larger than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MB")
     return data
-
-
-def _band(document: dict[str, Any], low: str, high: str) -> Band | None:
-    low_value, high_value = document.get(low), document.get(high)
-    if isinstance(low_value, int | float) and isinstance(high_value, int | float):
-        return Band(float(low_value), float(high_value))
-    return None
-
-
-def _model(summary: dict[str, Any], detail: dict[str, Any]) -> ModelSnapshot:
-    dimension_details = detail.get("dimensions", {})
-    bands = {
-        slug: band
-        for slug, scores in dimension_details.items()
-        if (band := _band(scores, "iqLow95", "iqHigh95")) is not None
-    }
-    cost = summary.get("cost", {})
-    return ModelSnapshot(
-        id=summary["id"],
-        name=summary["name"],
-        aliases=tuple(detail.get("aliases") or ()),
-        rank=summary.get("rank"),
-        rank_band=_band(summary, "rankLow", "rankHigh"),
-        iq=summary.get("iq"),
-        iq_band=_band(summary, "iqLow95", "iqHigh95"),
-        eq=summary.get("emotionalReasoning"),
-        dimensions=dict(summary.get("dimensions", {})),
-        dimension_bands=bands,
-        cost={name: cost.get(name) for name in COST_FIELDS},
-        results={
-            bench: result["value"] for bench, result in detail.get("benchmarkResults", {}).items()
-        },
-    )
