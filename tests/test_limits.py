@@ -7,13 +7,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.paths import REPO
 
 from bench.synth import SynthSpec, write_dataset
 from generator.api.hosting import MAX_REDIRECT_RULES, render_hosting
 from generator.api.urls import SiteConfig
 from generator.errors import MAX_SHOWN_PROBLEMS, BuildError, DataError
 from generator.input.limits import (
+    MAX_ALIASES,
     MAX_FILE_LINES,
+    MAX_FILE_PROBLEMS,
+    MAX_FILE_VALUES,
     MAX_MODEL_FILES,
     MAX_TREE_BYTES,
     MAX_TREE_ENTRIES,
@@ -61,3 +65,22 @@ def test_the_benchmarks_twenty_thousand_models_pass_every_limit(tmp_path: Path) 
     for path in files:
         text = path.read_bytes()
         assert len(text) <= MAX_FILE_BYTES and text.count(b"\n") <= MAX_FILE_LINES, path
+
+
+@pytest.mark.parametrize("doc", ["SECURITY.md", "data/README.md"])
+def test_the_docs_state_every_limit_as_the_code_has_it(doc: str) -> None:
+    text = " ".join((REPO / doc).read_text(encoding="utf-8").split())
+    stated = {
+        "entries": f"{MAX_TREE_ENTRIES:,}",
+        "model files": f"{MAX_MODEL_FILES:,}",
+        "bytes": f"{MAX_TREE_BYTES // (1024 * 1024)} MiB",
+        "lines and values": f"{MAX_FILE_LINES:,}",
+        "aliases": f"{MAX_ALIASES}",
+        "rules": f"{MAX_REDIRECT_RULES:,}",
+        "problems": f"{MAX_FILE_PROBLEMS}",
+        "shown": f"{MAX_SHOWN_PROBLEMS}",
+        "file bytes": f"{MAX_FILE_BYTES // (1024 * 1024)} MB",
+    }
+    assert MAX_FILE_VALUES == MAX_FILE_LINES  # stated once for both
+    missing = [what for what, value in stated.items() if value not in text]
+    assert missing == []
