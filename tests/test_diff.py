@@ -702,3 +702,15 @@ def test_one_input_of_each_kind_every_move_reported_and_explained(
         assert f"### {markdown_text(heading(ranking['id'], ranking['name']))}\n" in markdown
     for model_id, cause in causes.items():
         assert markdown_text(cause) in markdown, model_id
+
+
+def test_markdown_fits_a_pull_request_comment_however_large_the_change() -> None:
+    """3,000 changed models: the Markdown keeps every section and cuts the longest, saying
+    how many rows it left out; JSON keeps them all."""
+    base = _snapshot(*(_model(f"m-{n}") for n in range(3000)))
+    new = _snapshot(*(_model(f"m-{n}", cost__inputPer1M=2.0, iq=121) for n in range(3000)))
+    diff = compare(base, new)
+    markdown = render(diff, "markdown")
+    assert len(markdown) < 60_000  # GitHub refuses a comment over 65,536 characters
+    assert "more rows: the whole report is `modelscores diff --format json`" in markdown
+    assert len(json.loads(render(diff, "json"))["modelsChanged"]) == 3000

@@ -24,6 +24,13 @@ Format = Literal["text", "markdown", "json"]
 Row = tuple[str, str, str, str, str]
 """(subject, change, before, after, note)"""
 DETAILS_ROWS = 12
+MAX_MARKDOWN = 50_000
+"""Characters of table text in a Markdown report (escaping and markup add some): a pull
+request comment holds 65,536."""
+MIN_ROWS = 5
+FULL_REPORT = (
+    "the whole report is `modelscores diff --format json` (or the text one) of the same builds"
+)
 LABELS = {
     "iq": "composite IQ",
     "rank": "rank",
@@ -265,19 +272,39 @@ def _markdown(diff: Diff) -> Iterator[str]:
     yield "## modelscores diff"
     yield ""
     yield f"**{markdown_text(diff.summary)}**"
-    for heading, rows in _sections(diff):
+    for heading, rows, left_out in _fitted(list(_sections(diff))):
         yield ""
         yield f"### {markdown_text(heading)}"
         yield ""
         table = list(_table(rows))
+        if left_out:
+            table += ["", f"... and {left_out} more rows: {FULL_REPORT}."]
         if len(rows) > DETAILS_ROWS:
-            yield f"<details><summary>{len(rows)} rows</summary>"
+            yield f"<details><summary>{len(rows) + left_out} rows</summary>"
             yield ""
             yield from table
             yield ""
             yield "</details>"
         else:
             yield from table
+
+
+def _fitted(sections: list[tuple[str, list[Row]]]) -> list[tuple[str, list[Row], int]]:
+    """The sections, the longest cut (by halves, keeping its first rows) until the whole
+    report fits `MAX_MARKDOWN` characters: a pull request comment holds 65,536."""
+    fitted = [(heading, rows, 0) for heading, rows in sections]
+
+    def size() -> int:
+        return sum(len(h) + sum(len("| ".join(r)) + 12 for r in rows) for h, rows, _ in fitted)
+
+    while size() > MAX_MARKDOWN:
+        index = max(range(len(fitted)), key=lambda i: len(fitted[i][1]))
+        heading, rows, left_out = fitted[index]
+        if len(rows) <= MIN_ROWS:
+            break
+        keep = max(MIN_ROWS, len(rows) // 2)
+        fitted[index] = (heading, rows[:keep], left_out + len(rows) - keep)
+    return fitted
 
 
 def _table(rows: list[Row]) -> Iterator[str]:
