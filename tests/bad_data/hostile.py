@@ -13,9 +13,11 @@ import csv
 import io
 import json
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from xml.etree import ElementTree as ET
 
 from support.paths import FIXTURE_DATA as FIXTURE
 
@@ -129,6 +131,14 @@ def csv_cells_are_text(site: Path) -> None:
     }
     assert "'" + FORMULA_NAME in cells and "'@SUM(1+1)" in cells and "'-1+2" in cells
     assert not any(cell[:1] in "=+-@\t\r" and cell != "-" for cell in cells if cell)
+
+
+def xml_parses(site: Path) -> None:
+    """The feed and every inline SVG chart parse: allowed text never breaks XML."""
+    ET.fromstring((site / "feed.atom").read_bytes())
+    for page in site.rglob("*.html"):
+        for svg in re.findall(r"<svg\b.*?</svg>", page.read_text(encoding="utf-8"), re.S):
+            ET.fromstring(svg)
 
 
 # --- the cases -----------------------------------------------------------------------
@@ -320,6 +330,23 @@ HOSTILE: tuple[HostileCase, ...] = (
             _m(METHODOLOGY, "summary", "non-character U+1FFFE in text"),
             _m(A1, "k\\U0010ffff", "non-character U+10FFFF in a key"),
         ),
+    ),
+    HostileCase(
+        "unusual-but-allowed-text-builds",  # emoji, combining marks, private use, Arabic,
+        both(  # and in multi-line text bidi controls, tab, CR LF, U+2028 and markup
+            replace(CHART, 'title = "GPQA', 'title = "\U0001f600 e\u0301\ue000 GPQA'),
+            replace(
+                CHART,
+                'description = "Raw',
+                'description = "\u202eRaw\\t\\r\\n\u2028 &lt;b&gt; <!-- ]]> \U000f0000',
+            ),
+            replace(
+                A2, 'name = "Alpha 2"', 'name = "Alpha 2 \U0001f916\u0301 \ue123 \u0627\u0644"'
+            ),
+            replace(GPQA, 'description = "Graduate', 'description = "\u2066Grad\u2069\u00ad'),
+        ),
+        None,
+        xml_parses,
     ),
     HostileCase(
         "formula-names-build-as-text-in-every-csv",
