@@ -62,6 +62,7 @@ PREFLIGHT_HEADERS: tuple[tuple[str, str], ...] = (
 API response, since a host that answers `OPTIONS` for a file sends that file's headers."""
 API_HEADERS: tuple[tuple[str, str], ...] = (
     ("Access-Control-Allow-Origin", "*"),
+    ("Access-Control-Expose-Headers", "Link"),  # an alias's canonical URL, for scripts too
     *PREFLIGHT_HEADERS,
     ("Cache-Control", API_CACHE_CONTROL),
     ("Content-Type", JSON_TYPE),
