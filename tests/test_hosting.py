@@ -206,7 +206,13 @@ def test_each_api_alias_names_its_canonical_document() -> None:
     assert links["/api/models/gpt-5.5-2026-04-23/history"] == (
         ("Link", '</api/models/gpt-5.5/history>; rel="canonical"'),
     )
-    assert len(links) == 8  # 2 aliases x (model, history) x 2 prefixes
+    assert links["/api/models/gpt-5.5/history"] == (
+        ("Link", '</api/models/gpt-5.5/history>; rel="canonical"'),
+    )
+    assert links["/api/v1/model-history/gpt-5.5"] == (
+        ("Link", '</api/v1/models/gpt-5.5/history>; rel="canonical"'),
+    )  # the file the history is served from
+    assert len(links) == 10  # (id, alias) x (model, history) x 2 prefixes + 2 history files
     for path in ("/api/v1/models/GPT-5.5", "/api/v1/models/gpt-5.5-2026-04-23/history"):
         assert [n for n, _ in headers_for(rules, path)].count("Link") == 1
 

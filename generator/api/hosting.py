@@ -170,14 +170,18 @@ def _api_aliases(
 
 
 def canonical_links(model_aliases: Mapping[str, Sequence[str]]) -> list[HeaderRule]:
-    """`Link: <canonical>; rel="canonical"` on each alias path of a model's API documents.
+    """`Link: <canonical>; rel="canonical"` on each alias path of a model's API documents,
+    and on the canonical path and the file it is served from (naming the canonical path, as
+    is usual): a host that picks headers by the rewritten file's path (netlify dev does)
+    then sends the same `Link`.
 
     Header patterns match any case (`/models/GPT-5.5` also matches `/models/gpt-5.5`), so
-    one rule per path in lower case: the canonical document then names itself, as is usual.
+    one rule per path in lower case.
     """
     links: dict[str, str] = {}
-    for source, target, _ in _api_aliases(model_aliases):
-        links.setdefault(source.lower(), f'<{target}>; rel="canonical"')
+    for source, target, file in _api_aliases(model_aliases):
+        for path in (file, target, source):
+            links.setdefault(path.lower(), f'<{target}>; rel="canonical"')
     return [HeaderRule(path, (("Link", link),)) for path, link in links.items()]
 
 
