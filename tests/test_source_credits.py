@@ -62,3 +62,9 @@ def test_every_page_links_the_credits_from_its_footer(built_site: Path) -> None:
         assert (target.path, target.fragment) == ("/methodology/", "sources"), at
     methodology = (built_site / "methodology" / "index.html").read_text(encoding="utf-8")
     assert '<h2 id="sources">' in methodology
+
+
+def test_every_shipped_source_is_credited(shipped_site: Path) -> None:
+    shipped = Path(__file__).resolve().parents[1] / "data" / "sources"
+    assert len(_sources(shipped)) == 8
+    _credited(shipped_site, shipped)

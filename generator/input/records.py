@@ -263,6 +263,10 @@ class SourceFileRecord(Record, kw_only=True, frozen=True):
     path: Annotated[str, Meta(pattern=r"\A[A-Za-z0-9_][A-Za-z0-9._/-]{0,199}\Z")]
     """Relative to the raw folder, e.g. `epoch_benchmark_data/gpqa_diamond.csv`."""
     url: Url
+    download: Url | None = None
+    """Where the weekly refresh fetches it when not `url` (the link values cite): an archive
+    or script holding it, with `#member`, `#folder&other=sub` or `#scriptName`
+    (`generator/refresh/download.py`)."""
     format: Slug  # the adapter that reads it (`epoch`, `models-dev`, ...)
     as_of: dt.date | None = None  # the day this copy was published upstream or downloaded
     max_bytes: Annotated[int, Meta(ge=1, le=64 * 1024 * 1024)] = 8 * 1024 * 1024

@@ -1,8 +1,9 @@
 """Download every upstream file that data/sources/*.toml names, bounded, into a raw folder.
 
 The weekly refresh (`scripts/ci/refresh-download`) runs this before `modelscores import`.
-Each source file record names a `path` (under the raw folder) and a `url`; files that share
-a URL are fetched once. What the URL returns becomes the file as follows:
+Each source file record names a `path` (under the raw folder) and a `url`, or a separate
+`download` URL when the link values cite is not the file itself; files that share a URL are
+fetched once. What the URL returns becomes the file as follows:
 
 - a plain body is the file itself;
 - a zip (or wheel) or gzipped tar archive holds it: the member named by the URL's fragment
@@ -129,8 +130,13 @@ def download_all(sources: tuple[SourceRecord, ...], raw_dir: Path, get: Fetch = 
     try:
         wanted = wanted_files(sources)
         for url, group in _by_url(wanted).items():
-            limit = min(ARCHIVE_LIMIT, sum(w.file.max_bytes for w in group))
-            body = get(url, limit)
+            # one plain file: its own limit; an archive (or script) holding files: the archive's
+            single = len(group) == 1 and not urllib.parse.urldefrag(fetched(group[0])).fragment
+            try:
+                body = get(url, group[0].file.max_bytes if single else ARCHIVE_LIMIT)
+            except DownloadError as exc:
+                more = f" (and {len(group) - 1} more files)" if len(group) > 1 else ""
+                raise DownloadError(f"{group[0].label}{more}: {exc}") from None
             for item in group:
                 _place(item, body, staging)
         staging.rename(raw_dir)
@@ -140,26 +146,31 @@ def download_all(sources: tuple[SourceRecord, ...], raw_dir: Path, get: Fetch = 
     return len(wanted)
 
 
+def fetched(item: Wanted) -> str:
+    """The URL the refresh fetches for `item`: its `download`, else its `url`."""
+    return item.file.download or item.file.url
+
+
 def _by_url(wanted: list[Wanted]) -> dict[str, list[Wanted]]:
     groups: dict[str, list[Wanted]] = {}
     for item in wanted:
-        url = urllib.parse.urldefrag(item.file.url).url
+        url = urllib.parse.urldefrag(fetched(item)).url
         groups.setdefault(url, []).append(item)
     return groups
 
 
 def _place(item: Wanted, body: bytes, staging: Path) -> None:
     """Write what `body` holds for `item` under `staging`."""
-    fragment = urllib.parse.unquote(urllib.parse.urldefrag(item.file.url).fragment)
+    fragment = urllib.parse.unquote(urllib.parse.urldefrag(fetched(item)).fragment)
     target = staging / _relative(item.file.path, item.label)
     try:
         files = dict(_unpack(body, fragment, PurePosixPath(item.file.path).name))
     except DownloadError as exc:
-        raise DownloadError(f"{item.label}: {item.file.url}: {exc}") from None
+        raise DownloadError(f"{item.label}: {fetched(item)}: {exc}") from None
     for relative, data in files.items():
         if len(data) > item.file.max_bytes:
             raise DownloadError(
-                f"{item.label}: {item.file.url}: {relative or 'file'}: over the limit of"
+                f"{item.label}: {fetched(item)}: {relative or 'file'}: over the limit of"
                 f" {item.file.max_bytes} bytes"
             )
         path = target / _relative(relative, item.label) if relative else target
