@@ -141,6 +141,13 @@ def xml_parses(site: Path) -> None:
             ET.fromstring(svg)
 
 
+def price_is_an_unsigned_zero(site: Path) -> None:
+    raw = (site / "api/v1/models/alpha-2").read_bytes()
+    assert json.loads(raw)["cost"]["inputPer1M"] == 0.0 and b"-0.0" not in raw
+    page = (site / "models/alpha-2/index.html").read_text(encoding="utf-8")
+    assert "$0.00" in page and "$-0" not in page
+
+
 # --- the cases -----------------------------------------------------------------------
 
 A2 = "models/alpha-2.toml"
@@ -347,6 +354,12 @@ HOSTILE: tuple[HostileCase, ...] = (
         ),
         None,
         xml_parses,
+    ),
+    HostileCase(
+        "negative-zero-price-builds-as-zero",  # was published as -0.0 and $-0.00
+        replace(A2, "input = 2.0", "input = -0.0"),
+        None,
+        price_is_an_unsigned_zero,
     ),
     HostileCase(
         "formula-names-build-as-text-in-every-csv",
