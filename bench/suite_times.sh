@@ -37,8 +37,14 @@ clone head "$(git -C "$REPO" rev-parse HEAD)"
 clone base "$(git -C "$REPO" rev-parse "$BASE_REV")"
 python3 -m venv "$WORK/base/.venv"
 "$WORK/base/.venv/bin/pip" install --quiet -c "$WORK/constraints.txt" -e "$WORK/base[test]"
-comm -12 <(cd "$WORK/base/tests" && ls test_*.py) <(cd "$WORK/head/tests" && ls test_*.py) |
-  sed 's#^#tests/#' >"$WORK/common.txt"
+# The test files both commits have, by name: a file may sit in a stage folder in one of them.
+for tree in base head; do
+  (cd "$WORK/$tree" && find tests -name 'test_*.py' -not -path 'tests/data/*' | sort) \
+    >"$WORK/$tree-files.txt"
+done
+awk -F/ -v base="$WORK/common-base.txt" -v head="$WORK/common-head.txt" \
+  'NR == FNR { path[$NF] = $0; next } ($NF in path) { print > base; print path[$NF] > head }' \
+  "$WORK/head-files.txt" "$WORK/base-files.txt"
 
 # run LABEL TREE PYTEST_ARGS...: one timed pytest run; prints a table row.
 run() {
@@ -56,7 +62,8 @@ run() {
     "$(tail -n 1 "$WORK/out" | tr -d '=')" "$load"
 }
 
-mapfile -t COMMON <"$WORK/common.txt"
+mapfile -t COMMON <"$WORK/common-base.txt"
+mapfile -t COMMON_HEAD <"$WORK/common-head.txt"
 echo "| run | wall s | CPU s | pytest's summary | load average at start (1, 5, 15 min) |"
 echo "|---|---|---|---|---|"
 for _ in $(seq "$ROUNDS"); do
@@ -65,6 +72,6 @@ for _ in $(seq "$ROUNDS"); do
   [ -n "${WHOLE_ONLY:-}" ] && continue
   run "HEAD, whole suite, 1 process" head
   run "base, the ${#COMMON[@]} shared files" base "${COMMON[@]}"
-  run "HEAD, the ${#COMMON[@]} shared files, 2 workers" head -n 2 --dist loadfile --no-loadscope-reorder "${COMMON[@]}"
-  run "HEAD, the ${#COMMON[@]} shared files, 1 process" head "${COMMON[@]}"
+  run "HEAD, the ${#COMMON[@]} shared files, 2 workers" head -n 2 --dist loadfile --no-loadscope-reorder "${COMMON_HEAD[@]}"
+  run "HEAD, the ${#COMMON[@]} shared files, 1 process" head "${COMMON_HEAD[@]}"
 done
