@@ -1,1 +1,2 @@
-"""Stage 3: the API contract and its documents (JSON files, OpenAPI, hosting rules)."""
+"""Stage 3 (api): the published contract: document Structs and paths, URLs, the other
+published files, hosting rules, OpenAPI, MCP tool declarations, aliases. No records."""

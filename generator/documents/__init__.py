@@ -1,1 +1,1 @@
-"""The documents stage: records and scores in, the published documents and files out."""
+"""Stage 4 (documents): records and scores in, the published documents and files out."""

@@ -1,1 +1,1 @@
-"""Stage 1: read `data/` into validated input records (`Dataset`)."""
+"""Stage 1 (input): read `data/` into validated input records (`Dataset`)."""

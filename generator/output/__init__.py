@@ -1,1 +1,2 @@
-"""Stage 5: write the built files into `site_out/` atomically."""
+"""Stage 6 (output): the caches beside the site, the worker pool, and the atomic write of
+`site_out/`."""

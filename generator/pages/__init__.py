@@ -1,1 +1,1 @@
-"""Stage 4: the human pages and charts, rendered from the API documents."""
+"""Stage 5 (pages): the human pages and charts, rendered from the published documents."""

@@ -1,4 +1,4 @@
-"""Pure scoring: records in, scores out. No I/O, no encoding, no clock."""
+"""Stage 2 (scoring), pure: records in, scores out. No I/O, no encoding, no clock."""
 
 from generator.scoring.composite import rank_entries
 from generator.scoring.engine import compute_scores
