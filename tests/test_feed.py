@@ -87,6 +87,28 @@ def test_results_of_a_month_not_yet_ended_say_so() -> None:
     assert (b.rank_before, b.rank_after) == (None, None)
 
 
+def test_results_dated_by_the_release_say_so() -> None:
+    # b's two results have no date upstream: both carry its release date, 20 January, as a
+    # "not before" date, so they count in January, and the summary says so.
+    dataset = _dataset()
+    a, b = dataset.models
+    undated = [
+        msgspec.structs.replace(r, as_of=dt.date(2026, 1, 20), as_of_kind="not-before")
+        for r in b.results
+    ]
+    dataset = msgspec.structs.replace(
+        dataset, models=(a, msgspec.structs.replace(b, results=undated))
+    )
+    doc = changes_documents(dataset, replay(dataset), SiteConfig(), envelope(dataset))[CHANGES.path]
+    assert isinstance(doc, ChangeList)
+    (entry,) = [c for c in doc.changes if c.id.startswith("results:b:")]
+    assert (entry.id, entry.date) == ("results:b:2026-01", dt.date(2026, 1, 20))
+    assert entry.summary == (
+        "New results on arc-a, math-a; composite IQ none -> 140, rank unranked -> 1 (month ends)."
+        " Dated by the model's release (the source gives no date): arc-a, math-a."
+    )
+
+
 def _methodology_changes(changelog: list[ChangelogRecord]) -> list[tuple[str, str]]:
     dataset = _dataset()
     methodology = msgspec.structs.replace(dataset.methodology, changelog=changelog)

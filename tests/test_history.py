@@ -267,6 +267,21 @@ def test_replay_on_the_shipped_data_ends_at_the_last_month_end_of_the_data(
     }
 
 
+def test_the_shipped_history_ranks_ten_models_or_more_at_sixteen_month_ends(
+    shipped_scores: tuple[Dataset, Scores],
+) -> None:
+    # Issue 25: with each undated upstream row placed at its model's release date, at least
+    # 16 month ends rank 10 or more models; every snapshot counts those results.
+    dataset, _ = shipped_scores
+    snapshots = replay(dataset)
+    ranked = [sum(s.rank is not None for s in snap.scores.models.values()) for snap in snapshots]
+    assert sum(n >= 10 for n in ranked) >= 16
+    assert all(0 < snap.results.by_release_date <= snap.results.placed for snap in snapshots)
+    assert snapshots[-1].results.placed == sum(len(m.results) for m in dataset.models) - sum(
+        r.as_of > snapshots[-1].date for m in dataset.models for r in m.results
+    )
+
+
 def test_a_model_page_shows_its_rank_and_iq_at_each_snapshot(built_site: Path) -> None:
     api = built_site / "api" / "v1"
     for snapshot in json.loads((api / "history.json").read_bytes())["snapshots"]:

@@ -3,7 +3,8 @@
 Three kinds of entry, each dated by the data and linking its page:
 - `model_released`: a model's release date;
 - `results_added`: a model's results dated in one month (one entry per model and month,
-  dated by the newest of them), with its composite IQ and rank at the end of the month
+  dated by the newest of them; a result whose source gives no date counts from the model's
+  release, and the summary names it), with its composite IQ and rank at the end of the month
   before and at the end of that month, from the replayed history;
 - `methodology`: a dated entry of the methodology changelog.
 Ids are built from the kind, the model and the date, so an entry keeps its id as
@@ -94,9 +95,9 @@ def _model_changes(
                 model=model.id,
             )
         )
-    by_month: dict[dt.date, list[tuple[dt.date, str]]] = defaultdict(list)
-    for result in model.results:
-        by_month[month_end(result.as_of)].append((result.as_of, result.benchmark))
+    by_month: dict[dt.date, list[tuple[dt.date, str, bool]]] = defaultdict(list)
+    for r in model.results:
+        by_month[month_end(r.as_of)].append((r.as_of, r.benchmark, r.as_of_kind == "not-before"))
     for end, dated in sorted(by_month.items()):
         before = standings.get(_previous_month_end(end), {}).get(model.id, (None, None))
         after = standings.get(end, {}).get(model.id, (None, None))
@@ -109,12 +110,13 @@ def _results_added(
     model: ModelRecord,
     url: str,
     date: dt.date,
-    dated: list[tuple[dt.date, str]],
+    dated: list[tuple[dt.date, str, bool]],
     before: Standing,
     after: Standing,
     ended: bool,
 ) -> Change:
-    benchmarks = sorted({b for _, b in dated})
+    benchmarks = sorted({b for _, b, _ in dated})
+    undated = sorted({b for _, b, not_before in dated if not_before})
     if not ended:
         effect = "their month has not ended by the newest date in the data"
     elif before == after == (None, None):
@@ -127,7 +129,7 @@ def _results_added(
         kind="results_added",
         date=date,
         title=f"{model.name}: {len(benchmarks)} new benchmark result{_plural(benchmarks)}",
-        summary=f"New results on {', '.join(benchmarks)}; {effect}.",
+        summary=f"New results on {', '.join(benchmarks)}; {effect}.{_undated(undated)}",
         url=url,
         model=model.id,
         iq_before=before[0],
@@ -135,6 +137,13 @@ def _results_added(
         rank_before=before[1],
         rank_after=after[1],
     )
+
+
+def _undated(benchmarks: list[str]) -> str:
+    """What the summary says of results dated by the model's release ("not before")."""
+    if not benchmarks:
+        return ""
+    return f" Dated by the model's release (the source gives no date): {', '.join(benchmarks)}."
 
 
 def _plural(items: Sequence[object]) -> str:
