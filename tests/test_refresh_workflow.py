@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 import pytest
+import yaml  # type: ignore[import-untyped]  # (pyyaml, through schemathesis; no stubs)
 from support.upstream_server import Route, refused_url, upstream_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,8 +35,6 @@ CI = ROOT / "scripts" / "ci"
 EQ = "eqbench/eqbench3_leaderboard.csv"
 EQ_ROW = b"claude-opus-4-7,1884.3,"  # EQ-Bench 3's row of a model data/ has
 EQ_NEW = b"claude-opus-4-7,1902.5,"  # the same row a week later
-
-pytestmark = pytest.mark.slow
 
 
 @dataclass(frozen=True)
@@ -212,6 +211,31 @@ def _checkout(tmp_path: Path, data: Path) -> tuple[Path, Path]:
     return work, origin
 
 
+def test_the_workflow_runs_weekly_and_only_its_last_job_can_write() -> None:
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "refresh.yml").read_text())
+    triggers = workflow[True]  # YAML 1.1 reads the key `on` as true
+    assert list(triggers) == ["schedule", "workflow_dispatch"]
+    assert triggers["schedule"] == [{"cron": "17 6 * * 1"}]  # Mondays 06:17 UTC
+    assert workflow["permissions"] == {}
+    jobs = workflow["jobs"]
+    assert jobs["refresh"]["permissions"] == {"contents": "read"}
+    assert jobs["propose"]["permissions"] == {"contents": "write", "pull-requests": "write"}
+    assert jobs["propose"]["needs"] == "refresh"
+    runs = {name: [s["run"] for s in job["steps"] if "run" in s] for name, job in jobs.items()}
+    assert runs == {
+        "refresh": [
+            'scripts/ci/refresh-download "$RUNNER_TEMP/raw"',
+            'scripts/ci/refresh-import "$RUNNER_TEMP/raw" "$RUNNER_TEMP/refresh"',
+        ],
+        "propose": ['scripts/ci/refresh-pr "$RUNNER_TEMP/refresh"'],
+    }
+    for job in jobs.values():
+        checkout = job["steps"][0]
+        assert checkout["uses"].startswith("actions/checkout@")
+        assert checkout["with"] == {"ref": "main", "persist-credentials": False}
+
+
+@pytest.mark.slow
 def test_a_week_of_upstream_changes_becomes_one_pull_request(
     upstream: tuple[Upstream, str], tmp_path: Path
 ) -> None:
@@ -299,6 +323,7 @@ def _fails_cleanly(
     return result
 
 
+@pytest.mark.slow
 def test_a_missing_upstream_file_fails_the_run(
     upstream: tuple[Upstream, str], tmp_path: Path
 ) -> None:
@@ -308,6 +333,7 @@ def test_a_missing_upstream_file_fails_the_run(
     _fails_cleanly(served, tmp_path, f"valsai {served.paths[-1]}: {base}{gone}: HTTP 404")
 
 
+@pytest.mark.slow
 def test_a_truncated_upstream_file_fails_the_run(
     upstream: tuple[Upstream, str], tmp_path: Path
 ) -> None:
@@ -317,6 +343,7 @@ def test_a_truncated_upstream_file_fails_the_run(
     _fails_cleanly(served, tmp_path, "truncated")
 
 
+@pytest.mark.slow
 def test_an_unreachable_upstream_fails_the_run(
     upstream: tuple[Upstream, str], tmp_path: Path
 ) -> None:
@@ -329,6 +356,7 @@ def test_an_unreachable_upstream_fails_the_run(
     _fails_cleanly(served, tmp_path, f"{url}: [Errno 111] Connection refused")
 
 
+@pytest.mark.slow
 def test_an_upstream_file_that_does_not_parse_fails_the_import_and_changes_nothing(
     upstream: tuple[Upstream, str], tmp_path: Path
 ) -> None:
