@@ -118,7 +118,10 @@ def encode_result(site: SiteSnapshot, name: str, kwargs: Args) -> bytes:
         return _ENCODER.encode({"content": [{"text": text, "type": "text"}], "isError": True})
     return _ENCODER.encode(
         {
-            "content": [{"text": text, "type": "text"} for text in answer.texts()],
+            "content": [
+                *({"text": text, "type": "text"} for text in answer.texts()),
+                *(link.block() for link in answer.links),
+            ],
             "isError": False,
             "structuredContent": answer.data,
         }

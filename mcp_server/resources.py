@@ -14,6 +14,7 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 
+from generator.api import aliases
 from generator.api.contract import (
     BENCHMARKS,
     DOMAIN,
@@ -25,7 +26,14 @@ from generator.api.contract import (
     RANKINGS,
     DocumentKind,
 )
-from mcp_server import tools
+from generator.api.files import (
+    CSV_TYPE,
+    DOMAIN_CSV,
+    MODEL_HISTORY_CSV,
+    MODELS_CSV,
+    RANKING_CSV,
+    DownloadKind,
+)
 from mcp_server.site import Document, SiteSnapshot, SnapshotStore
 
 URI_ROOT = "modelscores://api/v1"
@@ -48,6 +56,27 @@ TEMPLATES: tuple[tuple[DocumentKind[Any], str, Details], ...] = (
 )
 
 
+DOWNLOAD_ROOT = "modelscores://"
+DOWNLOAD_TEMPLATES: tuple[tuple[DownloadKind, str], ...] = (
+    (MODEL_HISTORY_CSV, "Model history (CSV)"),
+    (RANKING_CSV, "Ranking (CSV)"),
+    (DOMAIN_CSV, "Domain leaderboard (CSV)"),
+)
+
+
+def download_uri(path: str) -> str:
+    """The resource URI of a CSV download by its site path (`downloads/models.csv`)."""
+    return DOWNLOAD_ROOT + path
+
+
+def read_download(site: SiteSnapshot, path: str) -> str:
+    """One CSV download's text, as published."""
+    data = site.downloads.get(path)
+    if data is None:
+        raise ResourceNotFoundError(f"Unknown download {path[:80]!r}")
+    return data.decode()
+
+
 def resource_uri(kind: DocumentKind[Any], value: str | None = None) -> str:
     """The resource URI of a document (`value` fills the `{param}`; None keeps it)."""
     return URI_ROOT + (kind.path if value is None else kind.api_path(value))
@@ -62,7 +91,7 @@ def read_detail(site: SiteSnapshot, kind: DocumentKind[Any], details: Details, k
     """One detail file's text; a model is also found by alias or name, like the tools."""
     documents = details(site)
     if kind is MODEL:
-        key = tools.resolve_model(site, key) or key
+        key = aliases.resolve(site.model_keys, key) or key
     document = documents.get(key)
     if document is None:
         raise ResourceNotFoundError(f"Unknown {kind.param} {key!r}: no {resource_uri(kind)}")
@@ -87,6 +116,39 @@ def register_resources(server: MCPServer[Any], store: SnapshotStore) -> None:
             description=f"{kind.summary}: GET /api/v1{kind.path}, the published file.",
             mime_type=JSON_TYPE,
         )(_detail_reader(store, kind, details))
+    register_downloads(server, store)
+
+
+def register_downloads(server: MCPServer[Any], store: SnapshotStore) -> None:
+    """The CSV downloads the tools link to: the model list, and one per ranking, domain and
+    model history (templates)."""
+    server.resource(
+        download_uri(MODELS_CSV.pattern),
+        name=MODELS_CSV.name,
+        title="Models (CSV)",
+        description=f"{MODELS_CSV.summary}: GET /{MODELS_CSV.pattern}, the published file.",
+        mime_type=CSV_TYPE,
+    )(lambda: read_download(store.current(), MODELS_CSV.pattern))
+    for kind, title in DOWNLOAD_TEMPLATES:
+        server.resource(
+            download_uri(kind.pattern),
+            name=kind.name.split("/")[0] + "-csv",
+            title=title,
+            description=f"{kind.summary}: GET /{kind.pattern}, the published file.",
+            mime_type=CSV_TYPE,
+        )(_download_reader(store, kind))
+
+
+def _download_reader(store: SnapshotStore, kind: DownloadKind) -> Callable[[str], str]:
+    """A reader whose parameter has the template's name (`id` or `slug`)."""
+
+    def by_id(id: str) -> str:
+        return read_download(store.current(), kind.site_path(id))
+
+    def by_slug(slug: str) -> str:
+        return read_download(store.current(), kind.site_path(slug))
+
+    return {"id": by_id, "slug": by_slug}[str(kind.mirrors.param)]
 
 
 def _fixed_reader(store: SnapshotStore, pick: Fixed) -> Callable[[], str]:

@@ -21,7 +21,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.shared.exceptions import MCPError
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.types import CallToolResult, ResourceLink, TextContent, ToolAnnotations
 from pydantic import Field
 
 from generator.api.mcp_tools import MAX_TEXT, MCP_TOOLS, ToolArgument, ToolDeclaration
@@ -53,10 +53,20 @@ if TYPE_CHECKING:
 
 
 def _answer(answer: tools.Answer) -> CallToolResult:
-    return CallToolResult(
-        content=[TextContent(type="text", text=text) for text in answer.texts()],
-        structured_content=answer.data,
-    )
+    texts: list[TextContent | ResourceLink] = [
+        TextContent(type="text", text=text) for text in answer.texts()
+    ]
+    resource_links = [
+        ResourceLink(
+            type="resource_link",
+            uri=link.uri,
+            name=link.name,
+            description=link.description,
+            mime_type=link.mime_type,
+        )
+        for link in answer.links
+    ]
+    return CallToolResult(content=[*texts, *resource_links], structured_content=answer.data)
 
 
 def _annotation(argument: ToolArgument) -> Any:

@@ -9,6 +9,7 @@ swaps `site_out/`.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 import os
@@ -44,6 +45,7 @@ from generator.api.contract import (
     RankingDetail,
     RankingList,
 )
+from generator.api.files import DOMAIN_CSV, MODEL_HISTORY_CSV, MODELS_CSV, RANKING_CSV
 from generator.api.urls import API_PREFIX
 
 API_DIR = API_PREFIX.lstrip("/")
@@ -87,6 +89,9 @@ class SiteSnapshot:
     of its data together)."""
     model_keys: Mapping[str, str]
     """Lower-cased model id, alias or name to model id: how tools resolve a model's name."""
+    downloads: Mapping[str, bytes]
+    """The CSV downloads the tools summarise, by site path (`downloads/rankings/x.csv`):
+    the model list, each ranking, each domain and each model's history."""
     fingerprint: tuple[int, ...]
 
     @property
@@ -228,6 +233,34 @@ def _history_files(fd: int) -> dict[str, bytes]:
     }
 
 
+SUMMARISED_DOWNLOADS = (MODELS_CSV, RANKING_CSV, DOMAIN_CSV, MODEL_HISTORY_CSV)
+
+
+def _downloads(fd: int) -> dict[str, bytes]:
+    """Every file of the downloads the tools link to, by site path (a build without one of
+    them, as an older build, simply has none: a link is only made to a file that exists)."""
+    found: dict[str, bytes] = {}
+    for kind in SUMMARISED_DOWNLOADS:
+        folder, _, name = kind.pattern.rpartition("/")
+        if kind.mirrors.param is None:
+            with contextlib.suppress(SiteError):
+                found[kind.pattern] = _read(fd, kind.pattern)
+            continue
+        try:
+            folder_fd = _open_beneath(fd, folder, os.O_RDONLY | os.O_DIRECTORY)
+        except SiteError:
+            continue
+        try:
+            names = sorted(os.listdir(folder_fd))
+        finally:
+            os.close(folder_fd)
+        for file in names:
+            rel = f"{folder}/{file}"
+            if file.endswith(".csv") and _regular(fd, rel):
+                found[rel] = _read(fd, rel)
+    return found
+
+
 def _regular(fd: int, rel: str) -> bool:
     """Whether `rel` is a regular file itself; anything else (a symlink planted in the
     site, a folder, a FIFO) is skipped with one warning line and never served."""
@@ -256,6 +289,7 @@ def load_snapshot(site_dir: Path) -> SiteSnapshot:
         domains = _document(fd, DOMAINS)
         domain_details = _details(fd, DOMAIN)
         model_histories = _history_files(fd)
+        downloads = _downloads(fd)
         _check_listed(MODEL, [m.id for m in models.struct.models], model_details)
         _check_listed(MODEL_HISTORY, [m.id for m in models.struct.models], model_histories)
         _check_listed(RANKING, [r.id for r in rankings.struct.rankings], ranking_details)
@@ -271,6 +305,7 @@ def load_snapshot(site_dir: Path) -> SiteSnapshot:
             domain_details=domain_details,
             methodology=_document(fd, METHODOLOGY),
             model_histories=model_histories,
+            downloads=downloads,
             model_keys=_model_keys(models.struct, model_details),
             fingerprint=fingerprint,
         )

@@ -22,6 +22,7 @@ from generator.api.contract import DIMENSION_SLUGS, ModelSummary
 from generator.api.mcp_tools import MCP_TOOLS, SortKey, ToolDeclaration
 from mcp_server import text
 from mcp_server.arguments import echo
+from mcp_server.links import Link, links
 from mcp_server.site import Document, SiteSnapshot
 from mcp_server.sizing import is_sized, resize
 
@@ -37,6 +38,7 @@ class Answer:
 
     data: dict[str, Any]
     text: str
+    links: tuple[Link, ...] = ()
 
     def texts(self) -> tuple[str, str]:
         """The result's text blocks: the serialized structured content (what the MCP spec
@@ -273,7 +275,8 @@ def call(site: SiteSnapshot, declaration: ToolDeclaration, arguments: Mapping[st
     function = TOOL_FUNCTIONS[declaration.name]
     if not is_sized(declaration, arguments):
         plain = {a.name: arguments.get(a.name) for a in declaration.arguments if not a.sizes}
-        return function(site, **plain)
+        answer = function(site, **plain)
+        return Answer(answer.data, answer.text, links(site, declaration.name, answer.data))
     controls = {a.name for a in declaration.arguments if a.sizes} | {"limit", "fields", "cursor"}
     plain = {a.name: arguments.get(a.name) for a in declaration.arguments}
     answer = function(site, **{k: v for k, v in plain.items() if k not in controls})
@@ -284,4 +287,4 @@ def call(site: SiteSnapshot, declaration: ToolDeclaration, arguments: Mapping[st
         fields=arguments.get("fields"),
         cursor=arguments.get("cursor"),
     )
-    return Answer(data, line)
+    return Answer(data, line, links(site, declaration.name, answer.data))

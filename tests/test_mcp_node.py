@@ -199,13 +199,17 @@ def test_inspector_lists_resources_and_templates(live: Live, tmp_path: Path, era
         listed[method] = json.loads(run.stdout)["result"]
     uris = {r["uri"] for r in listed["resources/list"]["resources"]}
     assert uris == {f"{URI_ROOT}/{n}" for n in ("models", "benchmarks", "rankings", "domains")} | {
-        f"{URI_ROOT}/methodology"
+        f"{URI_ROOT}/methodology",
+        "modelscores://downloads/models.csv",
     }
     templates = {t["uriTemplate"] for t in listed["resources/templates/list"]["resourceTemplates"]}
     assert templates == {
         f"{URI_ROOT}/models/{{id}}",
         f"{URI_ROOT}/rankings/{{id}}",
         f"{URI_ROOT}/domains/{{slug}}",
+        "modelscores://downloads/model-history/{id}.csv",
+        "modelscores://downloads/rankings/{id}.csv",
+        "modelscores://downloads/domains/{slug}.csv",
     }
 
 

@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from mcp.types import TextContent, TextResourceContents
+from mcp.types import ResourceLink, TextContent, TextResourceContents
 from support.mcp_live import Live, serve
 
+from generator.api.urls import api_file
 from mcp_server.app import create_app
 from mcp_server.resources import URI_ROOT
 
@@ -63,10 +64,38 @@ async def test_every_tools_first_text_block_is_its_structured_content(
     for name, arguments in calls:
         result = await client.call_tool(name, arguments)
         assert not result.is_error, (name, arguments)
-        first, summary = result.content
+        first, summary, *links = result.content
         assert isinstance(first, TextContent) and isinstance(summary, TextContent)
         assert json.loads(first.text) == result.structured_content, (name, arguments)
         assert summary.text.strip()
+        assert links and all(isinstance(link, ResourceLink) for link in links), name
+
+
+async def test_every_resource_link_in_a_result_resolves_to_its_file(
+    client: Client, shipped_site: Path
+) -> None:
+    """Each tool's resource links (the documents and CSV downloads the answer summarises)
+    read back with resources/read as the published files, byte for byte."""
+    seen: dict[str, str] = {}
+    for name, arguments in _calls(shipped_site):
+        result = await client.call_tool(name, arguments)
+        for link in result.content[2:]:
+            assert isinstance(link, ResourceLink), (name, link)
+            seen[str(link.uri)] = str(link.mime_type)
+    downloads = [uri for uri in seen if uri.startswith("modelscores://downloads/")]
+    assert "modelscores://downloads/models.csv" in downloads
+    assert any("/rankings/" in uri for uri in downloads)
+    assert any("/domains/" in uri for uri in downloads)
+    assert any("/model-history/" in uri for uri in downloads)
+    for uri, mime_type in seen.items():
+        (content,) = (await client.read_resource(uri)).contents
+        assert isinstance(content, TextResourceContents), uri
+        assert content.mime_type == mime_type, uri
+        if uri.startswith(URI_ROOT):
+            expected = (shipped_site / api_file(uri.removeprefix(URI_ROOT))).read_bytes()
+        else:
+            expected = (shipped_site / uri.removeprefix("modelscores://")).read_bytes()
+        assert content.text.encode() == expected, uri
 
 
 async def test_compare_models_known_unknown_and_all_unknown(
@@ -97,13 +126,18 @@ async def test_resources_list_and_read_the_published_files(
         "/domains": "domains.json",
         "/methodology": "methodology",
     }
-    assert set(fixed) == {URI_ROOT + path for path in files}
-    assert {r.mime_type for r in fixed.values()} == {"application/json"}
+    csv = "modelscores://downloads/models.csv"
+    assert set(fixed) == {URI_ROOT + path for path in files} | {csv}
+    assert {r.mime_type for u, r in fixed.items() if u != csv} == {"application/json"}
+    assert fixed[csv].mime_type == "text/csv; charset=utf-8; header=present"
     templates = (await client.list_resource_templates()).resource_templates
     assert {t.uri_template for t in templates} == {
         f"{URI_ROOT}/models/{{id}}",
         f"{URI_ROOT}/rankings/{{id}}",
         f"{URI_ROOT}/domains/{{slug}}",
+        "modelscores://downloads/model-history/{id}.csv",
+        "modelscores://downloads/rankings/{id}.csv",
+        "modelscores://downloads/domains/{slug}.csv",
     }
     reads = {URI_ROOT + path: rel for path, rel in files.items()}
     reads |= {

@@ -78,7 +78,10 @@ async def call(client: Client, name: str, arguments: dict[str, Any] | None = Non
 
 
 def result_texts(result: CallToolResult) -> list[str]:
-    assert all(isinstance(block, TextContent) for block in result.content)
+    """The text blocks: first in the content, the resource links (if any) after them."""
+    kinds = [block.type for block in result.content]
+    assert kinds == sorted(kinds, key=lambda kind: kind != "text"), kinds
+    assert set(kinds) <= {"text", "resource_link"}
     return [block.text for block in result.content if isinstance(block, TextContent)]
 
 
