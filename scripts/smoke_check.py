@@ -203,6 +203,8 @@ class Smoke:
             if target != canonical:
                 raise CheckFailed(f"GET {path}: redirects to {target!r}, not {canonical}")
             answer = self.client.request(canonical)
+        elif (link := answer.headers.get("link")) and f"{canonical}>" not in link:
+            raise CheckFailed(f"GET {path}: its canonical link {link!r} is not {canonical}")
         document = self._ok_json(answer, f"GET {path}")
         if document.get("id") != model_id:
             raise CheckFailed(f"GET {path}: answers {document.get('id')!r}, not {model_id}")

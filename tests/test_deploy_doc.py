@@ -22,6 +22,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
+import yaml  # type: ignore[import-untyped]  # (pyyaml, in the lock through schemathesis; no stubs)
 from support.netlify import NETLIFY, NODE
 from support.paths import REPO
 from support.servers import free_port, python_env, running_server
@@ -128,6 +129,21 @@ def test_the_secrets_table_names_what_the_workflows_read() -> None:
     assert {line.split()[3] for _, _, code in blocks(text) for line in code.splitlines()} == {
         name for _, name in table
     }
+
+
+def test_secrets_live_in_the_environment_the_deploy_jobs_use() -> None:
+    """The doc sets secrets on the `production` environment and variables on the repository:
+    so every job reading a secret must run in that environment (the build job, which reads
+    only variables, has none)."""
+    text = steps()["6. Secrets and variables"]
+    lines = [line for _, _, code in blocks(text) for line in code.splitlines()]
+    assert all("--env production" in line for line in lines if line.startswith("gh secret"))
+    assert not any("--env" in line for line in lines if line.startswith("gh variable"))
+    workflow = yaml.safe_load((WORKFLOWS / "deploy.yml").read_text(encoding="utf-8"))
+    for name, job in workflow["jobs"].items():
+        secrets = re.findall(r"secrets\.([A-Z_]+)", yaml.safe_dump(job))
+        if set(secrets) - {"GITHUB_TOKEN"}:
+            assert job.get("environment") == "production", name
 
 
 def test_the_404_codes_are_the_error_documents_a_build_writes(built_site: Path) -> None:
