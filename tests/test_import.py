@@ -215,3 +215,27 @@ def test_dry_run_reports_in_markdown_and_writes_nothing(data: Path, tmp_path: Pa
     assert lines[:3] == ["# Import report", "", "1 file changed."]
     assert "## Changes (1)" in lines
     assert _tree(data) == before
+
+
+def test_a_pinned_domain_row_survives_and_exclusions_are_reported(data: Path) -> None:
+    finance = data / "domains" / "finance.toml"
+    _edit(
+        finance,
+        'model = "gpt-5.5"\nscore = 68.415\n',
+        'model = "gpt-5.5"\nscore = 70.0\npinned = true\n',
+    )
+    result = _import(data, RAW, "--format", "json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["conflicts"] == [
+        "domains/finance.toml: gpt-5.5/corpfin-v2: kept pinned 70.0; upstream valsai row"
+        " 'corp_fin_v2/overall/openai/gpt-5.5' says 68.415"
+    ]
+    rows = rtoml.load(finance)["results"]
+    mine = [r for r in rows if (r["model"], r["benchmark"]) == ("gpt-5.5", "corpfin-v2")]
+    assert [(r["score"], r["pinned"]) for r in mine] == [(70.0, True)]
+    assert json.loads(_import(data, RAW, "--format", "json").output)["files"] == []
+    assert (
+        "epoch: tiny-recursion-model on arc-agi-1: a small task-specific model trained for"
+        " ARC, not a general model" in report["excluded"]
+    )
