@@ -219,7 +219,11 @@ def import_(
 
     text = render(run_import(data_dir, raw_dir, dry_run=dry_run), output)
     if report_file is not None:
-        report_file.write_text(text, encoding="utf-8")
+        try:
+            report_file.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            message = f"{report_file}: cannot write the report ({exc.strerror})"
+            raise click.ClickException(message) from None
     click.echo(text, nl=False)
 
 

@@ -239,3 +239,12 @@ def test_a_pinned_domain_row_survives_and_exclusions_are_reported(data: Path) ->
         "epoch: tiny-recursion-model on arc-agi-1: a small task-specific model trained for"
         " ARC, not a general model" in report["excluded"]
     )
+
+
+def test_a_missing_raw_folder_is_one_line(data: Path, tmp_path: Path) -> None:
+    result = _import(data, tmp_path / "nowhere")
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"{tmp_path / 'nowhere'}: directory: the upstream files' folder is not found",
+        "Aborted: 1 data error",
+    ]

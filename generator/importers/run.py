@@ -35,6 +35,7 @@ from generator.importers.merge import (
 from generator.importers.newmodels import Decision, plan_new_models
 from generator.importers.prices import find_info, price_doc
 from generator.importers.toml_writer import dumps
+from generator.importers.upstream import UpstreamError
 from generator.input.load import load_dataset, parse_toml, read_data_file
 from generator.input.records import BenchmarkRecord, DomainRecord, SourceRecord
 
@@ -62,6 +63,8 @@ class Outcome:
 def run_import(data_dir: Path, raw_dir: Path, *, dry_run: bool = False) -> Outcome:
     """Import `raw_dir` into `data_dir`; raise `DataError`/`UpstreamError` and write nothing
     on any problem."""
+    if not raw_dir.is_dir():
+        raise UpstreamError([f"{raw_dir}: directory: the upstream files' folder is not found"])
     dataset = load_dataset(data_dir)  # the tree must be valid before anything is read
     docs = _read_docs(data_dir)
     sources = {s.id: s for s in dataset.sources}
