@@ -21,12 +21,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 from generator.diff.snapshot import ModelSnapshot, Snapshot
 
-if TYPE_CHECKING:
-    from generator.diff.changes import Move, PlaceMove
+
+class Shift(NamedTuple):
+    """A value before and after (a benchmark's noise), or a place (None: not on the ranking)."""
+
+    before: Any
+    after: Any
+
 
 DERIVED_TOP = frozenset(
     {"iq", "iqSd", "iqLow95", "iqHigh95", "rank", "rankLow", "rankHigh", "emotionalReasoning"}
@@ -47,7 +52,7 @@ class Inputs:
     """Models whose own data changed."""
     added: list[str]
     removed: list[str]
-    noise: Mapping[str, Move] = field(default_factory=dict)
+    noise: Mapping[str, Shift] = field(default_factory=dict)
     """Benchmark id -> its `noiseSd` move."""
     parameters: Mapping[str, tuple[Any, Any]] = field(default_factory=dict)
     ladders: list[str] = field(default_factory=list)
@@ -87,7 +92,8 @@ def own_inputs_changed(base: ModelSnapshot, new: ModelSnapshot) -> bool:
     return own_fields(base) != own_fields(new)
 
 
-def explain(model_id: str, inputs: Inputs, moved: Sequence[tuple[str, PlaceMove]]) -> str:
+def explain(model_id: str, inputs: Inputs, moved: Sequence[tuple[str, Shift]]) -> str:
+    """`moved`: (ranking id, the model's places before and after) on each ranking it moved."""
     """The cause of `model_id`'s moves, in one line."""
     old = inputs.base.models.get(model_id)
     now = inputs.new.models.get(model_id)
@@ -215,7 +221,7 @@ def _triggers(inputs: Inputs) -> str:
     return "; ".join(parts) or "no input of the comparison names the change"
 
 
-def _neighbours(model_id: str, moved: Sequence[tuple[str, PlaceMove]], inputs: Inputs) -> str:
+def _neighbours(model_id: str, moved: Sequence[tuple[str, Shift]], inputs: Inputs) -> str:
     """A place moved while the model's own scores did not: who passed it, joined or left."""
     if not moved:
         return f"a refitted prior ({_triggers(inputs)})"

@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from generator.diff.causes import Inputs, changed_ladders, explain, own_inputs_changed
+from generator.diff.causes import Inputs, Shift, changed_ladders, explain, own_inputs_changed
 from generator.diff.snapshot import Band, ModelSnapshot, RankingSnapshot, Snapshot
 
 
@@ -137,7 +137,11 @@ def compare(base: Snapshot, new: Snapshot) -> Diff:
         own={c.id for c in changed if c.own_data_changed},
         added=[names[i] for i in added],
         removed=[names[i] for i in removed],
-        noise={b: m["noiseSd"] for b, m in catalogue.changed.items() if "noiseSd" in m},
+        noise={
+            b: Shift(m["noiseSd"].before, m["noiseSd"].after)
+            for b, m in catalogue.changed.items()
+            if "noiseSd" in m
+        },
         parameters={k: (m.before, m.after) for k, m in methodology.parameters.items()},
         ladders=changed_ladders(base, new),
     )
@@ -159,9 +163,9 @@ def compare(base: Snapshot, new: Snapshot) -> Diff:
     return msgspec.structs.replace(diff, summary=summary(diff))
 
 
-def rankings_moved(model_id: str, rankings: list[RankingChange]) -> list[tuple[str, PlaceMove]]:
-    """(ranking id, the move) for each ranking the model moved on."""
-    return [(r.id, m) for r in rankings for m in r.moves if m.id == model_id]
+def rankings_moved(model_id: str, rankings: list[RankingChange]) -> list[tuple[str, Shift]]:
+    """(ranking id, its places before and after) for each ranking the model moved on."""
+    return [(r.id, Shift(m.before, m.after)) for r in rankings for m in r.moves if m.id == model_id]
 
 
 def summary(diff: Diff) -> str:
