@@ -20,6 +20,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from generator.api.contract import DOCUMENTS, MODEL, MODEL_HISTORY, DocumentKind
 from generator.api.files import (
     CSV_TYPE,
@@ -30,6 +32,7 @@ from generator.api.files import (
     LLMS_TYPE,
     NOT_FOUND_FILE,
 )
+from generator.api.server_card import CARD_FILE, server_card
 from generator.api.urls import (
     ALIAS_PREFIX,
     API_PREFIXES,
@@ -84,6 +87,12 @@ LLMS_HEADERS: tuple[tuple[str, str], ...] = (
     ("Cache-Control", API_CACHE_CONTROL),
     ("Content-Type", LLMS_TYPE),
 )
+# The MCP server card is read by clients before they connect, from any origin.
+CARD_HEADERS: tuple[tuple[str, str], ...] = (
+    ("Access-Control-Allow-Origin", "*"),
+    ("Cache-Control", API_CACHE_CONTROL),
+    ("Content-Type", JSON_TYPE),
+)
 SITE_HEADERS: tuple[tuple[str, str], ...] = (("X-Content-Type-Options", "nosniff"),)
 HOSTING_FILES = ("_headers", "_redirects")
 
@@ -121,6 +130,7 @@ def header_rules(
         HeaderRule(f"/{DOWNLOADS_DIR}/*", DOWNLOAD_HEADERS),
         HeaderRule(f"/{FEED_FILE}", FEED_HEADERS),
         HeaderRule(f"/{LLMS_FILE}", LLMS_HEADERS),
+        HeaderRule(f"/{CARD_FILE}", CARD_HEADERS),
         HeaderRule("/*", SITE_HEADERS),
     )
 
@@ -289,16 +299,19 @@ def render_hosting(
     model_aliases: Mapping[str, Sequence[str]] | None = None,
     api_paths: Iterable[str] = (),
 ) -> dict[str, bytes]:
-    """The two hosting files, by site path (arguments as for `redirect_rules`)."""
+    """The two hosting files and the MCP server card, by site path (arguments as for
+    `redirect_rules`)."""
     redirects = redirect_rules(config, html_404, model_aliases, api_paths)
     if len(redirects) > MAX_REDIRECT_RULES:
         raise BuildError(
             f"_redirects: {len(redirects):,} rules (the limit is {MAX_REDIRECT_RULES:,}):"
             " fewer models or fewer aliases"
         )
+    card = msgspec.json.format(msgspec.json.encode(server_card(config)), indent=2) + b"\n"
     return {
         "_headers": render_headers(header_rules(model_aliases)).encode(),
         "_redirects": render_redirects(redirects).encode(),
+        CARD_FILE: card,
     }
 
 

@@ -57,7 +57,7 @@ NAV = (
 )
 PAGE_FILE = "index.html"  # the file a page folder is served from
 COMPARE_PAGE = "compare/"  # a page of the site, not of the API: its script reads /models/{id}
-STATIC_FILES = ("site.css", "site.js")
+STATIC_FILES = ("site.css", "site.js", "icon.svg", "icon.png")
 
 
 def relative_path(path: str, start: str) -> str:
