@@ -47,6 +47,8 @@ def test_every_page_the_api_promises_is_rendered(pages: dict[str, bytes]) -> Non
         "404.html",
         "static/site.css",
         "static/site.js",
+        "static/icon.svg",  # the MCP server card's icons
+        "static/icon.png",
         "compare/index.html",
         "methodology/index.html",
         "docs/index.html",
@@ -72,7 +74,7 @@ def test_render_is_byte_deterministic(pages: dict[str, bytes]) -> None:
 
 
 def test_previews_are_1200_by_630_png(pages: dict[str, bytes]) -> None:
-    previews = [p for p in pages if p.endswith(".png")]
+    previews = [p for p in pages if p.endswith(".png") and not p.startswith("static/")]
     assert len(previews) == 8
     assert {png_size(pages[p]) for p in previews} == {(1200, 630)}
 
