@@ -714,3 +714,23 @@ def test_markdown_fits_a_pull_request_comment_however_large_the_change() -> None
     assert len(markdown) < 60_000  # GitHub refuses a comment over 65,536 characters
     assert "more rows: the whole report is `modelscores diff --format json`" in markdown
     assert len(json.loads(render(diff, "json"))["modelsChanged"]) == 3000
+
+
+def test_a_place_move_is_noise_only_when_the_model_itself_moved_inside_its_band() -> None:
+    composite = "composite-iq"
+    base = _snapshot(
+        _model("m-1", name="One"),
+        _model("m-2", name="Two", iq=118, rank=2, rankLow=1, rankHigh=3),
+        rankings={composite: _ranking(composite, ("m-1", 120), ("m-2", 118), band="rank")},
+    )
+    new = _snapshot(
+        _model("m-1", name="One", iq=117, rank=2),
+        _model("m-2", name="Two", iq=118, rank=1, rankLow=1, rankHigh=3),
+        rankings={composite: _ranking(composite, ("m-2", 118), ("m-1", 117), band="rank")},
+    )
+    (ranking,) = compare(base, new).rankings
+    moves = {m.id: m for m in ranking.moves}
+    # One's score moved (120 -> 117) and its new place 2 lies in its published rank range 1..2
+    assert moves["m-1"].within_band is True
+    # Two's score did not move: it rose because One fell, which is a neighbour, not noise
+    assert moves["m-2"].within_band is None

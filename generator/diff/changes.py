@@ -316,7 +316,9 @@ def _ranking_change(
                 before=was.place if was else None,
                 after=now_entry.place if now_entry else None,
                 score=score if was and now_entry else None,
-                within_band=_noise(model_id, shown, base, new, renames),
+                within_band=_noise(model_id, shown, base, new, renames)
+                if was and now_entry and score is not None
+                else None,
             )
         )
     return RankingChange(shown.id, shown.name, moves) if moves else None
@@ -341,7 +343,9 @@ def _noise(
     new: Snapshot,
     renames: Mapping[str, str],
 ) -> bool | None:
-    """True when the model's new value on this ranking lies inside the base build's band."""
+    """True when the model's new value on this ranking lies inside the base build's band
+    (asked only of a model whose score there moved: a place moved by neighbours alone is
+    not the model's noise; its cause says who moved)."""
     path = ranking.band_path
     old = base.models.get(renames.get(model_id, model_id))
     now = new.models.get(model_id)
