@@ -10,7 +10,7 @@ answers exactly one request shape directly from the current snapshot:
 - a body that is one JSON-RPC request `{"jsonrpc", "id", "method": "tools/call", "params":
   {"name", "arguments"}}` and nothing else (no `_meta`, no batch, no notification), naming
   one of the nine tools with arguments of exactly the declared types and ranges
-  (`generator/api/mcp_tools.py`; no value the SDK would coerce or pre-parse).
+  (`generator/api/mcp_tools.py`; checked by `mcp_server.arguments` exactly as on the SDK path).
 
 It answers with the bytes the SDK would send (same status, `Content-Type`, JSON body): the
 tool's text and structured content, or for a `ToolError` the SDK's `isError` result text.

@@ -192,8 +192,8 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "List published AI models with composite IQ, rank, dimension scores, EQ, cost, speed, "
         "context window and release date. Use it to find model ids, filter by provider or "
         "open-source status, or get top models by IQ, price or recency. With no arguments it "
-        "returns exactly GET /api/v1/models: about 1,000 characters per model, over 60,000 in "
-        'all. For less, pass fields (e.g. ["name", "iq", "rank"]: about 80 characters '
+        "returns exactly GET /api/v1/models: about 1,300 characters per model, over 100,000 "
+        'in all. For less, pass fields (e.g. ["name", "iq", "rank"]: about 80 characters '
         "a model) and limit, then cursor for the next page. With fields or cursor the answer "
         "also has nextCursor (null on the last page) and a one-line summary.",
         ModelList,
@@ -239,7 +239,7 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "the evidence behind a score. With include_history, also its history: composite IQ, "
         "rank and the seven dimensions at each month end since its release (GET "
         "/api/v1/models/{id}/history), replayed from the data with today's methodology. "
-        "By default 5,000 to 13,000 characters (history adds up to 6,000); for less, pass "
+        "By default 5,000 to 16,000 characters (history adds up to 6,000); for less, pass "
         'fields, e.g. ["name", "iq", "rank", "dimensions"] (under 2,000).',
         ModelAnswer,
         (
@@ -259,7 +259,7 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "List the ranking catalog (GET /api/v1/rankings): composite IQ, effective cost, the "
         "seven dimension rankings and one ranking per benchmark, each with its id, direction and "
         "model count but no rows. Use it to find a ranking id for get_ranking. By default "
-        'about 280 characters per ranking (8,000 in all); fields=["rankingName"] and limit '
+        'about 360 characters per ranking (10,000 in all); fields=["rankingName"] and limit '
         "make it smaller." + _SIZED,
         RankingList,
         (_limit("rankings"), _fields(RankingCatalogEntry, "each ranking", KEPT_IN_ROWS), _CURSOR),
@@ -272,7 +272,7 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "one ranking with every ranked model",
         "Get one ranking with every ranked model's rank and score (GET /api/v1/rankings/{id}). "
         "Use it for leaderboards: who is best at a dimension, a benchmark, or cheapest. By "
-        "default every ranked model (about 110 characters each, up to 9,000); limit=10 gives "
+        "default every ranked model (about 110 characters each, up to 20,000); limit=10 gives "
         "the top ten, cursor the next ones." + _SIZED,
         RankingDetail,
         (
@@ -292,7 +292,7 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "List the benchmarks behind the seven scored dimensions (GET /api/v1/benchmarks): what "
         "each measures, its dimension, direction, unit and source. Metadata only; per-model "
         "results are in get_model and benchmark rankings in get_ranking. By default about "
-        '500 characters per benchmark (13,000 in all); fields=["name", "dimension"] and '
+        '500 characters per benchmark (16,000 in all); fields=["name", "dimension"] and '
         "limit make it smaller." + _SIZED,
         BenchmarkList,
         (_limit("benchmarks"), _fields(BenchmarkMetadata, "each benchmark", KEPT_IN_ROWS), _CURSOR),
@@ -333,7 +333,7 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "how every score is computed",
         "Read how every score is computed (GET /api/v1/methodology): dimensions and their "
         "benchmarks, the cost formula, rules, parameters and the changelog. Use it to explain "
-        'or caveat a score. By default about 10,000 characters; fields=["summary", '
+        'or caveat a score. By default about 18,000 characters; fields=["summary", '
         '"rules"] gives the gist in under 4,000.',
         Methodology,
         (_fields(Methodology, "the methodology", KEPT_MEMBERS),),
@@ -348,7 +348,7 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "effective cost); distinguishability says which pairs the data can tell apart by "
         "composite IQ at 95% confidence (rank bands that do not overlap) and which it cannot. "
         "Unknown names are not an error: compared may be empty. By default each compared "
-        'model is its full detail (5,000 to 13,000 characters); fields, e.g. ["name", '
+        'model is its full detail (5,000 to 16,000 characters); fields, e.g. ["name", '
         '"iq", "rank", "dimensions"], keeps only those members of each.',
         ModelComparison,
         (
