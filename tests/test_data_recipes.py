@@ -144,7 +144,7 @@ def _renamed(site: Path) -> None:
     rules = (site / "_redirects").read_text(encoding="utf-8").splitlines()
     assert any(
         rule.split()[:3]
-        == ["/api/v1/models/gpt-5.5-pro", "/api/v1/models/openai-gpt-5.5-pro", "301"]
+        == ["/api/v1/models/gpt-5.5-pro", "/api/v1/models/openai-gpt-5.5-pro", "200"]
         for rule in rules
     )
 
