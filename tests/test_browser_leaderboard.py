@@ -208,6 +208,15 @@ def test_picking_models_opens_the_compare_view(
             press(page, f"input.pick[value='{model_id}']", "Space")
         assert link.get_attribute("aria-disabled") is None
         assert parse_qs(urlsplit(page.url).query)["compare"] == [",".join(picks)]  # shared too
+        again, _ = visit(browser, page.url)
+        try:
+            checked = again.eval_on_selector_all(
+                "input.pick:checked", "boxes => boxes.map(b => b.value)"
+            )
+            assert sorted(checked) == sorted(picks)
+            assert again.locator("#compare-link").get_attribute("aria-disabled") is None
+        finally:
+            again.close()
         press(page, "#compare-link", "Enter")
         page.wait_for_selector("#compare-table")
         assert page.url.endswith("/compare/?" + "&".join(f"m={p}" for p in picks))
