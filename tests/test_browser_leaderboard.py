@@ -284,6 +284,29 @@ def test_controls_are_reached_by_tab_and_show_focus(browser: Any, served: Served
         page.close()
 
 
+def test_on_a_phone_the_filters_fold_behind_a_button(browser: Any, served: Served) -> None:
+    page, _ = visit(browser, served.base_url + "/", width=390, height=844)
+    try:
+        more = page.locator("#f-more")
+        assert page.locator("#f-q").is_visible() and not page.locator("#f-provider").is_visible()
+        assert more.get_attribute("aria-expanded") == "false"
+        press(page, "#f-more", "Enter")
+        assert more.get_attribute("aria-expanded") == "true"
+        assert page.locator("#f-provider").is_visible() and page.locator("#f-reset").is_visible()
+    finally:
+        page.close()
+    page, _ = visit(browser, served.base_url + "/?open=open", width=390, height=844)
+    try:  # a shared view with a filter set opens with the filters shown
+        assert page.locator("#f-open").is_visible()
+    finally:
+        page.close()
+    page, _ = visit(browser, served.base_url + "/")
+    try:  # wide enough for all of them: no button
+        assert not page.locator("#f-more").is_visible() and page.locator("#f-open").is_visible()
+    finally:
+        page.close()
+
+
 def test_without_javascript_the_leaderboard_is_the_plain_table(
     browser: Any, served: Served, api_models: list[Model]
 ) -> None:

@@ -52,6 +52,12 @@
     this.heads.forEach(function (th) { if (th.dataset.key) self.sortButton(th); });
     this.rows.forEach(function (row) { self.pickBox(row); });
     this.restore(new URLSearchParams(location.search));
+    var more = byId("f-more");
+    var filters = this.filters();
+    this.expand(more, FILTERS.some(function (name) { return name !== "q" && filters[name]; }));
+    more.addEventListener("click", function () {
+      self.expand(more, more.getAttribute("aria-expanded") !== "true");
+    });
     this.form.hidden = false;
     this.form.addEventListener("input", function () { self.update(true); });
     this.form.addEventListener("change", function () { self.update(true); });
@@ -65,6 +71,13 @@
       if (self.picked.length < 2) event.preventDefault();
     });
     this.update(false);
+  };
+
+  /* Show or fold the filters besides the search box (folded only on a phone, by CSS). */
+  Leaderboard.prototype.expand = function (button, open) {
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+    button.textContent = open ? "Fewer filters" : "More filters";
+    this.form.classList.toggle("expanded", open);
   };
 
   Leaderboard.prototype.sortButton = function (th) {
