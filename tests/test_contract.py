@@ -204,8 +204,11 @@ def test_every_redirect_target_exists(files: dict[str, bytes]) -> None:
 
 
 def test_every_header_pattern_matches_a_file(files: dict[str, bytes]) -> None:
+    """Or, for an alias's canonical `Link`, a path a rewrite serves."""
+    rewritten = [r.source for r in parse_redirects(files["_redirects"].decode()) if r.status == 200]
+    paths = ["/" + f for f in files] + rewritten
     for rule in parse_headers(files["_headers"].decode()):
-        assert any(pattern_matches(rule.pattern, "/" + f, ignore_case=True) for f in files), rule
+        assert any(pattern_matches(rule.pattern, path, ignore_case=True) for path in paths), rule
 
 
 def test_discovery_index_lists_every_endpoint(files: dict[str, bytes]) -> None:

@@ -19,6 +19,8 @@ from generator.api.urls import SiteConfig, mcp_url
 REGISTRY_SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json"
 CARD_SCHEMA = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
 CARD_FILE = ".well-known/mcp/server-card.json"
+SERVER_ID = "modelscores"
+"""The server's name under its site's reverse-DNS namespace."""
 TITLE = "Model scores"
 DESCRIPTION = (
     "Read-only scores of AI models: composite IQ, rankings, benchmarks, domains, cost, methodology."
@@ -29,7 +31,7 @@ ICONS = (("static/icon.svg", "image/svg+xml", "any"), ("static/icon.png", "image
 def server_name(config: SiteConfig) -> str:
     """The reverse-DNS name of the server (`org.example.scores/modelscores`)."""
     host = urlsplit(config.base).hostname or "localhost"
-    return ".".join(reversed(host.split("."))) + "/modelscores"
+    return ".".join(reversed(host.split("."))) + "/" + SERVER_ID
 
 
 def _entry(config: SiteConfig, schema: str) -> dict[str, Any]:
