@@ -84,7 +84,7 @@ def test_a_csv_file_has_one_row_per_row_and_no_formula_anywhere(
             if isinstance(value, str):
                 assert not _starts_formula(cell)
             elif isinstance(value, float):
-                assert float(cell) == value and not cell.startswith("-0.0")
+                assert float(cell) == value and cell != "-0.0"
 
 
 def test_negative_zero_is_written_as_zero() -> None:
