@@ -1,7 +1,7 @@
 # The MCP sidecar as a small service (docs/DEPLOY.md). Two stages:
 #   build:   the locked packages, then the site built from data/ (same command as the static host)
 #   runtime: the locked runtime packages the sidecar imports, the built site, a non-root user
-# Configuration is by environment (see the ENV block). tests/test_dockerfile.py lints this file
+# Configuration is by environment (see the ENV block). tests/repo/test_dockerfile.py lints this file
 # with hadolint, replays the build stage's RUN steps and runs the runtime stage's exact command
 # and environment over what they produced.
 # Both stages start from one base image pinned by digest (the tag is a moving name): a build is
@@ -25,7 +25,7 @@ RUN uv sync --locked --no-editable \
     && .venv/bin/modelscores build --data-dir data --out-dir site_out --base-url "$BASE_URL" \
        ${MCP_ORIGIN:+--mcp-origin "$MCP_ORIGIN"}
 # The sidecar's environment: the same lock, less what only the build uses (page templates,
-# chart rasterising, TOML parsing; tests/test_dockerfile.py runs the sidecar from it).
+# chart rasterising, TOML parsing; tests/repo/test_dockerfile.py runs the sidecar from it).
 RUN UV_PROJECT_ENVIRONMENT=/opt/venv uv sync --locked --no-editable \
     --no-install-package jinja2 --no-install-package markupsafe \
     --no-install-package resvg-py --no-install-package rtoml

@@ -9,7 +9,7 @@ direct mean is scored against Normal(estimate, sd^2 + sum sigma_b^2 / k^2).
 
 Only the left-out dimension's population parts and the held-out model's lineage are
 re-estimated (`refit_dimension`); every other number is the same as a full re-estimate
-(tests/test_methodology_check.py checks that they agree).
+(tests/repo/test_methodology_check.py checks that they agree).
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ apt_install() {
 }
 
 # A fresh machine may lack npm (it installs the Node tools below; Node itself is pinned) and curl
-# (the README's commands, run by tests/test_readme.py): Debian's, only when missing.
+# (the README's commands, run by tests/repo/test_readme.py): Debian's, only when missing.
 MISSING=()
 command -v npm >/dev/null 2>&1 || MISSING+=(npm)
 command -v curl >/dev/null 2>&1 || MISSING+=(curl)

@@ -4,7 +4,7 @@ Usage: .venv/bin/python scripts/screenshots.py [--out docs/img]
 Needs Debian's chromium (scripts/install_tools.sh) and the test extras (playwright, Pillow).
 The landing page at the four widths the browser tests check, a model page on a phone, the
 compare view and a chart; each the first screen (not the whole page), stored as an
-optimised palette PNG so the committed images stay small. tests/test_browser.py shoots the
+optimised palette PNG so the committed images stay small. tests/pages/test_browser.py shoots the
 same list.
 """
 

@@ -38,7 +38,7 @@ def _no_full_collection_per_load() -> Iterator[None]:
 
     A full collection walks the whole process, and here that is pytest's heap too
     (hypothesis, schemathesis, the MCP SDK): 128 loads in a run cost 38 s, where the
-    sidecar's own process walks little more than its snapshot. tests/test_mcp_heap.py tests
+    sidecar's own process walks little more than its snapshot. tests/sidecar/test_mcp_heap.py tests
     `settle_heap` itself and that the store calls it after each load; the servers tests
     start as child processes run it as shipped.
     """

@@ -4,7 +4,7 @@ and the server card the site publishes at `/.well-known/mcp/server-card.json`.
 Both describe the remote server: its reverse-DNS name (from the site's host), a title and a
 one-line description, the package version, the Streamable HTTP URL (`/api/mcp` on the site)
 and the icons (`/static/icon.svg`, `/static/icon.png`). The repository's `server.json` is
-`registry_entry` for the public site; `tests/test_discovery.py` keeps them equal and
+`registry_entry` for the public site; `tests/sidecar/test_discovery.py` keeps them equal and
 validates the file against the registry's published schema.
 """
 

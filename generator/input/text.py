@@ -26,7 +26,7 @@ NOT_IN_TEXT = re.compile(f"[{_CONTROLS}{_SURROGATES}{_NONCHARACTERS}]")
 _BREAKS = "\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029"
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 # Unicode 14's `Cf` (format) characters besides the bidi controls, plus U+13439..U+1343F
-# (`Cf` from Unicode 15); tests/test_text_rules.py checks the list against unicodedata.
+# (`Cf` from Unicode 15); tests/input/test_text_rules.py checks the list against unicodedata.
 _FORMAT = (
     "\u00ad\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200d\u2060-\u2064"
     "\u206a-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"

@@ -209,7 +209,7 @@ def scoring_inputs(dataset: Dataset) -> Dataset:
     Kept: each model's id, release date, lineage, legacy estimate and results (benchmark,
     value, date); each benchmark's scoring fields; the methodology's version, parameters
     and dimensions. Gone: names, prices, usage, speed, sources, notes, domains, charts.
-    `tests/test_history_cache.py` checks that scoring this gives the same snapshot.
+    `tests/scoring/test_history_cache.py` checks that scoring this gives the same snapshot.
     """
     return Dataset(
         methodology=_methodology_inputs(dataset.methodology),
@@ -265,7 +265,7 @@ class _SnapshotKeys:
     the benchmarks and each model's msgpack bytes, in order. A model's bytes are
     digested once per result count: as of any date a model keeps the results dated on
     or before it, a nested family of sets, so the count names the set
-    (`tests/test_history_cache.py` compares the remembered digests with fresh ones).
+    (`tests/scoring/test_history_cache.py` compares the remembered digests with fresh ones).
     """
 
     def __init__(self, inputs: Dataset, code: bytes) -> None:

@@ -46,7 +46,8 @@ def _fast(scaled: float, digits: int) -> int | None:
     by 5e-10 * 10**digits) and float products err by under 3e-7 here: a fraction further
     than both from .5 rounds the same way either way. Near .5 (and for NaN, infinities
     and huge values) the decimal path decides. The result is the exact rule's, always
-    (`tests/test_rounding.py` compares them); only about one value in 10**5 takes the slow path.
+    (`tests/scoring/test_rounding.py` compares them); only about one value in 10**5 takes the
+    slow path.
     """
     if not -_FAST_LIMIT < scaled < _FAST_LIMIT:
         return None

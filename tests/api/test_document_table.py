@@ -18,7 +18,7 @@ from generator.api.contract import (
 )
 from generator.api.urls import API_PREFIXES, api_file, api_path_of_file, endpoint_for
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_every_built_document_is_a_kind_of_the_table_at_its_file_with_its_page(

@@ -1,7 +1,7 @@
 """Floods: trees and files built to exhaust the build or a CI log through sheer size (issue
 23). Each is refused by a whole-tree or per-file limit (`generator/input/limits.py`) in one
 line, or its problems are listed up to the caps; every case runs in the bounded child of
-tests/test_hostile_data.py (1 GiB, 30 s). The reproductions of the issue come first, then
+tests/input/test_hostile_data.py (1 GiB, 30 s). The reproductions of the issue come first, then
 variants of each class that the reproductions alone would not catch.
 """
 

@@ -1,6 +1,6 @@
 """Hypothesis-generated hostile TOML through `load_dataset` and the build.
 
-Run in a child process with a time and a memory bound (tests/test_hostile_data.py):
+Run in a child process with a time and a memory bound (tests/input/test_hostile_data.py):
 
     python -m bad_data.fuzz load WORKDIR    # many documents, the loader only
     python -m bad_data.fuzz build WORKDIR   # fewer, through the whole build

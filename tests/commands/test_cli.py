@@ -1,7 +1,7 @@
 """The command line's error paths: each user mistake is one `Error:` line with a hint, exit 1.
 
 No traceback, and for the servers nothing from uvicorn: the mistake is caught before it
-starts (tests/test_cli_help.py covers `-h`/`--help` of every command).
+starts (tests/commands/test_cli_help.py covers `-h`/`--help` of every command).
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ from generator.diff.sources import _data_at_revision
 from generator.encoders import markdown_text
 from generator.input.limits import MAX_TREE_BYTES, MAX_TREE_ENTRIES
 
-FIXTURE = Path(__file__).parent / "data"
+FIXTURE = Path(__file__).parents[1] / "data"
 
 
 def _model(

@@ -1,8 +1,8 @@
 """Golden output: the API and hosting files built from tests/data, byte for byte.
 
 tests/golden/ holds the expected `api/` tree, `_headers` and `_redirects`. Pages are
-left to tests/test_pages.py (their PNG previews depend on the rasteriser). Regenerate
-only on purpose, and review the diff: `pytest tests/test_golden.py --update-golden`.
+left to tests/pages/test_pages.py (their PNG previews depend on the rasteriser). Regenerate
+only on purpose, and review the diff: `pytest tests/commands/test_golden.py --update-golden`.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from support.sitetree import drop_caches
 from generator.api.urls import SiteConfig
 from generator.build import build_site
 
-GOLDEN = Path(__file__).parent / "golden"
-FIXTURE_DATA = Path(__file__).parent / "data"
+GOLDEN = Path(__file__).parents[1] / "golden"
+FIXTURE_DATA = Path(__file__).parents[1] / "data"
 COVERED = ("api/", "_headers", "_redirects")
 
 

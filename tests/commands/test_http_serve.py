@@ -26,7 +26,7 @@ from generator.build import build_site
 from generator.serve import create_static_app, prepare_site
 from mcp_server.app import create_app as create_mcp_app
 
-FIXTURE_DATA = Path(__file__).parent / "data"
+FIXTURE_DATA = Path(__file__).parents[1] / "data"
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from click.testing import CliRunner, Result
 
 from generator.cli import cli
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "data"
 RAW = ROOT.parent / "shared" / "data-sources" / "raw"
 # The Terminal-Bench 2.0 rows the curated merge dropped (issue 25).

@@ -13,7 +13,7 @@ from generator.importers import epoch, eqbench, justen, litellm, livebench, lmar
 from generator.importers.models_dev import read_models_dev
 from generator.importers.upstream import UpstreamError, source_value
 
-RAW = Path(__file__).resolve().parents[1].parent / "shared" / "data-sources" / "raw"
+RAW = Path(__file__).resolve().parents[2].parent / "shared" / "data-sources" / "raw"
 MB = 1 << 20
 EPOCH = RAW / "epoch_benchmark_data"
 

@@ -17,7 +17,7 @@ from support.upstream_server import Route, refused_url, upstream_server
 from generator.input.records import SourceRecord
 from generator.refresh.download import DownloadError, download_all
 
-RAW = Path(__file__).resolve().parents[2] / "shared" / "data-sources" / "raw"
+RAW = Path(__file__).resolve().parents[3] / "shared" / "data-sources" / "raw"
 GPQA = "epoch_benchmark_data/gpqa_diamond.csv"
 HLE = "epoch_benchmark_data/hle_external.csv"
 EQ = "eqbench/eqbench3_leaderboard.csv"

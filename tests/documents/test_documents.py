@@ -32,7 +32,7 @@ from generator.input.records import BenchmarkResultRecord, Dataset
 from generator.scoring import compute_scores
 from generator.scoring.types import Scores
 
-FIXTURE_DATA = Path(__file__).parent / "data"
+FIXTURE_DATA = Path(__file__).parents[1] / "data"
 CONFIG = SiteConfig(base_url="https://scores.example.org/")
 BASE = "https://scores.example.org"
 Documents = dict[str, msgspec.Struct]

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from generator.cli import cli
 
-FIXTURE = Path(__file__).resolve().parent / "data"
+FIXTURE = Path(__file__).resolve().parents[1] / "data"
 
 
 def test_diff_reports_a_price_source_change_without_a_price_change(tmp_path: Path) -> None:

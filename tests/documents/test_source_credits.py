@@ -14,7 +14,7 @@ from markupsafe import escape
 
 from generator.api.urls import api_file
 
-FIXTURE_SOURCES = Path(__file__).resolve().parent / "data" / "sources"
+FIXTURE_SOURCES = Path(__file__).resolve().parents[1] / "data" / "sources"
 
 
 def _sources(folder: Path) -> list[dict[str, object]]:
@@ -65,6 +65,6 @@ def test_every_page_links_the_credits_from_its_footer(built_site: Path) -> None:
 
 
 def test_every_shipped_source_is_credited(shipped_site: Path) -> None:
-    shipped = Path(__file__).resolve().parents[1] / "data" / "sources"
+    shipped = Path(__file__).resolve().parents[2] / "data" / "sources"
     assert len(_sources(shipped)) == 8
     _credited(shipped_site, shipped)

@@ -19,7 +19,7 @@ from generator.input.load import load_dataset, summarize
 from generator.input.records import Dataset
 from generator.scoring.types import Scores
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "data"
 FIXTURE = ROOT / "tests" / "data"
 

@@ -22,7 +22,7 @@ from generator.cli import cli
 from generator.input.load import load_dataset
 from generator.input.records import Effort, Slug, Url
 
-FIXTURE = Path(__file__).resolve().parent / "data"
+FIXTURE = Path(__file__).resolve().parents[1] / "data"
 SECRET = "OUTSIDE_SECRET_TOKEN"
 SECRET_KEY = "aws_secret_access_key"
 SYMLINK = "a symbolic link (data/ holds only regular files and folders)"

@@ -10,7 +10,7 @@ import pytest
 
 from generator.input.load import TomlError, parse_toml
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted([*ROOT.glob("data/**/*.toml"), *ROOT.glob("tests/data/**/*.toml")])
 
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from generator.cli import cli
 from generator.input.load import load_dataset
 
-FIXTURE = Path(__file__).resolve().parent / "data"
+FIXTURE = Path(__file__).resolve().parents[1] / "data"
 
 SOURCE = """\
 id = "test-hub"

@@ -12,7 +12,7 @@ from generator import build
 from generator.api.urls import SiteConfig
 from generator.errors import DataError
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def test_collector_paused_during_the_build_and_restored(

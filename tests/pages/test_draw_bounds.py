@@ -13,7 +13,7 @@ from generator.cli import cli
 from generator.pages import svg
 from generator.pages.axes import month_ticks, value_ticks
 
-FIXTURE = Path(__file__).resolve().parent / "data"
+FIXTURE = Path(__file__).resolve().parents[1] / "data"
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from generator.input.load import load_dataset
 from generator.pages.sitedocs import SiteDocuments
 from generator.scoring import compute_scores
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def test_standings_match_a_full_scan() -> None:

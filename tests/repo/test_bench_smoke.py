@@ -18,14 +18,14 @@ from bench.build import BuildRun, change_one_model
 from bench.synth import SynthSpec, write_dataset
 from generator.input.load import load_dataset
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
 def _collector_restored() -> Iterator[None]:
     """The benchmarks run here in process turn the garbage collector off for their
     measurements (bench/pages_pool.py, bench/history_docs.py) and leave it off; later tests
-    in the same process (tests/test_build_gc.py) found it disabled."""
+    in the same process (tests/output/test_build_gc.py) found it disabled."""
     enabled = gc.isenabled()
     yield
     if enabled:

@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from generator.api.urls import api_file
 from generator.cli import cli
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "data" / "README.md"
 BLOCK = re.compile(r"^```[a-z]*\n(.*?)^```$", re.S | re.M)
 REPLACE = re.compile(r"[Ii]n `(data/[^`]+)`, replace the line `([^`]+)` with `([^`]+)`")

@@ -1,5 +1,5 @@
 """docs/DEPLOY.md, followed literally where it can run here, and held to the workflows where it
-cannot (like tests/test_data_recipes.py for data/README.md).
+cannot (like tests/repo/test_data_recipes.py for data/README.md).
 
 "From an empty account to a verified deployment" is a list of steps. A step either runs here
 (its ```sh blocks, run in order in a scratch folder holding a copy of data/; a block after

@@ -9,7 +9,7 @@ lay out its files; then its CMD (the same argv) runs with its ENV from its WORKD
 rather than the base image's, `PATH` keeps this machine's system directories after the image's,
 UVICORN_PORT is a free port (an operator's knob), and `COPY data data` copies the small fixture
 (tests/data): the image's build command runs the same, over less data (the shipped data's build
-is the `shipped_site` fixture's, and the sidecar over it is tests/test_mcp_shipped.py's).
+is the `shipped_site` fixture's, and the sidecar over it is tests/sidecar/test_mcp_shipped.py's).
 """
 
 from __future__ import annotations

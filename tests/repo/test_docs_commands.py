@@ -1,9 +1,9 @@
 """Every command in a ```sh block of README.md, data/README.md and docs/ runs from a fresh clone
 as written: its program is one the repository provides (`./modelscores`, `./scripts/...`,
 `.venv/bin/...`) or a named client tool, a `python -m` module exists, and a `./modelscores` line
-parses with the real command line (no stale command or option). tests/test_readme.py and
-tests/test_data_recipes.py run the README's and data/README.md's commands; this covers the rest,
-including the ones that serve forever or take minutes."""
+parses with the real command line (no stale command or option). tests/repo/test_readme.py
+and tests/repo/test_data_recipes.py run the README's and data/README.md's commands; this covers
+the rest, including the ones that serve forever or take minutes."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def test_each_modelscores_line_parses(where: str, argv: list[str]) -> None:
     command = cli.commands.get(name)
     assert command is not None, f"{where}: no command {name}"
     # Under the group's context, as the CLI parses it: without a parent the subcommand's
-    # help option is made (and cached by click) without `-h`, and tests/test_cli_help.py
+    # help option is made (and cached by click) without `-h`, and tests/commands/test_cli_help.py
     # failed whenever this file ran first in the same process (pytest-xdist's order).
     parent = click.Context(cli, info_name="modelscores", **cli.context_settings)
     try:

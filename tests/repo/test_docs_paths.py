@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DOCS = sorted([REPO / "README.md", *(REPO / "docs").glob("*.md")])
 # A path in the code tree: generator/... or mcp_server/..., up to a space, quote or bracket.
 PATH = re.compile(r"(?<![\w./-])((?:generator|mcp_server)/[\w./*-]*[\w*/])")

@@ -33,7 +33,7 @@ from generator.input.records import Dataset, ParametersRecord
 from generator.scoring.engine import build_population, estimate_dimensions, estimate_models
 from generator.scoring.types import Scores
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "METHODOLOGY_CHECK.md"
 
 

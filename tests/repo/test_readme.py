@@ -133,7 +133,7 @@ def cli_lines() -> list[list[str]]:
 def test_each_read_only_command_exits_0(argv: list[str]) -> None:
     """`check`, `explain` and `diff` as shown, from the repository root. (`build` is the
     `shipped_site` fixture; `serve` answers the curl lines above; `mcp` runs in
-    tests/test_mcp_http.py; their error exits in tests/test_cli.py.)"""
+    tests/sidecar/test_mcp_http.py; their error exits in tests/commands/test_cli.py.)"""
     if argv[0] == "diff" and not (REPO / ".git").exists():
         pytest.skip("diff git:HEAD needs a git checkout")
     result = subprocess.run(

@@ -29,7 +29,7 @@ import pytest
 import yaml  # type: ignore[import-untyped]  # (pyyaml, through schemathesis; no stubs)
 from support.upstream_server import Route, refused_url, upstream_server
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RAW = ROOT.parent / "shared" / "data-sources" / "raw"
 CI = ROOT / "scripts" / "ci"
 EQ = "eqbench/eqbench3_leaderboard.csv"

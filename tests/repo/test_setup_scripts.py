@@ -206,7 +206,7 @@ def test_every_uv_install_pins_the_scripts_version() -> None:
 
 
 def test_a_readme_modelscores_line_runs_literally_through_the_wrapper() -> None:
-    """`./modelscores check` exactly as the README shows it (tests/test_readme.py runs every
+    """`./modelscores check` exactly as the README shows it (tests/repo/test_readme.py runs every
     command through `python -m generator`; this runs the wrapper in front of it, in place)."""
     readme = (REPO / "README.md").read_text()
     (line,) = re.findall(r"^(\./modelscores check)\s+#", readme, flags=re.M)

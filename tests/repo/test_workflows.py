@@ -21,7 +21,7 @@ import pytest
 import yaml  # type: ignore[import-untyped]  # (pyyaml, in the lock through schemathesis; no stubs)
 from support.standins import stand_in
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 CI = ROOT / "scripts" / "ci"
 BIN = Path(sys.executable).parent
@@ -30,7 +30,8 @@ TESTED = {
     *("pull-request", "comment-pr", "build-site"),
     *("publish-sidecar", "deploy-sidecar", "deploy-site"),
 }
-REFRESH = {"refresh-download", "refresh-import", "refresh-pr"}  # tests/test_refresh_workflow.py
+# tests/repo/test_refresh_workflow.py runs these:
+REFRESH = {"refresh-download", "refresh-import", "refresh-pr"}
 NETLIFY_CLI = ROOT / ".tools" / "netlify" / "node_modules" / "netlify-cli" / "bin" / "run.js"
 
 

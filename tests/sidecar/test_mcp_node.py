@@ -21,14 +21,14 @@ from support.mcp_live import Live, serve
 from mcp_server.app import create_app
 from mcp_server.resources import URI_ROOT
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TOOLS = REPO / ".tools"
 _ARCH = "arm64" if platform.machine() in ("aarch64", "arm64") else "x64"
 NODE = TOOLS / f"node22/node_modules/node-linux-{_ARCH}/bin/node"
 MCP_MODULES = TOOLS / "mcp/node_modules/@modelcontextprotocol"
 CONFORMANCE = MCP_MODULES / "conformance/dist/index.js"
 INSPECTOR = MCP_MODULES / "inspector/clients/launcher/build/index.js"
-BASELINE = Path(__file__).parent / "mcp_conformance_baseline.yml"
+BASELINE = Path(__file__).parents[1] / "mcp_conformance_baseline.yml"
 
 # The scenarios of conformance 0.1.16 a read-only tool server passes outright.
 PASSING = {

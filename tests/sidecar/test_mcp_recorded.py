@@ -25,7 +25,7 @@ from support.documents import PAGE_MODELS, write_site
 
 from mcp_server.app import MCP_PATH, create_app
 
-RECORDED = Path(__file__).parent / "mcp_recorded" / "calls.json"
+RECORDED = Path(__file__).parents[1] / "mcp_recorded" / "calls.json"
 HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 CALLS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("list_models", {}),
@@ -124,7 +124,7 @@ def test_recorded_calls_get_the_same_json(
     for call, answer in zip(recorded, answers, strict=True):
         assert _comparable(answer) == call["result"], (
             f"{call['tool']} {call['arguments']}: if the sample documents changed on purpose, "
-            "re-record: pytest tests/test_mcp_recorded.py --update-golden"
+            "re-record: pytest tests/sidecar/test_mcp_recorded.py --update-golden"
         )
         for block in answer["content"][2:]:
             assert block["type"] == "resource_link", block

@@ -1,5 +1,5 @@
 """`netlify dev` (offline) over a built site, for the tests that check the site as Netlify
-serves it (tests/test_netlify.py, tests/test_smoke_check.py).
+serves it (tests/commands/test_netlify.py, tests/repo/test_smoke_check.py).
 
 netlify-cli is pinned and installed into .tools/ by scripts/install_tools.sh. It is run
 with the hidden `--internal-disable-edge-functions` flag (the edge runtime needs the
