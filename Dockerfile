@@ -49,4 +49,6 @@ USER 10001:10001
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ['UVICORN_PORT'] + '/healthz', timeout=4)"]
-CMD ["uvicorn", "mcp_server.app:app", "--no-server-header"]
+# uvicorn's HTTP/1.1 protocol with a header timeout (generator/header_timeout.py): a connection
+# that sends no complete request within 10 s is closed, so half-sent requests cannot pile up.
+CMD ["uvicorn", "mcp_server.app:app", "--no-server-header", "--http", "generator.header_timeout:HeaderTimeoutProtocol"]

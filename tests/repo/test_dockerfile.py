@@ -19,8 +19,10 @@ import os
 import re
 import shlex
 import shutil
+import socket
 import subprocess
 import sys
+import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -30,6 +32,8 @@ import pytest
 from dockerfile_parse import DockerfileParser
 from support.paths import REPO
 from support.servers import free_port, running_server
+
+from generator.header_timeout import HEADER_TIMEOUT
 
 DOCKERFILE = REPO / "Dockerfile"
 UV_BIN = REPO / ".tools" / "uv" / "bin"
@@ -221,9 +225,16 @@ def test_image_command_answers_get_model(image: ReplayedImage, tmp_path: Path) -
         cwd=image.workdir,
         log=tmp_path / "sidecar.log",
     ):
+        # Half a request, held open: the image's protocol closes it after the header timeout.
+        half_sent = socket.create_connection(("127.0.0.1", port), timeout=3 * HEADER_TIMEOUT)
+        half_sent.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1")
+        sent_at = time.monotonic()
         health = subprocess.run(image.healthcheck, env=env, cwd=image.workdir, timeout=30)
         assert health.returncode == 0
         answer = _mcp_call(port, "get_model", {"id": model_id})
+        with half_sent:
+            assert half_sent.recv(1024) == b""  # closed by the server, not answered
+        assert HEADER_TIMEOUT - 1 <= time.monotonic() - sent_at <= 2 * HEADER_TIMEOUT + 5
     result = answer["result"]
     assert not result.get("isError"), result
     assert model_id in json.dumps(result)
