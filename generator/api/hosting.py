@@ -217,8 +217,9 @@ def _rewritten_paths(api_paths: Iterable[str]) -> dict[DocumentKind[Any], list[s
 
     A parameterised kind gets its published paths (sorted), each an exact rule: a
     placeholder rule (`/models/:id/history`) would match unknown ids too, and Netlify
-    answers a rewrite to a missing file with its plain 404, never falling through to the
-    JSON 404 rules below (docs/DECISIONS.md).
+    answers a rewrite to a missing file with the site's HTML 404, never falling through to
+    the JSON 404 rules below. So these rules grow with the catalogue, two per model
+    (docs/DECISIONS.md, "Issue 29's constant-size rules"; `python -m bench.redirects`).
     """
     published: dict[DocumentKind[Any], list[str]] = {}
     for path in api_paths:

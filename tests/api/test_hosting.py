@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
-from generator.api.contract import ENDPOINTS, ERROR_CODES
+import pytest
+from support.paths import FIXTURE_DATA
+
+from bench.redirects import dataset_rules
+from bench.redirects import main as bench_redirects_main
+from generator.api.contract import DOCUMENTS, ENDPOINTS, ERROR_CODES, MODEL, MODEL_HISTORY
 from generator.api.hosting import (
     API_CACHE_CONTROL,
     HeaderRule,
@@ -22,6 +27,7 @@ from generator.api.hosting import (
 )
 from generator.api.server_card import CARD_FILE
 from generator.api.urls import SiteConfig
+from generator.input.load import load_dataset
 
 CONFIG = SiteConfig()
 MCP = SiteConfig(mcp_origin="https://mcp.example.org/")
@@ -225,7 +231,8 @@ def test_each_api_alias_names_its_canonical_document() -> None:
 
 def test_a_models_history_is_one_exact_rewrite_per_published_model() -> None:
     """Not `/api/v1/models/:id/history`: that would also match unknown ids, and Netlify
-    answers a rewrite to a missing file with its plain 404, not the JSON one."""
+    answers a rewrite to a missing file with its HTML 404, not the JSON one (checked with
+    netlify dev: tests/commands/test_netlify.py)."""
     paths = ["/models/b/history", "/models/a/history", "/models/a", "/history/2026-01-31"]
     rules = list(redirect_rules(CONFIG, html_404=True, api_paths=paths))
     history = [(r.source, r.target, r.status) for r in rules if "/models/" in r.source]
@@ -242,3 +249,36 @@ def test_a_models_history_is_one_exact_rewrite_per_published_model() -> None:
     unknown = first_redirect(rules, "/api/v1/models/zzz/history", file_exists=False)
     assert unknown is not None and unknown.target == "/api/_errors/model_not_found.json"
     assert unknown.status == 404
+
+
+def _rule_count(models: int, aliases: dict[str, list[str]] | None = None) -> int:
+    ids = [f"m{i}" for i in range(models)]
+    paths = [kind.path for kind in DOCUMENTS if kind.param is None]
+    paths += [kind.api_path(i) for i in ids for kind in (MODEL, MODEL_HISTORY)]
+    rules = redirect_rules(CONFIG, html_404=True, model_aliases=aliases, api_paths=paths)
+    return len(rules)
+
+
+def test_the_rule_count_grows_two_per_model_and_five_per_alias_spelling() -> None:
+    """What of `_redirects` grows with the catalogue: each published model's history, one
+    exact rewrite per API tree (19,223 rules at 10,000 synthetic models, 473 on the shipped
+    data: bench/redirects.py, docs/PERFORMANCE.md), and each alias spelling's four API
+    rewrites and page redirect. The rest is 23 rules whatever the catalogue."""
+    fixed = _rule_count(0)
+    assert fixed == 23  # (index + 5 lists) x 2 trees, 4 collections x 2 trees, 3 catch-alls
+    assert [_rule_count(n) - fixed for n in (1, 10, 1000)] == [2, 20, 2000]
+    # "M0-Preview" as declared and in lower case: two spellings, five rules each.
+    assert _rule_count(2, {"m0": ["M0-Preview"]}) == fixed + 2 * 2 + 2 * 5
+
+
+def test_the_redirects_benchmark_counts_the_rules_a_build_writes(
+    built_site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """bench/redirects.py counts without building: it must agree with a build, rule for
+    rule (tests/data has aliases, so both kinds of growing rule are compared)."""
+    built = parse_redirects((built_site / "_redirects").read_text(encoding="utf-8"))
+    written = [(r.source, r.target, str(r.status)) for r in built]
+    assert dataset_rules(load_dataset(FIXTURE_DATA)) == written
+    bench_redirects_main(["--data", str(FIXTURE_DATA)])
+    row = capsys.readouterr().out.splitlines()[-1]
+    assert row.replace(" ", "").endswith(f"|{len(written)}|")

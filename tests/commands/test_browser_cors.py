@@ -117,11 +117,13 @@ def test_a_page_on_another_origin_reads_every_answer_through_serve(
 def test_a_page_on_another_origin_reads_every_answer_through_netlify_dev(
     browser: Any, page_origin: str, shipped_site: Path, tmp_path: Path
 ) -> None:
-    """Every simple fetch is read, and the alias with a preflight too. netlify dev answers
-    `OPTIONS` on a published file with 405 and on a 404 rule with 404 (a rewrite, as for an
-    alias, gets 200), so Chromium refuses the preflighted fetch of the id and of the unknown
-    id. Netlify documents no `OPTIONS` handling for its CDN (docs/DECISIONS.md); `serve`
-    answers every preflight (the test above)."""
+    """Every simple fetch is read, and the alias with a preflight too. netlify dev's static
+    server answers `OPTIONS` with 405 and its proxy puts the applied rule's status in its
+    place: 200 for the alias (a rewrite), 405 for the id (a file served as itself), 404 for
+    the unknown id (the 404 rule its JSON 404 needs). So Chromium refuses the preflighted
+    fetch of the id and of the unknown id; no rule set can pass the last while keeping the
+    JSON 404 (docs/DECISIONS.md, "Preflights"; tests/commands/test_netlify.py). Netlify
+    documents no `OPTIONS` handling for its CDN; `serve` answers every preflight (above)."""
     with netlify_dev(shipped_site, tmp_path) as base:
         answers = fetch_all(browser, page_origin, base)
     simple = {path: answers[(path, False)] for path in PATHS}
