@@ -207,6 +207,43 @@ def test_bands_match_the_definition_with_few_distinct_sds(
     assert rank_bands(estimates, Z) == _naive(estimates, Z)
 
 
+def test_rank_bands_on_the_z_boundary() -> None:
+    # z = 2 and sds whose squares sum to a square, so z_ji lands exactly on +-z:
+    #   A 100 (sd 3), B 110 (sd 4): z_BA = (110 - 100) / sqrt(9 + 16) = 10 / 5 = 2 >= 2:
+    #     B clearly above A; z_AB = -2, not > -2: A clearly below B
+    #   A, C 105 (sd 4): z_CA = 5 / 5 = 1; B, C: z_BC = 5 / sqrt(32) = 0.88: neither clear
+    # A: low 1 + #{B} = 2, high 1 + #{B, C} = 3; B: low 1, high 1 + #{C} = 2;
+    # C: low 1, high 1 + #{A, B} = 3
+    bands = rank_bands({"a": (100.0, 3.0), "b": (110.0, 4.0), "c": (105.0, 4.0)}, 2.0)
+    assert bands == {
+        "a": RankBand(low=2, high=3),
+        "b": RankBand(low=1, high=2),
+        "c": RankBand(low=1, high=3),
+    }
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 160).map(lambda q: 80 + q / 4),
+            st.sampled_from([0.0, 0.75, 1.0, 3.0, 4.0, 5.0, 12.0]),
+        ),
+        min_size=1,
+        max_size=120,
+    ),
+    st.sampled_from([0.5, 1.0, 2.0]),
+)
+@settings(max_examples=150, deadline=None)
+def test_bands_match_the_definition_on_exact_boundaries(
+    items: list[tuple[float, float]], z: float
+) -> None:
+    # Quarter-point scores, sds from 0.75-1-1.25, 3-4-5 and 5-12-13 and binary z values:
+    # many pairs have z_ji exactly +-z, and many intervals c +- z sd share an endpoint
+    # (ties, equal sds, zero sds too), where ">=" and ">" must be told apart exactly.
+    estimates = {f"m{index:03d}": item for index, item in enumerate(items)}
+    assert rank_bands(estimates, z) == _naive(estimates, z)
+
+
 @given(entries, st.randoms(use_true_random=False))
 @settings(max_examples=100, deadline=None)
 def test_bands_do_not_depend_on_order_or_ids(items: list[tuple[float, float]], rnd: object) -> None:
