@@ -282,3 +282,8 @@ def test_the_redirects_benchmark_counts_the_rules_a_build_writes(
     bench_redirects_main(["--data", str(FIXTURE_DATA)])
     row = capsys.readouterr().out.splitlines()[-1]
     assert row.replace(" ", "").endswith(f"|{len(written)}|")
+    bench_redirects_main(["--models", "40"])  # synthetic: no aliases
+    cells = capsys.readouterr().out.splitlines()[-1].replace(",", "").split("|")[2:-1]
+    published, aliases, history, alias_rules, other, total = map(int, cells)
+    assert (aliases, alias_rules, other) == (0, 0, 23)
+    assert history == 2 * published and total == history + other
