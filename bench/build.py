@@ -1,13 +1,15 @@
 """Build benchmark: the real pipeline by stage, against the floor, plus incremental rebuilds.
 
-`python -m bench.build` synthesises data for each N (default 100, 1,000 and 10,000
+`python -m bench.build` synthesises data for each N (default 1,000, 10,000 and 20,000
 models, 40 scored benchmarks) and, in a fresh child process per N (so that peak RSS is
-that build's own), runs `generator.build.build_site` with its stage functions wrapped
-by timers. It then measures, in the same process:
+that build's own), runs `generator.build.build_site`, taking each stage's wall time
+from the build's own report (the build writes each file as it makes it, so the render,
+downloads and pages stages include their writes; "write" is the swap). It then
+measures, in the same process:
 
 - the floor: encoding the same final documents with msgspec (the same deterministic
-  encoder and formatting) and writing the same files, bytes and paths, into a fresh
-  directory with plain writes, nothing else;
+  encoder and formatting) and writing the same files, bytes and paths (read back from
+  the built site, the reads not timed), into a fresh directory with plain writes;
 - a no-op rebuild (unchanged data) and a one-model change (one model's output price),
   with the build cache of the first build in play, counting the files actually
   rewritten (inode or mtime changed) and the bytes the process wrote (`wchar` of
@@ -38,7 +40,7 @@ import sys
 import tempfile
 import time
 import tomllib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -48,7 +50,6 @@ import msgspec
 import rtoml
 
 from bench.measure import (
-    Sample,
     children_peak_rss_mib,
     human_bytes,
     measure,
@@ -57,20 +58,6 @@ from bench.measure import (
 )
 
 STAGES = ("load", "score", "history", "render", "downloads", "pages", "check", "write")
-# Function name in generator.build -> the stage its time is charged to.
-WRAPPED = {
-    "load_dataset": "load",
-    "compute_scores": "score",
-    "replay": "history",  # its own compute_scores per month end are charged here
-    "build_documents": "render",
-    "render_api": "render",
-    "render_derived": "downloads",  # the CSVs, feed and llms.txt (through the build cache)
-    "build_openapi": "pages",  # built for the pages (the API's own copy is in render_api)
-    "render_hosting": "check",
-    "merge_files": "check",
-    "check_site": "check",
-    "write_site": "write",
-}
 BASE_URL = "http://127.0.0.1:8000"
 
 
@@ -101,40 +88,28 @@ class BuildRun:
 
 
 @contextmanager
-def instrumented(samples: dict[str, Sample], captured: dict[str, Any]) -> Iterator[None]:
-    """Wrap the stage functions `generator.build.build_site` calls; restore them after."""
+def captured_documents(captured: dict[str, Any]) -> Iterator[None]:
+    """Keep what the floor needs from a build: its documents and the published count."""
     from generator import build
 
-    originals: dict[str, Any] = {}
+    originals = (getattr(build, "build_documents"), getattr(build, "load_dataset"))  # noqa: B009
 
-    def wrap(name: str, stage: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            with measure(stage) as sample:
-                result = fn(*args, **kwargs)
-            total = samples.setdefault(stage, Sample(stage))
-            total.wall += sample.wall
-            total.cpu += sample.cpu
-            total.written += sample.written
-            total.peak_rss_mib = sample.peak_rss_mib
-            captured[name] = result
-            if name == "write_site":
-                captured["files"] = args[0]
-            return result
+    def documents(*args: Any, **kwargs: Any) -> Any:
+        captured["documents"] = originals[0](*args, **kwargs)
+        return captured["documents"]
 
-        return timed
+    def load(*args: Any, **kwargs: Any) -> Any:
+        dataset = originals[1](*args, **kwargs)
+        captured["published"] = len(dataset.models)  # not the dataset: the build frees it
+        return dataset
 
-    for name, stage in WRAPPED.items():
-        if not hasattr(build, name):  # an older generator (the "before" of a comparison)
-            continue
-        originals[name] = getattr(build, name)
-        setattr(build, name, wrap(name, stage, originals[name]))
-    originals["render_pages"] = build.render_pages
-    build.render_pages = wrap("render_pages", "pages", build.render_pages)
+    setattr(build, "build_documents", documents)  # noqa: B010
+    setattr(build, "load_dataset", load)  # noqa: B010
     try:
         yield
     finally:
-        for name, original in originals.items():
-            setattr(build, name, original)
+        setattr(build, "build_documents", originals[0])  # noqa: B010
+        setattr(build, "load_dataset", originals[1])  # noqa: B010
 
 
 def _config() -> Any:
@@ -144,49 +119,61 @@ def _config() -> Any:
 
 
 def cold_build(run: BuildRun, data: Path, out: Path) -> dict[str, Any]:
-    """The first build into an empty directory, by stage; returns what the stages produced."""
+    """The first build into an empty directory, by stage; returns its documents."""
     from generator.build import build_site
 
-    samples: dict[str, Sample] = {}
     captured: dict[str, Any] = {}
-    with instrumented(samples, captured), measure("build") as total:
-        build_site(data, out, _config())
+    with captured_documents(captured), measure("build") as total:
+        report = build_site(data, out, _config())
     run.total_wall, run.total_cpu = total.wall, total.cpu
     run.peak_rss_mib = peak_rss_mib()
     run.worker_peak_rss_mib = children_peak_rss_mib()
     for stage in STAGES:
-        sample = samples.get(stage, Sample(stage))
-        run.stages[stage] = {"wall": sample.wall, "cpu": sample.cpu}
+        run.stages[stage] = {"wall": report.seconds.get(stage, 0.0), "cpu": 0.0}
     other = total.wall - sum(s["wall"] for s in run.stages.values())
     run.stages["other"] = {"wall": max(other, 0.0), "cpu": 0.0}
-    files: Mapping[str, bytes] = captured["files"]
-    run.files, run.bytes = len(files), sum(len(b) for b in files.values())
-    run.published = len(captured["load_dataset"].models)
+    files = site_files(out)
+    run.files, run.bytes = len(files), sum(os.path.getsize(out / rel) for rel in files)
+    run.published = captured["published"]
     return captured
 
 
-def floor(documents: Mapping[str, msgspec.Struct], files: Mapping[str, bytes], out: Path) -> Any:
+def site_files(root: Path) -> list[str]:
+    """Every file of a site, relative, sorted."""
+    return sorted(
+        os.path.relpath(os.path.join(dirpath, name), root)
+        for dirpath, _dirs, names in os.walk(root)
+        for name in names
+    )
+
+
+def floor(documents: Mapping[str, msgspec.Struct], site: Path, out: Path) -> Any:
     """Encode the final documents and write the same files: the least any build must do."""
     encoder = msgspec.json.Encoder(order="deterministic")
     with measure("encode") as encode:
-        encoded = [
-            msgspec.json.format(encoder.encode(d), indent=2) + b"\n" for d in documents.values()
-        ]
-    with measure("write") as write:
-        made: set[str] = set()
-        for rel, data in files.items():
+        encoded = sum(
+            len(msgspec.json.format(encoder.encode(d), indent=2) + b"\n")
+            for d in documents.values()
+        )
+    made: set[str] = set()
+    write_wall = write_cpu = 0.0
+    for rel in site_files(site):
+        data = (site / rel).read_bytes()  # not timed: the floor starts from the bytes
+        with measure("write") as write:
             parent = os.path.dirname(rel)
             if parent not in made:
                 os.makedirs(out / parent, exist_ok=True)
                 made.add(parent)
             with open(out / rel, "wb") as handle:
                 handle.write(data)
+        write_wall += write.wall
+        write_cpu += write.cpu
     return {
         "encode": encode.wall,
-        "write": write.wall,
-        "wall": encode.wall + write.wall,
-        "cpu": encode.cpu + write.cpu,
-        "encoded_bytes": float(sum(len(e) for e in encoded)),
+        "write": write_wall,
+        "wall": encode.wall + write_wall,
+        "cpu": encode.cpu + write_cpu,
+        "encoded_bytes": float(encoded),
     }
 
 
@@ -278,7 +265,7 @@ def run_child(data: Path, work: Path, models: int) -> BuildRun:
     for path in (site, floor_dir):
         shutil.rmtree(path, ignore_errors=True)
     captured = cold_build(run, data, site)
-    run.floor = floor(captured["build_documents"], captured["files"], floor_dir)
+    run.floor = floor(captured["documents"], site, floor_dir)
     del captured
     shutil.rmtree(floor_dir, ignore_errors=True)
     run.api_bytes = api_sizes(site)
@@ -472,7 +459,7 @@ def report(runs: Sequence[BuildRun], start: Mapping[str, float] | None = None) -
 def main(argv: Sequence[str] | None = None) -> None:
     """Command line: see --help."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--sizes", default="100,1000,10000", help="comma-separated model counts")
+    parser.add_argument("--sizes", default="1000,10000,20000", help="comma-separated model counts")
     parser.add_argument("--benchmarks", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--work", type=Path, help="scratch directory (default: a temp dir)")

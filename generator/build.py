@@ -1,19 +1,23 @@
 """The build pipeline, one stage after another; `_build` is the list:
 
 cache (is the site current? `output.cache.site_state`) -> load -> score -> history ->
-render (documents and API files) -> downloads (CSV, feed, llms.txt) -> pages -> check ->
-write. Everything is computed and checked in memory first; only the last stage touches
-`out_dir`, through `output.writer.write_site`'s atomic swap. Any failure before or during
-the write leaves the previous site exactly as it was. `build_api` runs the same stages up
-to render, and the API check (for `modelscores diff`).
+render (documents, API files) -> downloads (CSV, feed, llms.txt) -> pages -> check ->
+write. From the API files on, each file goes to the writer's staging tree as it is made
+(`output.writer.SiteWriter`: the spare tree beside the site, updated in place) and only
+its digest is kept, so memory holds the documents, not the site; the checks see every
+file on its way (`checks.SiteCheck`). The last stage swaps the tree in atomically; any
+failure before it (a failed check included) deletes the staging tree and leaves the
+previous site exactly as it was. `build_api` runs the same stages up to the API files,
+held whole, and the API check (for `modelscores diff`).
 """
 
 from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -21,8 +25,9 @@ import msgspec
 from generator.api.hosting import render_hosting
 from generator.api.openapi import build_openapi
 from generator.api.urls import HTML_404, SiteConfig
-from generator.checks import check_api, check_site, fail_on
-from generator.documents.assemble import build_documents, render_api
+from generator.checks import SiteCheck, check_api, fail_on
+from generator.digests import content_digest
+from generator.documents.assemble import api_files, api_twins, build_documents, render_api
 from generator.documents.derived import derived_files
 from generator.documents.models import model_aliases
 from generator.errors import BuildError, DataError
@@ -34,9 +39,9 @@ from generator.output.pool import default_workers, map_ordered
 from generator.output.report import BuildReport as BuildReport
 from generator.output.report import unchanged_report
 from generator.output.snapshots import SnapshotCache
-from generator.output.writer import file_digests, merge_files, write_site
+from generator.output.writer import Placed, SiteWriter
 from generator.pages import charts
-from generator.pages.render import render_pages
+from generator.pages.render import emit_pages
 from generator.pages.sitedocs import SiteDocuments
 from generator.pages.svg import RenderError
 from generator.scoring import compute_scores
@@ -131,50 +136,125 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
         if state.current:
             return unchanged_report(state.manifest, out_dir, timer.seconds)
         outputs = output_cache(state.manifest, out_dir)
-    with timer.stage("load"):
-        record_cache = RecordCache(out_dir)
-        dataset = load_dataset(data_dir, record_cache)
-    with timer.stage("score"):
-        scores = compute_scores(dataset)
-    with timer.stage("history"):
-        history_cache = SnapshotCache(out_dir)
-        snapshots = history(dataset, history_cache, workers)
-    with timer.stage("render"):
-        documents, api = render(dataset, scores, snapshots, config)
-    with timer.stage("downloads"):
-        downloads = render_derived(documents, api, config, outputs)
-    with timer.stage("pages"):
-        pages = _pages(documents, config, outputs, workers)
-    with timer.stage("check"):
-        hosting = render_hosting(config, HTML_404 in pages, model_aliases(documents), documents)
-        files = merge_files(api, pages, hosting, downloads)
-        digests = file_digests(files)
-        # A file with the very bytes this code checked and published last time passes again
-        # (a manifest from other code has no `code`: load_manifest keeps only its trees).
-        last = state.manifest.trees.live if state.manifest.code else {}
-        check_site(files, [p for p, d in digests.items() if p in last and last[p].digest == d])
-    with timer.stage("write"):
-        written = write_site(
-            files,
-            out_dir,
-            # Under the writer's lock, so the record matches the site it describes.
-            after=lambda trees: save_manifest(
-                out_dir, state.inputs, len(documents), outputs.outputs, trees
-            ),
-            trees=state.manifest.trees,
-            digests=digests,
-        )
-        history_cache.save()  # entries stand alone (keyed by their inputs), so after the lock
-        record_cache.save()
+    # A file with the very bytes this code checked and published last time passes again
+    # (a manifest from other code has no `code`: load_manifest keeps only its trees).
+    last = state.manifest.trees.live if state.manifest.code else {}
+    check = SiteCheck({path: s.digest for path, s in last.items()})
+    # The writer's lock from here on: the caches beside the site are saved as soon as
+    # they are complete (their entries stand alone, keyed by their inputs), and the site's
+    # files are written from the render stage on.
+    with SiteWriter(out_dir, state.manifest.trees) as site:
+        with timer.stage("load"):
+            record_cache = RecordCache(out_dir)
+            dataset = load_dataset(data_dir, record_cache)
+            record_cache.save()
+            del record_cache
+        with timer.stage("score"):
+            scores = compute_scores(dataset)
+        with timer.stage("history"):
+            history_cache = SnapshotCache(out_dir)
+            snapshots = history(dataset, history_cache, workers)
+            history_cache.save()
+            del history_cache
+        with timer.stage("render"):
+            documents = build_documents(dataset, scores, config, snapshots)
+            del dataset, scores, snapshots  # the documents hold all that is published
+            api = write_api(site, check, documents, config, workers)
+        with timer.stage("downloads"):
+            write_derived(site, documents, api, config, outputs, workers)
+            del api
+        with timer.stage("pages"):
+            _pages(site, documents, config, outputs, workers)
+        with timer.stage("check"):
+            hosting = render_hosting(
+                config, HTML_404 in site.digests, model_aliases(documents), documents
+            )
+            for path, data in hosting.items():
+                site.put(path, data)
+            check.finish(site.digests, hosting["_redirects"])
+        with timer.stage("write"):
+            written = site.finish(
+                # Under the writer's lock, so the record matches the site it describes.
+                after=lambda trees: save_manifest(
+                    out_dir, state.inputs, len(documents), outputs.outputs, trees
+                )
+            )
     return BuildReport(
         out_dir=str(out_dir),
-        files=len(files),
+        files=len(site.digests),
         written=written.written,
         unchanged=written.unchanged,
         swapped=written.swapped,
         documents=len(documents),
         seconds=timer.seconds,
     )
+
+
+def write_api(
+    site: SiteWriter, check: SiteCheck, documents: Documents, config: SiteConfig, workers: int
+) -> dict[str, bytes]:
+    """Stage render, its second half: every API file encoded, checked and put in the site
+    (the alias tree as hard links to the versioned files); returns each file's digest."""
+    jobs = [
+        Output(name, make, twins=tuple(api_twins(name)))
+        for name, make in api_files(documents, config)
+    ]
+    emit(site, jobs, workers, check=check)
+    return {job.path: site.digests[job.path] for job in jobs}
+
+
+@dataclass(frozen=True)
+class Output:
+    """One file for `emit`: its path, how to make it, the key to reuse it by (none: always
+    made) and the alias paths that hold the same bytes."""
+
+    path: str
+    make: Callable[[], bytes]
+    key: bytes | None = None
+    twins: tuple[str, ...] = ()
+
+
+_Made = tuple[bytes, Placed, list[Placed], list[str]]
+
+
+def emit(
+    site: SiteWriter,
+    jobs: Sequence[Output],
+    workers: int,
+    outputs: OutputCache | None = None,
+    check: SiteCheck | None = None,
+) -> None:
+    """Make every job's file and put it in the site, spread over `workers` forked
+    processes: each makes its file (or reads back the last build's, when `outputs` has
+    it under the job's key), checks it, and places it and its twins in the staging tree
+    itself; only digests and file states come back."""
+    for job in jobs:
+        for path in (job.path, *job.twins):
+            site.claim(path)
+
+    def make(index: int) -> _Made:
+        job = jobs[index]
+        data = None
+        if outputs is not None and job.key is not None:
+            data = outputs.lookup(job.path, job.key)
+        if data is None:
+            data = job.make()
+        digest = content_digest(data)
+        problems = check.document_problems(job.path, data, digest) if check else []
+        placed = site.place(job.path, data, digest)
+        twins = [site.place_twin(twin, job.path, data, digest) for twin in job.twins]
+        return digest, placed, twins, problems
+
+    for job, (digest, placed, twins, problems) in zip(
+        jobs, map_ordered(make, len(jobs), workers), strict=True
+    ):
+        site.note(job.path, placed)
+        for twin, twin_placed in zip(job.twins, twins, strict=True):
+            site.note(twin, twin_placed)
+        if outputs is not None and job.key is not None:
+            outputs.record(job.path, job.key, digest)
+        if check is not None:
+            check.problems.extend(problems)
 
 
 def history(
@@ -194,33 +274,38 @@ def history(
 def render(
     dataset: Dataset, scores: Scores, snapshots: list[Snapshot], config: SiteConfig
 ) -> tuple[Documents, dict[str, bytes]]:
-    """Stage render: every published document, and the API files encoded from them."""
+    """Every published document, and the API files encoded from them (held whole)."""
     documents = build_documents(dataset, scores, config, snapshots)
     return documents, render_api(documents, config)
 
 
-def render_derived(
+def write_derived(
+    site: SiteWriter,
     documents: Mapping[str, msgspec.Struct],
     api: Mapping[str, bytes],
     config: SiteConfig,
     outputs: OutputCache,
-) -> dict[str, bytes]:
+    workers: int,
+) -> None:
     """Stage downloads: the CSV downloads, the Atom feed and llms.txt, each reused when the
-    bytes it is made from (its API files, the site settings) did not change."""
-    return {
-        d.path: outputs.produce(d.path, outputs.key([d.path.encode(), *d.inputs]), d.make)
+    API files it is made from (by digest, `api`) and the site settings did not change."""
+    jobs = [
+        Output(d.path, d.make, key=outputs.key([d.path.encode(), *d.inputs]))
         for d in derived_files(documents, api, config)
-    }
+    ]
+    emit(site, jobs, workers, outputs)
 
 
 def _pages(
-    documents: Documents, config: SiteConfig, outputs: OutputCache, workers: int
-) -> dict[str, bytes]:
-    """Stage pages: every page, stylesheet and chart preview (the unchanged ones reused)."""
+    site: SiteWriter, documents: Documents, config: SiteConfig, outputs: OutputCache, workers: int
+) -> None:
+    """Stage pages: every page, static file and chart preview (the unchanged ones reused),
+    each written by the worker that rendered it."""
     try:
-        return render_pages(
+        emit_pages(
             documents,
             config,
+            site,
             build_openapi(documents, config),
             outputs=outputs,
             run=lambda task, count: map_ordered(task, count, workers),

@@ -12,3 +12,9 @@ def digest(*parts: bytes) -> bytes:
         h.update(len(part).to_bytes(8, "little"))
         h.update(part)
     return h.digest()
+
+
+def content_digest(data: bytes) -> bytes:
+    """The digest of a published file's bytes (SHA-256): the writer's record of every file
+    and the build cache's check of a reused output are the same hash, computed once."""
+    return hashlib.sha256(data).digest()

@@ -8,7 +8,8 @@ docs/ARCHITECTURE.md (versioned tree, byte-identical alias tree, 404 bodies, Ope
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -379,20 +380,43 @@ def _index(config: SiteConfig, env: EnvelopeFields) -> ApiIndex:
 # --- files ------------------------------------------------------------------
 
 
-def render_api(documents: Mapping[str, msgspec.Struct], config: SiteConfig) -> dict[str, bytes]:
-    """The API file tree: both prefixes, the 404 bodies and the OpenAPI document."""
-    encoded = {path: encode(doc) for path, doc in documents.items()}
-    openapi = encode(build_openapi(documents, config))
-    files: dict[str, bytes] = {}
-    for prefix in API_PREFIXES:
-        for path, data in encoded.items():
-            files[api_file(path, prefix)] = data
-        files[f"{prefix.lstrip('/')}/{OPENAPI_FILE}"] = openapi
+def api_files(
+    documents: Mapping[str, msgspec.Struct], config: SiteConfig
+) -> list[tuple[str, Callable[[], bytes]]]:
+    """The versioned API tree, each file with how to encode it (so a build holds no more
+    than one document's bytes at a time, and may encode them in workers): every document,
+    then the OpenAPI document and the 404 bodies. The alias tree holds the same bytes at
+    `api_twins(name)`."""
+    files: list[tuple[str, Callable[[], bytes]]] = []
+    for path, doc in documents.items():
+        files.append((api_file(path), partial(encode, doc)))
+    openapi = f"{API_PREFIXES[0].lstrip('/')}/{OPENAPI_FILE}"
+    files.append((openapi, lambda: encode(build_openapi(documents, config))))
     for code, message in ERROR_CODES.items():
-        files[error_file(code)] = encode(Error(error=message, code=code))
-    if len(files) != len(API_PREFIXES) * (len(encoded) + 1) + len(ERROR_CODES):
+        files.append((error_file(code), partial(encode, Error(error=message, code=code))))
+    if len({name for name, _ in files}) != len(files):
         raise BuildError("two API documents map to the same file")
     return files
 
 
-__all__ = ["API_VERSION", "build_documents", "encode", "render_api"]
+def api_twins(name: str) -> list[str]:
+    """The alias-tree files holding the very bytes of the versioned file `name`."""
+    root = API_PREFIXES[0].lstrip("/") + "/"
+    if not name.startswith(root):
+        return []
+    return [f"{prefix.lstrip('/')}/{name[len(root) :]}" for prefix in API_PREFIXES[1:]]
+
+
+def render_api(documents: Mapping[str, msgspec.Struct], config: SiteConfig) -> dict[str, bytes]:
+    """The API file tree, held whole: both prefixes, the 404 bodies and the OpenAPI document."""
+    files: dict[str, bytes] = {}
+    for name, make in api_files(documents, config):
+        data = make()
+        for path in (name, *api_twins(name)):
+            if path in files:
+                raise BuildError("two API documents map to the same file")
+            files[path] = data
+    return files
+
+
+__all__ = ["API_VERSION", "api_files", "api_twins", "build_documents", "encode", "render_api"]

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import msgspec
 
-from generator.digests import digest
+from generator.digests import content_digest, digest
 from generator.input.limits import tree_problems
 from generator.output.writer import Trees, interrupted, is_recorded
 
@@ -197,7 +197,9 @@ class OutputCache:
     """Reuse of single outputs by key, from the live site, checked against their digest.
 
     A producer asks `reused(path, key)` before making an output and gives every output it
-    made or reused to `record(path, key, data)`; `outputs` is then this build's table.
+    made to `record(path, key, content)` (`content`: the `content_digest` of its bytes, the
+    writer's digest too); `outputs` is then this build's table. Workers ask `lookup`,
+    which records nothing, and the parent records what they found.
     """
 
     def __init__(self, previous: Mapping[str, Output], site: Path | None) -> None:
@@ -206,7 +208,7 @@ class OutputCache:
         self.outputs: dict[str, Output] = {}
         self.hits = 0
 
-    def reused(self, path: str, key: bytes) -> bytes | None:
+    def lookup(self, path: str, key: bytes) -> bytes | None:
         """The previous bytes of `path` if they came from `key` and are still on disk."""
         entry = self._previous.get(path)
         if entry is None or entry.key != key or self._site is None:
@@ -215,16 +217,23 @@ class OutputCache:
             data = (self._site / path).read_bytes()
         except OSError:
             return None
-        if digest(data) != entry.content:
-            return None
-        self.outputs[path] = entry
-        self.hits += 1
+        return data if content_digest(data) == entry.content else None
+
+    def reused(self, path: str, key: bytes) -> bytes | None:
+        """`lookup`, recording the output as this build's when found."""
+        data = self.lookup(path, key)
+        if data is not None:
+            self.record(path, key, self._previous[path].content)
         return data
 
-    def record(self, path: str, key: bytes, data: bytes) -> None:
-        """Note that `key` produced `data` at `path` in this build."""
-        if path not in self.outputs or self.outputs[path].key != key:
-            self.outputs[path] = Output(key=key, content=digest(data))
+    def record(self, path: str, key: bytes, content: bytes) -> None:
+        """Note that `key` produced bytes of digest `content` at `path` in this build."""
+        entry = self._previous.get(path)
+        if entry is not None and entry.key == key and entry.content == content:
+            self.hits += 1
+            self.outputs[path] = entry
+        else:
+            self.outputs[path] = Output(key=key, content=content)
 
     def key(self, parts: Iterable[bytes]) -> bytes:
         """An output key from `parts`, bound to the code version (`keyed`)."""
@@ -235,7 +244,7 @@ class OutputCache:
         data = self.reused(path, key)
         if data is None:
             data = make()
-            self.record(path, key, data)
+            self.record(path, key, content_digest(data))
         return data
 
 

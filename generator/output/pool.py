@@ -1,7 +1,8 @@
 """Run independent output tasks in worker processes, results in task order.
 
 Workers are forked after the inputs are built, so a task is just its index: nothing is
-pickled on the way in, only each result (bytes) on the way back. Same bytes as running
+pickled on the way in, only each result on the way back (bytes, or for a task that
+writes its own output, a few digests). Same bytes as running
 the tasks in this process, in the same order; exceptions are re-raised here.
 """
 
@@ -10,12 +11,15 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 MIN_PARALLEL = 64
 """Fewer tasks than this run in-process (forking costs more than it saves)."""
 WORKERS_ENV = "MODELSCORES_JOBS"
 
-_task: Callable[[int], bytes] | None = None
+T = TypeVar("T")
+
+_task: Callable[[int], Any] | None = None
 
 
 def default_workers() -> int:
@@ -29,14 +33,14 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def _run(index: int) -> bytes:
+def _run(index: int) -> Any:
     assert _task is not None
     return _task(index)
 
 
 def map_ordered(
-    task: Callable[[int], bytes], count: int, workers: int, minimum: int | None = None
-) -> list[bytes]:
+    task: Callable[[int], T], count: int, workers: int, minimum: int | None = None
+) -> list[T]:
     """`[task(i) for i in range(count)]`, spread over `workers` forked processes.
 
     Below `minimum` tasks (default `MIN_PARALLEL`) they run here instead.

@@ -1,13 +1,20 @@
-"""Write a built site (`dict[path, bytes]`) into `out_dir` so readers never see a mix.
+"""Write a site into `out_dir` file by file, so readers never see a mix.
+
+A build hands each file to a `SiteWriter` as it makes it (and keeps only its digest), so
+a build's memory does not hold the site; `write_site` does the same for a site held
+whole (`dict[path, bytes]`). The files of the API's alias tree are hard links to their
+versioned twins (`put_twin`): the same bytes, written once.
 
 How the swap works (and why `out_dir` is always a complete site):
 
 1. The new tree is written into a staging directory beside `out_dir` (same file
-   system), `.<name>.staging-XXXX`. A file whose bytes equal the live site's is
-   hard-linked from it (copied if linking fails), so an unchanged file is never
-   rewritten. The staged tree is then made durable before the swap: one `syncfs(2)` of
-   its file system on Linux (one journal commit, instead of one fsync per file), else an
-   fsync of every written file and every directory.
+   system), `.<name>.staging-XXXX`, while the build runs. A file whose bytes equal the
+   live site's is hard-linked from it (copied if linking fails), so an unchanged file is
+   never rewritten. Once every file is in and every check has passed, the staged tree
+   is made durable: one `syncfs(2)` of its file system on Linux (one journal commit,
+   instead of one fsync per file), else an fsync of every written file and directory.
+   A failure before that (a check, an error, a kill) leaves only the staging tree to
+   delete: the live site is never touched.
 2. On Linux the staging directory and `out_dir` are exchanged with one
    `renameat2(RENAME_EXCHANGE)` call: at every instant the path `out_dir` names either
    the complete old tree or the complete new one. The old tree, now under the staging
@@ -33,7 +40,10 @@ place instead of staging a whole tree: it is checked file by file (size, mtime, 
 against the record, renamed to a staging name (so a kill from then on leaves debris that
 step 3 deletes), brought to the new bytes by unlinking and writing only the files whose
 digest differs (or hard-linking them from the live site when the live copy already has
-them), made durable and exchanged as above; the tree it replaced becomes the next spare.
+them) as they come, rid of the files the new site lacks at the end, made durable and
+exchanged as above; the tree it replaced becomes the next spare. When the new files
+turn out to be exactly the live site's, nothing is swapped and the updated tree stays
+the spare.
 Nothing is ever written into an existing inode, so the live site, which shares inodes
 with the spare, is never touched. The site marker (`_redirects`) of an updated spare is
 always a new inode: a reader still holding the old tree open sees its build identity
@@ -154,25 +164,26 @@ def write_site(
     `trees`: the record the previous write returned (`WriteReport.trees`); with it the
     replaced tree is kept as the spare and the next write updates only what changed.
     `after` runs once the site is in place, still under the lock, with the new record.
-    `digests`: `file_digests(files)` if the caller already has them.
+    `digests`: `file_digests(files)` if the caller already has them. A build streams its
+    files through `SiteWriter` instead; this is the same write for a site held whole.
     """
     check_paths(files)
-    out_dir = Path(os.path.abspath(out_dir))
-    try:
-        out_dir.parent.mkdir(parents=True, exist_ok=True)
-        with _locked(out_dir.parent):
-            _recover(out_dir)
-            _check_replaceable(out_dir)
-            if digests is None or digests.keys() != files.keys():
-                digests = file_digests(files)
-            report = _unchanged(files, digests, out_dir, trees)
-            if report is None:
-                report = _stage_and_swap(files, digests, out_dir, trees)
+    if digests is None or digests.keys() != files.keys():
+        digests = file_digests(files)
+    with SiteWriter(out_dir, trees) as site:
+        try:
+            report = _unchanged(files, digests, site.out_dir, trees)
+        except OSError as exc:
+            raise site._error(exc) from exc
+        if report is not None:
             if after is not None:
                 after(report.trees)
             return report
-    except OSError as exc:
-        raise BuildError(f"cannot write the site to {out_dir}: {_describe(exc)}") from exc
+        # The spare's files the new site lacks go first, so a file may replace a folder.
+        site.stager.drop_stale(files)
+        for rel in sorted(files):
+            site.put(rel, files[rel], digests[rel])
+        return site.finish(after)
 
 
 def _describe(exc: OSError) -> str:
@@ -346,44 +357,6 @@ def _umask() -> int:
     return mask
 
 
-def _stage_and_swap(
-    files: Mapping[str, bytes], digests: Mapping[str, bytes], out_dir: Path, trees: Trees | None
-) -> WriteReport:
-    live = trees.live if trees is not None else {}
-    spare = spare_path(out_dir)
-    reuse = trees is not None and is_recorded(spare, trees.spare)
-    if not reuse:
-        _remove(spare)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.staging-", dir=out_dir.parent))
-    try:
-        mask = _umask()
-        if reuse and trees is not None:
-            os.rmdir(staging)
-            os.rename(spare, staging)
-            stager = _Stager(staging, out_dir, live, mask)
-            stager.update(files, digests, trees.spare)
-        else:
-            os.chmod(staging, 0o777 & ~mask)
-            stager = _Stager(staging, out_dir if out_dir.is_dir() else None, live, mask)
-            stager.populate(files, digests)
-        _sync_staged(staging, stager.written, stager.staged_directories())
-        _swap(staging, out_dir)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    keep = trees is not None and bool(live) and os.path.isdir(staging) and _kept(staging, spare)
-    if not keep:
-        shutil.rmtree(staging, ignore_errors=True)  # the old site, after an exchange
-    _fsync_dir(out_dir.parent)
-    written = len(stager.written) - stager.renewed
-    return WriteReport(
-        written=written,
-        unchanged=len(files) - written,
-        swapped=True,
-        trees=Trees(live=stager.record, spare=dict(live) if keep else {}),
-    )
-
-
 def _remove(path: Path) -> None:
     """Delete whatever is at `path` (a tree, a file or a link), if anything."""
     if os.path.islink(path) or os.path.isfile(path):
@@ -403,11 +376,220 @@ def _kept(staging: Path, spare: Path) -> bool:
     return True
 
 
-class _Stager:
-    """Brings a staging tree to the new files, noting each file's state as it goes.
+Placed = tuple[FileState, bool]
+"""Where `SiteWriter.place` left a file: its state, and whether its bytes were written."""
 
-    An unchanged file is hard-linked from the live site (`previous`), checked first
-    against the live record when there is one, else by comparing its bytes.
+
+class SiteWriter:
+    """A site written file by file as it is produced, then swapped in whole.
+
+    `with SiteWriter(out_dir, trees) as site:` takes the lock, clears what a killed build
+    left and opens the staging tree: the spare renamed to a staging name when it matches
+    its record (`trees.spare`), else a new empty one. `put(path, data)` brings one file of
+    the new site into it (kept when the spare already holds these bytes, hard-linked from
+    the live site when it does, else written: never into an existing inode), so no file's
+    bytes need be kept once put. `finish()` removes what the new site no longer has, makes
+    the tree durable and swaps it in; leaving the block without `finish` (an error, a
+    failed check) deletes the staging tree and leaves the live site as it was.
+
+    Work can be spread over forked workers: the parent `claim`s a path (every check of the
+    path happens there), a worker `place`s its bytes (file system only) and the parent
+    `note`s the returned state.
+    """
+
+    def __init__(self, out_dir: Path, trees: Trees | None = None) -> None:
+        self.out_dir = Path(os.path.abspath(out_dir))
+        self.trees = trees
+        self.live: Mapping[str, FileState] = trees.live if trees is not None else {}
+        self.digests: dict[str, bytes] = {}  # every file put, in order
+        self._stager: _Stager | None = None
+        self._lock: contextlib.ExitStack | None = None
+        self._directories: set[str] = set()  # directories of the new site (claimed paths)
+        self._finished = False
+
+    def __enter__(self) -> SiteWriter:
+        try:
+            self.out_dir.parent.mkdir(parents=True, exist_ok=True)
+            with contextlib.ExitStack() as stack:
+                stack.enter_context(_locked(self.out_dir.parent))
+                _recover(self.out_dir)
+                _check_replaceable(self.out_dir)
+                self._lock = stack.pop_all()
+        except OSError as exc:
+            raise self._error(exc) from exc
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            if not self._finished and self._stager is not None:
+                shutil.rmtree(self._stager.root, ignore_errors=True)
+        finally:
+            if self._lock is not None:
+                self._lock.close()
+
+    def _error(self, exc: OSError) -> BuildError:
+        return BuildError(f"cannot write the site to {self.out_dir}: {_describe(exc)}")
+
+    def _open(self) -> _Stager:
+        spare = spare_path(self.out_dir)
+        reuse = self.trees is not None and is_recorded(spare, self.trees.spare)
+        if not reuse:
+            _remove(spare)
+        staging = Path(tempfile.mkdtemp(prefix=f".{self.out_dir.name}.staging-", dir=spare.parent))
+        mask = _umask()
+        if reuse and self.trees is not None:
+            os.rmdir(staging)
+            os.rename(spare, staging)
+            stager = _Stager(staging, self.out_dir, self.live, mask)
+            stager.update(self.trees.spare)
+        else:
+            os.chmod(staging, 0o777 & ~mask)
+            previous = self.out_dir if self.out_dir.is_dir() else None
+            stager = _Stager(staging, previous, self.live, mask)
+            stager.populate()
+        return stager
+
+    @property
+    def stager(self) -> _Stager:
+        """The staging tree, opened at the first file (so a write with nothing to do, as
+        `write_site` finds out first, never touches the spare)."""
+        if self._lock is None or self._finished:
+            raise BuildError("the site writer is not open")
+        if self._stager is None:
+            try:
+                self._stager = self._open()
+            except OSError as exc:
+                raise self._error(exc) from exc
+        return self._stager
+
+    def claim(self, rel: str) -> None:
+        """Check `rel` as one more file of the new site (BuildError if it cannot be)."""
+        _check_path(rel)
+        if rel in self.digests or rel in self.stager.claimed:
+            raise BuildError(f"two outputs write the same file: {rel}")
+        parts = rel.split("/")
+        parents = ["/".join(parts[:i]) for i in range(1, len(parts))]
+        clash = (
+            rel
+            if rel in self._directories
+            else next((p for p in parents if p in self.digests or p in self.stager.claimed), None)
+        )
+        if clash is not None:
+            raise BuildError(f"a file and a directory share the path: {clash}")
+        self._directories.update(parents)
+        self.stager.claimed.add(rel)
+
+    def place(self, rel: str, data: bytes, digest: bytes | None = None) -> Placed:
+        """Bring the claimed `rel` to `data` in the staging tree (safe in a forked worker)."""
+        try:
+            return self.stager.place(rel, data, content_digest(data) if digest is None else digest)
+        except OSError as exc:
+            raise self._error(exc) from exc
+
+    def note(self, rel: str, placed: Placed) -> None:
+        """Record where a claimed file was placed (in this process or a worker)."""
+        self.stager.note(rel, placed)
+        self.digests[rel] = placed[0].digest
+
+    def put(self, rel: str, data: bytes, digest: bytes | None = None) -> bytes:
+        """Claim, place and note one file; returns its digest."""
+        self.claim(rel)
+        placed = self.place(rel, data, digest)
+        self.note(rel, placed)
+        return placed[0].digest
+
+    def place_twin(self, rel: str, twin: str, data: bytes, digest: bytes) -> Placed:
+        """Place the claimed `rel` with the bytes `data` just placed at `twin`: a hard link
+        to it, unless kept or linked from the live site (safe in a forked worker)."""
+        try:
+            return self.stager.place_twin(rel, twin, data, digest)
+        except OSError as exc:
+            raise self._error(exc) from exc
+
+    def finish(self, after: Callable[[Trees], None] | None = None) -> WriteReport:
+        """Swap the new site in (or keep the live one when it already is these bytes).
+
+        `after` runs once the site is in place, still under the lock, with the new record.
+        """
+        stager = self.stager
+        try:
+            stager.drop_stale(self.digests)
+            report = self._unchanged() or self._swap()
+            if after is not None:
+                after(report.trees)
+        except OSError as exc:
+            raise self._error(exc) from exc
+        self._finished = True
+        return report
+
+    def _unchanged(self) -> WriteReport | None:
+        """The live site already is the new one: keep it, and the staged tree as the spare."""
+        stager = self.stager
+        if self.live:
+            same = set(self.live) == set(self.digests) and all(
+                self.live[p].digest == d for p, d in self.digests.items()
+            )
+            same = same and is_recorded(self.out_dir, self.live)
+        else:
+            same = not stager.written and _tree_names(self.out_dir) == set(self.digests)
+        if not same:
+            return None
+        record = dict(self.live) or _record(self.out_dir, self.digests)
+        spare: dict[str, FileState] = {}
+        if self.trees is not None and self.live:
+            _sync_staged(stager.root, stager.written, stager.staged_directories())
+            if _kept(stager.root, spare_path(self.out_dir)):
+                spare = stager.record
+        shutil.rmtree(stager.root, ignore_errors=True)
+        count = len(self.digests)
+        return WriteReport(
+            written=0, unchanged=count, swapped=False, trees=Trees(live=record, spare=spare)
+        )
+
+    def _swap(self) -> WriteReport:
+        stager = self.stager
+        staging = stager.root
+        _sync_staged(staging, stager.written, stager.staged_directories())
+        _swap(staging, self.out_dir)
+        live = self.live
+        keep = self.trees is not None and bool(live) and os.path.isdir(staging)
+        keep = keep and _kept(staging, spare_path(self.out_dir))
+        if not keep:
+            shutil.rmtree(staging, ignore_errors=True)  # the old site, after an exchange
+        _fsync_dir(self.out_dir.parent)
+        written = len(stager.written) - stager.renewed
+        return WriteReport(
+            written=written,
+            unchanged=len(self.digests) - written,
+            swapped=True,
+            trees=Trees(live=stager.record, spare=dict(live) if keep else {}),
+        )
+
+
+def _tree_names(root: Path) -> set[str] | None:
+    tree = _tree(root) if root.is_dir() else None
+    return None if tree is None else set(tree)
+
+
+def _check_path(path: str) -> None:
+    """Refuse a path that is absolute or escapes the site."""
+    if (
+        not path
+        or path.startswith("/")
+        or "\\" in path
+        or any(p in ("", ".", "..") for p in path.split("/"))
+    ):
+        raise BuildError(f"refusing to write outside the site: {path!r}")
+
+
+class _Stager:
+    """Brings a staging tree to the new files one by one, noting each file's state.
+
+    Populating: the staging tree starts empty. Updating: it is the spare (a complete older
+    site, checked against its record `spare`), whose files are kept where their digest is
+    the new one, replaced where it is not, and removed at the end when the new site has
+    no such file. An unchanged file is hard-linked from the live site (`previous`),
+    checked first against the live record when there is one, else by comparing bytes.
     """
 
     def __init__(
@@ -417,71 +599,125 @@ class _Stager:
         self.previous = previous
         self.live = live
         self.mask = mask
+        self.spare: Mapping[str, FileState] = {}
+        self.claimed: set[str] = set()
         self.written: list[Path] = []  # files written (durability needs them)
         self.renewed = 0  # of which rewritten with the same bytes (the marker)
         self.record: dict[str, FileState] = {}
-        self._directories: set[Path] = {root}
-        self._changed: set[Path] = set()  # directories an entry was removed from
+        self._made: set[Path] = {root}  # directories known to exist (this process)
+        self._changed: set[Path] = {root}  # directories whose entries changed
 
-    def populate(self, files: Mapping[str, bytes], digests: Mapping[str, bytes]) -> None:
-        """Fill an empty staging tree."""
-        for rel in sorted(files):
-            self._directory((self.root / rel).parent)
-            if not self._link_previous(rel, files[rel], digests[rel]):
-                self._write(rel, files[rel], digests[rel])
+    def populate(self) -> None:
+        """Start from an empty staging tree."""
+        self.spare = {}
 
-    def update(
-        self,
-        files: Mapping[str, bytes],
-        digests: Mapping[str, bytes],
-        spare: Mapping[str, FileState],
-    ) -> None:
-        """Bring the spare (a complete older site, checked against `spare`) to `files`."""
+    def update(self, spare: Mapping[str, FileState]) -> None:
+        """Start from the spare: its marker goes first (the tree is no longer that build)."""
+        self.spare = spare
         if SITE_MARKER in spare:
-            os.unlink(self.root / SITE_MARKER)  # first: the tree is no longer that build
-        for rel in sorted(set(spare) - set(files) - {SITE_MARKER}, reverse=True):
-            os.unlink(self.root / rel)
-            self._prune((self.root / rel).parent)
-        for rel in sorted(files):
-            old = spare.get(rel)
-            if rel == SITE_MARKER:
-                continue
-            if old is not None and old.digest == digests[rel]:
-                self.record[rel] = old
-                continue
-            if old is not None:
-                os.unlink(self.root / rel)
-            self._directory((self.root / rel).parent)
-            if not self._link_previous(rel, files[rel], digests[rel]):
-                self._write(rel, files[rel], digests[rel])
-        if SITE_MARKER in files:
-            self._put_marker(files[SITE_MARKER], digests[SITE_MARKER], spare.get(SITE_MARKER))
+            os.unlink(self.root / SITE_MARKER)
 
-    def _put_marker(self, data: bytes, digest: bytes, old: FileState | None) -> None:
-        """The marker, last, and never the inode the spare had (its identity changes)."""
+    def place(self, rel: str, data: bytes, digest: bytes) -> Placed:
+        old = self.spare.get(rel)
+        if rel == SITE_MARKER and self.spare:
+            return self._put_marker(data, digest, old)
+        if old is not None and old.digest == digest:
+            return old, False
+        target = self._clear(rel, old)
+        found = self._link_previous(rel, data, digest)
+        if found is not None:
+            return found
+        _write_file(target, data)
+        return FileState(*_stat_regular(target), digest=digest), True
+
+    def place_twin(self, rel: str, twin: str, data: bytes, digest: bytes) -> Placed:
+        """`rel` as a hard link to the staged `twin` (the same bytes), unless kept or linked."""
+        old = self.spare.get(rel)
+        if old is not None and old.digest == digest:
+            return old, False
+        target = self._clear(rel, old)
+        found = self._link_previous(rel, data, digest)
+        if found is not None:
+            return found
+        _keep(self.root / twin, target)  # a new entry in this tree: counted as written
+        return FileState(*_stat_regular(target), digest=digest), True
+
+    def note(self, rel: str, placed: Placed) -> None:
+        state, written = placed
+        self.record[rel] = state
+        if written:
+            self.written.append(self.root / rel)
+        elif self.spare.get(rel) != state:
+            self._changed.add((self.root / rel).parent)  # linked from the live site
+
+    def _clear(self, rel: str, old: FileState | None) -> Path:
+        """Make way for a new `rel`: the spare's old file unlinked, its folders made."""
+        target = self.root / rel
+        if old is not None:
+            os.unlink(target)
+        elif self.spare:
+            self._clear_stale(target)
+        self._directory(target.parent)
+        return target
+
+    def _clear_stale(self, target: Path) -> None:
+        """Remove what a stale spare entry puts in the way: a folder at `target`, or a file
+        where one of its folders goes (the new site has neither: its paths were claimed)."""
+        if os.path.isdir(target) and not os.path.islink(target):
+            shutil.rmtree(target)
+        for parent in reversed(target.relative_to(self.root).parents[:-1]):
+            path = self.root / parent
+            if not os.path.isdir(path) and os.path.lexists(path):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path)
+                break
+
+    def _put_marker(self, data: bytes, digest: bytes, old: FileState | None) -> Placed:
+        """The marker never takes the inode the spare had (its identity changes)."""
         live = self.live.get(SITE_MARKER)
+        target = self.root / SITE_MARKER
+        if not (old is not None and live is not None and live.inode == old.inode):
+            found = self._link_previous(SITE_MARKER, data, digest)
+            if found is not None:
+                return found
+        _write_file(target, data)
         if old is not None and live is not None and live.inode == old.inode:
-            self._write(SITE_MARKER, data, digest)
-            self.renewed = 1  # same bytes: not counted as written
-        elif not self._link_previous(SITE_MARKER, data, digest):
-            self._write(SITE_MARKER, data, digest)
+            self.renewed += 1  # same bytes rewritten: not counted as written
+        return FileState(*_stat_regular(target), digest=digest), True
+
+    def drop_stale(self, files: Mapping[str, bytes]) -> None:
+        """Remove the spare's files that the new site does not have (and empty folders)."""
+        for rel in sorted(set(self.spare) - set(files) - {SITE_MARKER}, reverse=True):
+            with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+                os.unlink(self.root / rel)
+            self._prune((self.root / rel).parent)
 
     def staged_directories(self) -> list[Path]:
         """Directories whose entries this stager changed (those that still exist)."""
-        changed = self._directories | self._changed | {p.parent for p in self.written}
+        changed = set(self._changed)
+        for path in self.written:
+            changed.update(p for p in path.parents if p == self.root or self.root in p.parents)
+        if not self.spare:
+            for rel in self.record:
+                path = self.root / rel
+                changed.update(p for p in path.parents if p == self.root or self.root in p.parents)
         return sorted(d for d in changed if d == self.root or self.root in d.parents and d.is_dir())
 
     def _directory(self, path: Path) -> None:
-        if path not in self._directories:
+        if path not in self._made:
             path.mkdir(mode=0o777 & ~self.mask, parents=True, exist_ok=True)
-            self._directories.update(p for p in path.parents if self.root in p.parents)
-            self._directories.add(path)
+            self._made.update(p for p in path.parents if self.root in p.parents)
+            self._made.add(path)
 
     def _prune(self, directory: Path) -> None:
         """Remove `directory` and its parents while they are empty (below the root)."""
         while directory != self.root:
             try:
                 os.rmdir(directory)
+            except FileNotFoundError:
+                pass
+            except NotADirectoryError:
+                break  # a new file where a stale folder was
             except OSError as exc:
                 if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
                     raise
@@ -489,29 +725,21 @@ class _Stager:
             directory = directory.parent
         self._changed.add(directory)
 
-    def _link_previous(self, rel: str, data: bytes, digest: bytes) -> bool:
-        """Hard-link `rel` from the live site if it holds these bytes there; False if not."""
+    def _link_previous(self, rel: str, data: bytes, digest: bytes) -> Placed | None:
+        """Hard-link `rel` from the live site if it holds these bytes there; None if not."""
         if self.previous is None:
-            return False
+            return None
         old = self.previous / rel
         if self.live:
             state = self.live.get(rel)
             if state is None or state.digest != digest or not _holds(self.previous, rel, state):
-                return False
+                return None
         elif not _same_bytes(old, data):
-            return False
+            return None
         target = self.root / rel
         if _keep(old, target) and self.live:
-            self.record[rel] = self.live[rel]
-        else:
-            self.record[rel] = FileState(*_stat_regular(target), digest=digest)
-        return True
-
-    def _write(self, rel: str, data: bytes, digest: bytes) -> None:
-        target = self.root / rel
-        _write_file(target, data)
-        self.written.append(target)
-        self.record[rel] = FileState(*_stat_regular(target), digest=digest)
+            return self.live[rel], False
+        return FileState(*_stat_regular(target), digest=digest), False
 
 
 def _stat_regular(path: Path) -> tuple[int, int, int]:

@@ -1,7 +1,9 @@
 """Render the human pages every `url` in the API points at, from the same documents.
 
-`render_pages(documents, config, openapi)` returns `dict[site path, bytes]`: HTML
-pages, one CSS file, and a PNG social preview per promoted chart. Links between
+`emit_pages(documents, config, sink)` hands every file to `sink` as it is made (the build
+writes each at once); `render_pages(documents, config, openapi)` returns them as
+`dict[site path, bytes]`: HTML pages, the static files, and a PNG social preview per
+promoted chart. Links between
 pages are relative (the site works under any base URL and from a local server);
 canonical and social-preview URLs are absolute, from the configured base URL.
 """
@@ -36,12 +38,12 @@ from generator.api.files import model_history_download, snapshot_download
 from generator.api.mcp_tools import MCP_TOOLS
 from generator.api.openapi import build_openapi
 from generator.api.urls import SiteConfig, api_url, mcp_url, openapi_url
-from generator.digests import digest
+from generator.digests import content_digest, digest
 from generator.errors import BuildError
 from generator.pages import apidocs, charts, svg, views
 from generator.pages.axes import format_value
 from generator.pages.charts import DrawnChart
-from generator.pages.reuse import Outputs, RenderAll, TaskMap, in_process
+from generator.pages.reuse import Collect, Outputs, RenderAll, Sink, TaskMap, in_process
 from generator.pages.sitedocs import SiteDocuments
 
 SITE_NAME = "modelscores"
@@ -203,12 +205,11 @@ def _environment() -> jinja2.Environment:
 class _Renderer:
     """Collects every page to render (as a job) and the files added as bytes."""
 
-    def __init__(self, config: SiteConfig, docs: SiteDocuments):
-        self.config, self.docs = config, docs
+    def __init__(self, config: SiteConfig, docs: SiteDocuments, sink: Sink):
+        self.config, self.docs, self.sink = config, docs, sink
         check = docs.methodology.interval_check
         # The interval check's sentence, repeated beside every range (None: no check in data)
         self.ranges_statement = None if isinstance(check, msgspec.UnsetType) else check.statement
-        self.files: dict[str, bytes] = {}
         self.jobs: list[PageJob] = []
         self._paths: set[str] = set()
 
@@ -234,9 +235,12 @@ class _Renderer:
         return path + PAGE_FILE
 
     def add(self, path: str, data: bytes) -> None:
-        if path in self.files:
+        """A file made here (a static file, a chart preview), handed to the sink at once."""
+        if path in self._paths:
             raise BuildError(f"pages: {path} rendered twice")
-        self.files[path] = data
+        self._paths.add(path)
+        self.sink.claim(path)
+        self.sink.note(path, self.sink.place(path, data, content_digest(data)))
 
 
 def _chart_pages(out: _Renderer, drawn: list[DrawnChart]) -> None:
@@ -427,10 +431,15 @@ class _Pages:
     """Renders jobs (the same bytes in any process), keyed for the output cache."""
 
     def __init__(
-        self, config: SiteConfig, meta: msgspec.Struct, jobs: list[PageJob], outputs: Outputs
+        self,
+        config: SiteConfig,
+        meta: msgspec.Struct,
+        jobs: list[PageJob],
+        outputs: Outputs,
+        sink: Sink,
     ) -> None:
         self.env, self.base, self.meta, self.jobs = _environment(), config.base, meta, jobs
-        self.outputs = outputs
+        self.outputs, self.sink = outputs, sink
         encoder = msgspec.msgpack.Encoder(enc_hook=_enc_hook)
         self._encode = encoder.encode
         self._shared = digest(b"pages", encoder.encode(config), encoder.encode(meta))
@@ -465,30 +474,30 @@ class _Pages:
         for name in sorted({job.template for job in self.jobs}):
             self.env.get_template(name)
 
+    def make(self, index: int) -> tuple[bytes | None, bytes, Any]:
+        """Job `index` from key to sink, in whichever process runs it: its key, the last
+        build's bytes if that key made them (else rendered), placed in the sink. Returns
+        the key, the digest of the bytes and what the sink returned, all small."""
+        job = self.jobs[index]
+        key = self.key(job)
+        data = self.outputs.lookup(job.path, key) if key is not None else None
+        if data is None:
+            data = self.render(index)
+        content = content_digest(data)
+        return key, content, self.sink.place(job.path, data, content)
 
-def _render_jobs(pages: _Pages, run: TaskMap) -> dict[str, bytes]:
-    """Every job's bytes: reused where its key matches the last build, else rendered."""
-    outputs = pages.outputs
-    done: dict[str, bytes] = {}
-    keys: dict[str, bytes] = {}
-    todo: list[int] = []
-    for index, job in enumerate(pages.jobs):
-        key = pages.key(job)
-        reused = outputs.reused(job.path, key) if key is not None else None
-        if reused is not None:
-            done[job.path] = reused
-            continue
-        if key is not None:
-            keys[job.path] = key
-        todo.append(index)
+
+def _render_jobs(pages: _Pages, run: TaskMap) -> None:
+    """Every job to the sink: reused where its key matches the last build, else rendered."""
+    for job in pages.jobs:
+        pages.sink.claim(job.path)
     pages.compile()
-    rendered = run(lambda i: pages.render(todo[i]), len(todo))
-    for index, data in zip(todo, rendered, strict=True):
-        path = pages.jobs[index].path
-        done[path] = data
-        if path in keys:
-            outputs.record(path, keys[path], data)
-    return done
+    for job, (key, content, placed) in zip(
+        pages.jobs, run(pages.make, len(pages.jobs)), strict=True
+    ):
+        pages.sink.note(job.path, placed)
+        if key is not None:
+            pages.outputs.record(job.path, key, content)
 
 
 def _cached_rasterise(outputs: Outputs, out: _Renderer) -> charts.Rasterise:
@@ -507,15 +516,31 @@ def render_pages(
     outputs: Outputs | None = None,
     run: TaskMap = in_process,
 ) -> dict[str, bytes]:
-    """Every human page, the stylesheet and the chart previews, keyed by site path.
+    """Every human page, the static files and the chart previews, keyed by site path.
 
     `openapi` is what the API docs page describes (default: `build_openapi(documents)`).
     `outputs` reuses the previous build's bytes of pages and previews whose inputs did not
     change (and records this build's keys); `run` renders the rest (in workers, say).
     """
+    sink = Collect()
+    emit_pages(documents, config, sink, openapi, outputs=outputs, run=run)
+    return dict(sorted(sink.files.items()))
+
+
+def emit_pages(
+    documents: Mapping[str, msgspec.Struct],
+    config: SiteConfig,
+    sink: Sink,
+    openapi: Mapping[str, Any] | None = None,
+    *,
+    outputs: Outputs | None = None,
+    run: TaskMap = in_process,
+) -> None:
+    """Every page, static file and chart preview, each handed to `sink` as it is made (in
+    the worker that rendered it, when `run` spreads the pages over workers)."""
     outputs = outputs if outputs is not None else RenderAll()
     docs = SiteDocuments(documents)
-    out = _Renderer(config, docs)
+    out = _Renderer(config, docs, sink)
     static = resources.files("generator.pages").joinpath("static")
     for name in STATIC_FILES:
         out.add(f"static/{name}", static.joinpath(name).read_bytes())
@@ -557,7 +582,4 @@ def render_pages(
     )
     _api_docs_page(out, openapi)
     out.page("404.html", "404.html", "Page not found", "This page does not exist.")
-    pages = _render_jobs(_Pages(config, _envelope(docs), out.jobs, outputs), run)
-    for path, data in pages.items():
-        out.add(path, data)
-    return dict(sorted(out.files.items()))
+    _render_jobs(_Pages(config, _envelope(docs), out.jobs, outputs, sink), run)

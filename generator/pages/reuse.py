@@ -1,17 +1,21 @@
-"""What the pages ask of the build: the last build's bytes, and workers to render the rest.
+"""What the pages ask of the build: the last build's bytes, workers, and where pages go.
 
-`render_pages` reuses a page or chart preview whose key matches the previous build and
-renders the others, possibly in forked workers. The pages own this protocol; the build
-supplies the output cache and the worker pool (`generator/output/`). Without them every
-page is rendered here, in this process.
+`emit_pages` reuses a page or chart preview whose key matches the previous build and
+renders the others, possibly in forked workers, handing each to a `Sink` as it is made
+(the build's site writer, which writes it at once, or a dict). The pages own this
+protocol; the build supplies the output cache, the worker pool and the writer
+(`generator/output/`). Without them every page is rendered here and kept in a dict.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 from generator.digests import digest
+from generator.errors import BuildError
+
+T = TypeVar("T")
 
 
 class Outputs(Protocol):
@@ -21,12 +25,13 @@ class Outputs(Protocol):
         """An output key from `parts`, bound to the code version."""
         ...
 
-    def reused(self, path: str, key: bytes) -> bytes | None:
-        """The previous bytes of `path` if they came from `key`, else None."""
+    def lookup(self, path: str, key: bytes) -> bytes | None:
+        """The previous bytes of `path` if they came from `key`, else None; records nothing
+        (safe in a worker)."""
         ...
 
-    def record(self, path: str, key: bytes, data: bytes) -> None:
-        """Note that `key` produced `data` at `path` in this build."""
+    def record(self, path: str, key: bytes, content: bytes) -> None:
+        """Note that `key` produced bytes of digest `content` at `path` in this build."""
         ...
 
     def produce(self, path: str, key: bytes, make: Callable[[], bytes]) -> bytes:
@@ -40,20 +45,58 @@ class RenderAll:
     def key(self, parts: Iterable[bytes]) -> bytes:
         return digest(*parts)
 
-    def reused(self, path: str, key: bytes) -> bytes | None:
+    def lookup(self, path: str, key: bytes) -> bytes | None:
         return None
 
-    def record(self, path: str, key: bytes, data: bytes) -> None:
+    def record(self, path: str, key: bytes, content: bytes) -> None:
         return None
 
     def produce(self, path: str, key: bytes, make: Callable[[], bytes]) -> bytes:
         return make()
 
 
-TaskMap = Callable[[Callable[[int], bytes], int], list[bytes]]
-"""`run(task, count)`: `[task(i) for i in range(count)]`, in order (possibly in workers)."""
+class Sink(Protocol):
+    """Where made files go, one at a time. `claim` and `note` run here; `place` may run in a
+    forked worker and returns something small to hand back to `note`."""
+
+    def claim(self, path: str) -> None:
+        """Check `path` as a new file (an error if it was claimed before)."""
+        ...
+
+    def place(self, path: str, data: bytes, digest: bytes) -> Any:
+        """Store the claimed `path`'s bytes (`digest`: their `content_digest`)."""
+        ...
+
+    def note(self, path: str, placed: Any) -> None:
+        """Record what `place` returned for `path`."""
+        ...
 
 
-def in_process(task: Callable[[int], bytes], count: int) -> list[bytes]:
+class Collect:
+    """A sink that keeps every file's bytes, by path."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+        self._claimed: set[str] = set()
+
+    def claim(self, path: str) -> None:
+        if path in self._claimed:
+            raise BuildError(f"pages: {path} rendered twice")
+        self._claimed.add(path)
+
+    def place(self, path: str, data: bytes, digest: bytes) -> bytes:
+        return data
+
+    def note(self, path: str, placed: Any) -> None:
+        self.files[path] = placed
+
+
+class TaskMap(Protocol):
+    """`run(task, count)`: `[task(i) for i in range(count)]`, in order (possibly in workers)."""
+
+    def __call__(self, task: Callable[[int], T], count: int, /) -> list[T]: ...
+
+
+def in_process(task: Callable[[int], T], count: int, /) -> list[T]:
     """Every task in turn, here."""
     return [task(i) for i in range(count)]

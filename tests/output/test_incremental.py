@@ -160,18 +160,19 @@ def _built(tmp_path: Path) -> tuple[Path, Path, dict[str, bytes]]:
 
 
 def _build_noting_reused(data: Path, site: Path) -> list[str]:
-    """Build `data` into `site`; the names of the outputs the cache handed back, in order."""
+    """Build `data` into `site`; the names of the outputs the cache handed back, in order
+    (pages and previews ask `lookup`, the rest `reused`, which asks `lookup`)."""
     seen: list[str] = []
-    original = cache.OutputCache.reused
+    original = cache.OutputCache.lookup
 
-    def reused(self: cache.OutputCache, name: str, key: bytes) -> bytes | None:
+    def lookup(self: cache.OutputCache, name: str, key: bytes) -> bytes | None:
         found = original(self, name, key)
         if found is not None:
             seen.append(name)
         return found
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cache.OutputCache, "reused", reused)
+        patch.setattr(cache.OutputCache, "lookup", lookup)
         build_site(data, site, SiteConfig())
     return seen
 
