@@ -22,6 +22,7 @@ from support.browser import (
     latest_snapshot,
     launch_chromium,
     page_types,
+    revisit,
     serve_shipped,
     top_model,
     visit,
@@ -151,25 +152,25 @@ def test_no_page_type_scrolls_sideways(browser: Any, served: Served, width: int)
     """The document is never wider than the window: wide tables and charts scroll inside
     their own box, intro text wraps. Checked on one page of every type."""
     wide = []
-    for kind, path in page_types(served).items():
-        page, seen = visit(
-            browser, served.base_url + path, width, 900, 404 if kind == "404" else 200
-        )
-        try:
-            if kind == "compare":
-                page.wait_for_selector("#compare-table")
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    try:
+        for kind, path in page_types(served).items():
+            url, status = served.base_url + path, 404 if kind == "404" else 200
+            with revisit(page, url, status) as seen:
+                if kind == "compare":
+                    page.wait_for_selector("#compare-table")
+                scroll = page.evaluate("document.documentElement.scrollWidth")
+                text = page.evaluate(
+                    "Math.max(...[...document.querySelectorAll('h1, .lead, main > p')]"
+                    ".map(e => e.getBoundingClientRect().right))"
+                )
             assert seen.failed == [], kind
             # (the 404 page's own status is logged as a console error)
             assert kind == "404" or seen.console_errors == [], kind
-            scroll = page.evaluate("document.documentElement.scrollWidth")
-            text = page.evaluate(
-                "Math.max(...[...document.querySelectorAll('h1, .lead, main > p')]"
-                ".map(e => e.getBoundingClientRect().right))"
-            )
             if scroll > width or text > width:
                 wide.append(f"{kind} ({path}): document {scroll} px, text to {text:.0f} px")
-        finally:
-            page.close()
+    finally:
+        page.close()
     assert wide == []
 
 

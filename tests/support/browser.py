@@ -8,10 +8,10 @@ file on one worker, so the two modules run side by side).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
-import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,9 +19,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from generator.api.urls import site_config
+from generator.build import build_site
 from scripts.screenshots import CHROMIUM_ARGS
 from support.paths import REPO
-from support.servers import free_port, python_env, running_server
+from support.servers import free_port, python_env, running_server, serve_command
 
 CHROMIUM = Path("/usr/bin/chromium")
 WIDTHS = (390, 768, 1280, 1600)
@@ -36,16 +38,15 @@ class Served:
 
 
 def serve_shipped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """`modelscores serve` (the local host: _headers, _redirects, 404s) on a free port."""
+    """`modelscores serve --no-build` (the local host: _headers, _redirects, 404s) on a free
+    port, over the shipped data built here for its address as `serve` would build it (in
+    process: the child's start and its previews drawn again cost seconds and test nothing)."""
     root = tmp_path_factory.mktemp("browser") / "site_out"
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
-    command = [
-        sys.executable, "-m", "generator", "serve",
-        "--data-dir", str(REPO / "data"), "--out-dir", str(root),
-        "--base-url", base_url, "--port", str(port),
-    ]  # fmt: skip
+    build_site(REPO / "data", root, site_config(base_url))
     log = root.parent / "serve.log"
+    command = serve_command(root, port)
     with running_server(command, base_url + "/", env=python_env(), timeout=90, log=log):
         yield Served(root, base_url)
 
@@ -95,6 +96,33 @@ def visit(
     if screenshot:
         seen.screenshot = page.screenshot(full_page=True)
     return page, seen
+
+
+@contextlib.contextmanager
+def revisit(page: Any, url: str, status: int = 200) -> Iterator[Visit]:
+    """Load `url` in an open tab, recording what `visit` records until the block ends.
+
+    For a test that loads many pages at one size: one tab (its context's cache, no new
+    renderer each time) instead of a new one per page. The tab first goes to about:blank, so
+    nothing the previous page left unfinished is recorded as this one's.
+    """
+    page.goto("about:blank")
+    seen = Visit()
+    handlers: dict[str, Callable[[Any], None]] = {
+        "console": lambda m: seen.console_errors.append(m.text) if m.type == "error" else None,
+        "pageerror": lambda e: seen.console_errors.append(str(e)),
+        "requestfailed": lambda r: seen.failed.append(f"{r.url} ({r.failure})"),
+        "response": lambda r: _record_error(seen, r, url),
+    }
+    for event, handler in handlers.items():
+        page.on(event, handler)
+    try:
+        response = page.goto(url, wait_until="load")
+        assert response is not None and response.status == status, url
+        yield seen
+    finally:
+        for event, handler in handlers.items():
+            page.remove_listener(event, handler)
 
 
 def _record_error(seen: Visit, response: Any, page_url: str) -> None:
