@@ -7,6 +7,8 @@ build happens once per run. Do not modify what they return.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -127,6 +129,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         item.nodeid.partition("::")[0] for item in items if item.get_closest_marker("slow")
     )
     items.sort(key=lambda item: -slow_per_file[item.nodeid.partition("::")[0]])
+
+
+@pytest.fixture(scope="session")
+def disk_temp() -> Iterator[Path]:
+    """A folder on the system's temporary disk, whichever file system `tmp_path` is on.
+
+    For tests timed against a disk's writes: the crash trials aim their kills at the write
+    phase, which on tmpfs is too short to hit. Removed at the end of the run.
+    """
+    root = Path(tempfile.mkdtemp(prefix="modelscores-tests-"))
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

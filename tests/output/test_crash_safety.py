@@ -18,6 +18,7 @@ import shutil
 import signal
 import statistics
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -133,8 +134,15 @@ class Sites:
 
 
 @pytest.fixture(scope="module")
-def sites(tmp_path_factory: pytest.TempPathFactory) -> Sites:
-    return Sites(tmp_path_factory.mktemp("crash"))
+def sites(disk_temp: Path) -> Sites:
+    return Sites(Path(tempfile.mkdtemp(prefix="crash-", dir=disk_temp)))
+
+
+@pytest.fixture
+def tmp_path(disk_temp: Path) -> Path:
+    """This module's `tmp_path` is on disk (`disk_temp`) even when the run's are on tmpfs:
+    the trials aim kills at a write phase measured on the same file system as the sites."""
+    return Path(tempfile.mkdtemp(prefix="trial-", dir=disk_temp))
 
 
 def _kill_after(command: list[str], delay: float, parent: Path, aim: bool) -> tuple[int, bool]:

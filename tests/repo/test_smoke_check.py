@@ -14,6 +14,10 @@ import pytest
 from support.netlify import NETLIFY, NODE, netlify_dev
 from support.paths import FIXTURE_DATA, REPO
 from support.servers import free_port, python_env, running_server
+from support.sitetree import build_in_process
+
+from generator.api.urls import SiteConfig
+from generator.build import build_site
 
 SMOKE = REPO / "scripts" / "smoke_check.py"
 CHECKS = [
@@ -98,9 +102,7 @@ def test_a_sidecar_serving_another_build_fails_the_health_check(
     text = (data / "models" / "gamma-1.toml").read_text(encoding="utf-8")
     text = text.replace('id = "gamma-1"', 'id = "gamma-2"').replace("Gamma 1", "Gamma 2")
     (data / "models" / "gamma-2.toml").write_text(text, encoding="utf-8")
-    other = tmp_path / "other"
-    build = [sys.executable, "-m", "generator", "build", "--data-dir", str(data)]
-    subprocess.run([*build, "--out-dir", str(other)], env=python_env(), check=True, timeout=120)
+    other = build_in_process(data, tmp_path / "other")
     for sidecar in _serve(other, tmp_path / "other.log"):
         line = failed(smoke(served, "--sidecar", sidecar))
         assert line.startswith("smoke-check: FAILED sidecar-health: the sidecar serves (")
@@ -125,13 +127,7 @@ def test_netlify_dev_with_the_sidecar_behind_its_proxy_rule(tmp_path: Path) -> N
     sidecar_port = free_port()
     sidecar = f"http://127.0.0.1:{sidecar_port}"
     site = tmp_path / "site"
-    build = [sys.executable, "-m", "generator", "build", "--data-dir", str(FIXTURE_DATA)]
-    subprocess.run(
-        [*build, "--out-dir", str(site), "--mcp-origin", sidecar],
-        env=python_env(),
-        check=True,
-        timeout=120,
-    )
+    build_site(FIXTURE_DATA, site, SiteConfig(mcp_origin=sidecar))  # `build --mcp-origin`
     env = {
         **python_env(),
         "MODELSCORES_SITE_DIR": str(site),
