@@ -7,7 +7,10 @@ with the cyclic garbage collector off (as `build_site` runs):
 
 - `compute_scores` once (**score**), with the part of it spent in `rank_bands` (**rank
   bands**: the composite's and the seven dimensions' bands) and the rest;
-- `replay`, every month end from scratch (**history**);
+- `replay`, every month end from scratch (**history**), in this process; its wall time,
+  and the wall time of the same replay with the months scored by `--jobs` forked workers
+  (`generator/output/pool.py`, as a cold build runs it; **history wall, 1 process** and
+  **N workers**; the scores checked equal);
 - where the commit keeps snapshots between builds (`generator.output.snapshots`), the
   same replay again with the snapshots of the first one on disk (**history, cached**: what
   a rebuild whose results did not change pays, a price edit say).
@@ -36,7 +39,7 @@ from bench.synth import SynthSpec, write_dataset
 ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = """
-import gc, json, resource, sys, tempfile
+import gc, json, resource, sys, tempfile, time
 from pathlib import Path
 from generator.input.load import load_dataset
 from generator.scoring import compute_scores
@@ -60,7 +63,20 @@ gc.disable()
 uncertainty.rank_bands = timed_bands
 start = cpu(); compute_scores(dataset); score = cpu() - start
 uncertainty.rank_bands = rank_bands
-start = cpu(); snapshots = replay(dataset); history = cpu() - start
+wall = time.perf_counter(); start = cpu()
+snapshots = replay(dataset)
+history, history_wall = cpu() - start, time.perf_counter() - wall
+try:
+    from generator.output.pool import map_ordered
+except ImportError:
+    map_ordered = None
+pooled_wall = None
+if map_ordered is not None:
+    jobs = int(sys.argv[2])
+    wall = time.perf_counter()
+    pooled = replay(dataset, run=lambda task, count: map_ordered(task, count, jobs, minimum=2))
+    pooled_wall = time.perf_counter() - wall
+    assert [s.scores for s in pooled] == [s.scores for s in snapshots]
 cached = None
 try:
     from generator.output.snapshots import SnapshotCache
@@ -75,6 +91,7 @@ if SnapshotCache is not None:
     start = cpu(); replay(dataset, store=store, code=store.code); cached = cpu() - start
     assert store.misses == 0, store.misses
 print(json.dumps({"score": score, "bands": bands[0], "history": history, "cached": cached,
+                  "history_wall": history_wall, "pooled_wall": pooled_wall,
                   "snapshots": len(snapshots)}))
 """
 
@@ -89,11 +106,11 @@ def export(rev: str, into: Path) -> Path:
     return into
 
 
-def measure(code: Path, data: Path) -> dict[str, float | None]:
+def measure(code: Path, data: Path, jobs: int = 2) -> dict[str, float | None]:
     """One child process: the CHILD script against `code`'s generator package."""
     env = {**os.environ, "PYTHONPATH": str(code), "PYTHONHASHSEED": "0"}
     result = subprocess.run(
-        [sys.executable, "-c", CHILD, str(data)],
+        [sys.executable, "-c", CHILD, str(data), str(jobs)],
         capture_output=True,
         text=True,
         check=True,
@@ -114,8 +131,10 @@ def _exponent(low: float, high: float, n_low: int, n_high: int) -> str:
     return f"{math.log(high / low) / math.log(n_high / n_low):.2f}"
 
 
-def report(runs: dict[int, dict[str, dict[str, float | None]]], before: str, after: str) -> str:
-    """The side-by-side table, then the exponents from the smallest to the largest N."""
+def report(
+    runs: dict[int, dict[str, dict[str, float | None]]], before: str, after: str, jobs: int = 2
+) -> str:
+    """The side-by-side tables, then the exponents from the smallest to the largest N."""
     for by_rev in runs.values():
         for figures in by_rev.values():
             figures["rest"] = (figures["score"] or 0) - (figures["bands"] or 0)
@@ -150,7 +169,7 @@ def report(runs: dict[int, dict[str, dict[str, float | None]]], before: str, aft
         "history/score before",
         "history/score after",
     ]
-    lines = [table(header, rows)]
+    lines = [table(header, rows), _walls(runs, before, after, jobs)]
     sizes = sorted(runs)
     if len(sizes) > 1:
         low, high = sizes[0], sizes[-1]
@@ -164,6 +183,24 @@ def report(runs: dict[int, dict[str, dict[str, float | None]]], before: str, aft
     return "\n\n".join(lines)
 
 
+def _walls(
+    runs: dict[int, dict[str, dict[str, float | None]]], before: str, after: str, jobs: int
+) -> str:
+    """The cold replay's wall time in one process and in `jobs` workers, per commit."""
+    rows = []
+    for models, by_rev in sorted(runs.items()):
+        row = [f"{models:,}"]
+        for side in ("before", "after"):
+            one, pooled = by_rev[side].get("history_wall"), by_rev[side].get("pooled_wall")
+            speed_up = f"{one / pooled:.2f}x" if one and pooled else "-"
+            row += [_seconds(one), _seconds(pooled), speed_up]
+        rows.append(row)
+    header = ["models"]
+    for rev in (before, after):
+        header += [f"history wall s, 1 process ({rev})", f"{jobs} workers ({rev})", "speed-up"]
+    return table(header, rows)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", required=True, help="commit measured as 'before'")
@@ -171,6 +208,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--sizes", default="1000,10000", help="comma-separated model counts")
     parser.add_argument("--benchmarks", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2, help="workers for the pooled replay")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     parser.add_argument("--data", type=Path, help="measure this data/ instead (one row)")
     args = parser.parse_args(argv)
@@ -185,10 +223,12 @@ def main(argv: Sequence[str] | None = None) -> None:
             if args.data is None:
                 spec = SynthSpec(models=models, benchmarks=args.benchmarks, seed=args.seed)
                 write_dataset(spec, data)
-            runs[models] = {side: measure(code[side], data) for side in ("before", "after")}
+            runs[models] = {
+                side: measure(code[side], data, args.jobs) for side in ("before", "after")
+            }
             print(f"{models:,} models: {runs[models]}", file=sys.stderr, flush=True)
     print(f"load average at end: {os.getloadavg()}\n")
-    print(report(runs, args.before, args.after))
+    print(report(runs, args.before, args.after, args.jobs))
     if args.json:
         args.json.write_text(json.dumps(runs, indent=2), encoding="utf-8")
 

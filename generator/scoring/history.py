@@ -317,8 +317,9 @@ def replay(
     scores (it would score the same records again). With a `store`, a snapshot whose
     scoring inputs (and `code`, the generator's version) were scored before is taken
     from it, and every snapshot scored here is put in it. The months left to score are
-    independent: `run` may score them in worker processes (`generator/output/pool.py`);
-    each comes back as msgpack, in month order, so the result is the same.
+    independent: `run` may score them in worker processes (`generator/output/pool.py`),
+    newest first; each comes back as msgpack and is put back in month order, so the result
+    is the same.
     """
     events = _event_dates(dataset)
     inputs = scoring_inputs(dataset)
@@ -335,8 +336,11 @@ def replay(
             if found[date] is None:
                 pending.append((date, key, then))
         chosen.append(date)
-    encoded = run(lambda i: msgspec.msgpack.encode(score_snapshot(pending[i][2])), len(pending))
-    for (date, key, _), data in zip(pending, encoded, strict=True):
+    # Newest first: a month holds every model and result of the ones before it, so the
+    # costliest run first and the workers finish together (the results are put back in order).
+    last = len(pending) - 1
+    encoded = run(lambda i: msgspec.msgpack.encode(score_snapshot(pending[last - i][2])), last + 1)
+    for (date, key, _), data in zip(pending, reversed(encoded), strict=True):
         found[date] = scores = msgspec.msgpack.decode(data, type=SnapshotScores)
         if store is not None:
             store.put(key, scores)
