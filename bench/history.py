@@ -6,7 +6,9 @@ the `generator` package of that commit (`git archive`) and runs, in a fresh chil
 with the cyclic garbage collector off (as `build_site` runs):
 
 - `compute_scores` once (**score**), with the part of it spent in `rank_bands` (**rank
-  bands**: the composite's and the seven dimensions' bands) and the rest;
+  bands**: the composite's and the seven dimensions' bands) and the rest; then its wall
+  time, best of two, in one process and with the band passes in `--jobs` forked workers
+  (where the commit's `compute_scores` takes a `run`);
 - `replay`, every month end from scratch (**history**), in this process; its wall time,
   and the wall time of the same replay with the months scored by `--jobs` forked workers
   (`generator/output/pool.py`, as a cold build runs it; **history wall, 1 process** and
@@ -70,9 +72,21 @@ try:
     from generator.output.pool import map_ordered
 except ImportError:
     map_ordered = None
-pooled_wall = None
+pooled_wall = score_wall = score_pooled_wall = None
 if map_ordered is not None:
     jobs = int(sys.argv[2])
+    pool = lambda task, count: map_ordered(task, count, jobs, minimum=2)
+    walls = {"one": [], "pooled": []}
+    for _ in range(2):
+        for name, kwargs in (("one", {}), ("pooled", {"run": pool})):
+            wall = time.perf_counter()
+            try:
+                compute_scores(dataset, **kwargs)
+            except TypeError:  # a commit whose compute_scores takes no `run`
+                continue
+            walls[name].append(time.perf_counter() - wall)
+    score_wall = min(walls["one"])
+    score_pooled_wall = min(walls["pooled"], default=None)
     wall = time.perf_counter()
     pooled = replay(dataset, run=lambda task, count: map_ordered(task, count, jobs, minimum=2))
     pooled_wall = time.perf_counter() - wall
@@ -92,6 +106,7 @@ if SnapshotCache is not None:
     assert store.misses == 0, store.misses
 print(json.dumps({"score": score, "bands": bands[0], "history": history, "cached": cached,
                   "history_wall": history_wall, "pooled_wall": pooled_wall,
+                  "score_wall": score_wall, "score_pooled_wall": score_pooled_wall,
                   "snapshots": len(snapshots)}))
 """
 
@@ -186,18 +201,22 @@ def report(
 def _walls(
     runs: dict[int, dict[str, dict[str, float | None]]], before: str, after: str, jobs: int
 ) -> str:
-    """The cold replay's wall time in one process and in `jobs` workers, per commit."""
+    """Scoring's and the cold replay's wall time in one process and in `jobs` workers."""
     rows = []
     for models, by_rev in sorted(runs.items()):
-        row = [f"{models:,}"]
-        for side in ("before", "after"):
-            one, pooled = by_rev[side].get("history_wall"), by_rev[side].get("pooled_wall")
-            speed_up = f"{one / pooled:.2f}x" if one and pooled else "-"
-            row += [_seconds(one), _seconds(pooled), speed_up]
-        rows.append(row)
-    header = ["models"]
+        for stage, one_key, pooled_key in (
+            ("score", "score_wall", "score_pooled_wall"),
+            ("history", "history_wall", "pooled_wall"),
+        ):
+            row = [f"{models:,}", stage]
+            for side in ("before", "after"):
+                one, pooled = by_rev[side].get(one_key), by_rev[side].get(pooled_key)
+                speed_up = f"{one / pooled:.2f}x" if one and pooled else "-"
+                row += [_seconds(one), _seconds(pooled), speed_up]
+            rows.append(row)
+    header = ["models", "wall s"]
     for rev in (before, after):
-        header += [f"history wall s, 1 process ({rev})", f"{jobs} workers ({rev})", "speed-up"]
+        header += [f"1 process ({rev})", f"{jobs} workers ({rev})", "speed-up"]
     return table(header, rows)
 
 

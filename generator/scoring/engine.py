@@ -34,6 +34,7 @@ from generator.scoring.offsets import (
 )
 from generator.scoring.priors import abstract_prior, choose_prior
 from generator.scoring.rounding import round_half_up
+from generator.scoring.tasks import TaskMap, in_process
 from generator.scoring.types import (
     BenchmarkNoise,
     DimensionEstimate,
@@ -307,15 +308,17 @@ def estimate_models(dataset: Dataset, estimator: Estimator = estimate_dimensions
     )
 
 
-def compute_scores(dataset: Dataset) -> Scores:
-    """Every score of every published model and every domain. Pure and deterministic."""
+def compute_scores(dataset: Dataset, run: TaskMap = in_process) -> Scores:
+    """Every score of every published model and every domain. Pure and deterministic.
+
+    `run` may count the eight rank-band passes in worker processes (same result)."""
     params = dataset.methodology.parameters
     benchmarks: dict[str, BenchmarkRecord] = {b.id: b for b in dataset.benchmarks}
     estimates = estimate_models(dataset)
     models, dimensions, composites = estimates.models, estimates.dimensions, estimates.composites
     published_iq, ranks, projected = estimates.published_iq, estimates.ranks, estimates.projected
     chosen, population = estimates.chosen, estimates.population
-    spread = uncertainties(dimensions, composites, ranks, params.interval_z)
+    spread = uncertainties(dimensions, composites, ranks, params.interval_z, run=run)
 
     peer_index = PeerIndex(models, composites)
     scores: dict[str, ModelScores] = {}

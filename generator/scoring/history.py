@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Protocol
 
 import msgspec
@@ -36,6 +36,7 @@ from generator.input.records import (
     ModelRecord,
 )
 from generator.scoring.engine import estimate_models
+from generator.scoring.tasks import TaskMap, in_process
 from generator.scoring.types import RankBand
 from generator.scoring.uncertainty import uncertainties
 
@@ -295,21 +296,13 @@ class _SnapshotKeys:
         return known
 
 
-TaskMap = Callable[[Callable[[int], bytes], int], list[bytes]]
-"""`run(task, count)`: `[task(i) for i in range(count)]`, in order (possibly in workers)."""
-
-
-def _in_process(task: Callable[[int], bytes], count: int) -> list[bytes]:
-    return [task(i) for i in range(count)]
-
-
 def replay(
     dataset: Dataset,
     dates: Iterable[dt.date] | None = None,
     *,
     store: SnapshotStore | None = None,
     code: bytes = b"",
-    run: TaskMap = _in_process,
+    run: TaskMap = in_process,
 ) -> list[Snapshot]:
     """One snapshot per month end (or per given date, ascending), oldest first.
 

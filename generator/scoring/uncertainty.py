@@ -14,6 +14,7 @@ import msgspec
 from generator.scoring.composite import rank_entries
 from generator.scoring.posterior import interval
 from generator.scoring.rounding import round_half_up
+from generator.scoring.tasks import TaskMap, in_process
 from generator.scoring.types import DimensionEstimate, RankBand
 
 _EDGE = 1e-9  # widen the exactly-checked window so float rounding cannot misplace a model
@@ -229,29 +230,34 @@ def uncertainties(
     z: float,
     *,
     per_dimension: bool = True,
+    run: TaskMap = in_process,
 ) -> dict[str, ModelUncertainty]:
     """Every model's uncertainty from its dimension sds, composite and published ranks.
 
     `per_dimension=False` leaves out the dimension rankings' bands (`dimension_bands` is
-    empty): seven of the eight rank-band passes, which the history never publishes.
+    empty): seven of the eight rank-band passes, which the history never publishes. The
+    passes are independent: `run` may count them in worker processes (as msgpack).
     """
     spreads = {
         m: composite_sd([d.sd for d in dimensions[m] if d.sd is not None])
         for m in ranks
         if all(d.sd is not None for d in dimensions[m])
     }
-    bands = _bands({m: (composites[m], spreads.get(m)) for m in ranks}, ranks, z)
     count = len(next(iter(dimensions.values()), ())) if per_dimension else 0
-    by_dimension = [
-        _bands(
+    passes = [({m: (composites[m], spreads.get(m)) for m in ranks}, ranks)]
+    passes += [
+        (
             {
                 m: (estimates[index].value, estimates[index].sd)
                 for m, estimates in dimensions.items()
             },
             _dimension_ranks(dimensions, index),
-            z,
         )
         for index in range(count)
+    ]
+    encoded = run(lambda k: msgspec.msgpack.encode(_bands(*passes[k], z)), len(passes))
+    bands, *by_dimension = [
+        msgspec.msgpack.decode(data, type=dict[str, RankBand]) for data in encoded
     ]
     result = {}
     for m in sorted(dimensions):

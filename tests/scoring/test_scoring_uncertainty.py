@@ -5,12 +5,15 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.input.records import Dataset
+from generator.output.pool import map_ordered
+from generator.scoring import compute_scores
 from generator.scoring.noise import estimate_noise
 from generator.scoring.types import RankBand, Scores
 from generator.scoring.uncertainty import composite_sd, rank_bands, within_rank
@@ -284,3 +287,17 @@ def test_shipped_data_every_ranked_model_has_a_band_around_its_rank(
         assert s.composite_low95 <= s.composite <= s.composite_high95  # type: ignore[operator]
     estimated = [n for n in scores.noise.values() if n.source == "estimated"]
     assert estimated and all(0 < n.sd < 20 for n in estimated)
+
+
+def test_band_passes_counted_in_worker_processes_are_the_same(
+    shipped_scores: tuple[Dataset, Scores],
+) -> None:
+    dataset, scores = shipped_scores
+    counts: list[int] = []
+
+    def in_two_workers(task: Callable[[int], bytes], count: int) -> list[bytes]:
+        counts.append(count)
+        return map_ordered(task, count, workers=2, minimum=2)
+
+    assert compute_scores(dataset, run=in_two_workers) == scores
+    assert counts == [8]  # the composite's and the seven dimensions' bands, in one map
