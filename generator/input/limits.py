@@ -35,6 +35,7 @@ def tree_problems(data_dir: Path) -> list[str]:
     if data_dir.is_symlink():
         return []  # refused by the loader, never listed
     entries, total, models = 0, 0, 0
+    undecodable: list[str] = []
     pending = [data_dir]
     while pending:
         folder = pending.pop()
@@ -52,6 +53,12 @@ def tree_problems(data_dir: Path) -> list[str]:
                         f" folders (the limit is {MAX_TREE_ENTRIES:,})"
                     ]
                 models += in_models
+                why = _undecodable(entry.name)
+                if why:
+                    kind = "directory" if entry.is_dir(follow_symlinks=False) else "file"
+                    shown = os.fsencode(entry.name).decode("utf-8", "backslashreplace")
+                    undecodable.append(f"{Path(folder) / shown}: {kind}: {why}")
+                    continue  # never hashed, listed or opened
                 try:
                     info = entry.stat(follow_symlinks=False)
                 except OSError:
@@ -60,7 +67,7 @@ def tree_problems(data_dir: Path) -> list[str]:
                     pending.append(Path(entry.path))
                 elif stat.S_ISREG(info.st_mode):
                     total += info.st_size
-    problems = []
+    problems = undecodable
     if models > MAX_MODEL_FILES:
         problems.append(
             f"{data_dir / 'models'}: directory: {models:,} entries (the limit is"
@@ -72,3 +79,21 @@ def tree_problems(data_dir: Path) -> list[str]:
             f" {MAX_TREE_BYTES // (1024 * 1024)} MiB)"
         )
     return problems
+
+
+def _undecodable(name: str) -> str:
+    """Why a file or folder name is not UTF-8 ('' when it is).
+
+    The OS hands such a name over with its bytes as lone surrogates (`os.fsdecode`); no
+    TOML id, problem line or cache digest can be made of it.
+    """
+    try:
+        name.encode()
+    except UnicodeEncodeError:
+        raw = os.fsencode(name)
+        try:
+            raw.decode()
+        except UnicodeDecodeError as exc:
+            return f"name is not UTF-8 (byte 0x{raw[exc.start]:02x} at {exc.start})"
+        return "name is not UTF-8"  # a surrogate encoded in the name's bytes themselves
+    return ""

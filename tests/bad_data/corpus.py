@@ -213,6 +213,16 @@ def _reversed_ladder_problem(rel: str) -> str:
     return f"must be strictly decreasing for lower_is_better ({ladder[-1]!r} then {ladder[-2]!r})"
 
 
+def _undecodable_names(data: Path) -> None:
+    """A model file, a folder and a stray file whose names are not UTF-8 (the OS hands
+    them over as lone surrogates, which the build cache's digest could not encode)."""
+    (data / "models" / os.fsdecode(b"\xff.toml")).write_bytes(b"x")
+    folder = data / os.fsdecode(b"caf\xe9")
+    folder.mkdir()
+    (folder / "inside.toml").write_bytes(b'id = "x"\n')
+    (data / "benchmarks" / os.fsdecode(b"gpqa-\xc3(.toml")).write_bytes(b"")
+
+
 def _non_utf8(data: Path) -> None:
     """A Latin-1 byte inside the model name (`Alpha 2` -> `Alpha \\xff2`)."""
     path = data / A2
@@ -916,6 +926,15 @@ CASES: tuple[Case, ...] = (
         "non-utf8-bytes",
         _non_utf8,
         (_m(A2, "file", f"not UTF-8 (byte 0xff at {_offset(A2, b'Alpha 2', 6)})"),),
+    ),
+    Case(
+        "file-and-folder-names-not-utf8",  # was a UnicodeEncodeError traceback in the cache
+        _undecodable_names,
+        (
+            _m("models/\\xff.toml", "file", "name is not UTF-8 (byte 0xff at 0)"),
+            _m("caf\\xe9", "directory", "name is not UTF-8 (byte 0xe9 at 3)"),
+            _m("benchmarks/gpqa-\\xc3(.toml", "file", "name is not UTF-8 (byte 0xc3 at 5)"),
+        ),
     ),
     Case(
         "huge-file",

@@ -33,6 +33,7 @@ IN_CHILD = {
     "unknown-field-in-private-table",
     "empty-data-dir",
     "huge-file",
+    "file-and-folder-names-not-utf8",
 }
 
 
