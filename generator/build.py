@@ -239,6 +239,10 @@ def emit(
         job = jobs[index]
         data = None
         if outputs is not None and job.key is not None:
+            kept = outputs.kept(job.path, job.key) if not job.twins else None
+            placed = site.place_kept(job.path, kept) if kept is not None else None
+            if kept is not None and placed is not None:
+                return kept, placed, [], []  # the last build's file, not even read
             data = outputs.lookup(job.path, job.key)
         if data is None:
             data = job.make()

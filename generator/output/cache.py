@@ -36,7 +36,7 @@ import msgspec
 
 from generator.digests import content_digest, digest
 from generator.input.limits import tree_problems
-from generator.output.writer import Trees, interrupted, is_recorded
+from generator.output.writer import FileState, Trees, holds, interrupted, is_recorded
 
 FORMAT = 2
 CACHE_SUFFIX = ".build-cache"
@@ -202,11 +202,27 @@ class OutputCache:
     which records nothing, and the parent records what they found.
     """
 
-    def __init__(self, previous: Mapping[str, Output], site: Path | None) -> None:
+    def __init__(
+        self,
+        previous: Mapping[str, Output],
+        site: Path | None,
+        live: Mapping[str, FileState] | None = None,
+    ) -> None:
         self._previous = previous
         self._site = site
+        self._live = live or {}  # the writer's record of the live site
         self.outputs: dict[str, Output] = {}
         self.hits = 0
+
+    def kept(self, path: str, key: bytes) -> bytes | None:
+        """The digest of `path`'s live bytes, without reading them, when `key` made them and
+        the writer's record says the file is still the one it wrote (size, mtime, inode:
+        the trust a no-op build gives the whole site); else None. Records nothing."""
+        entry = self._previous.get(path)
+        state = self._live.get(path)
+        if entry is None or entry.key != key or state is None or state.digest != entry.content:
+            return None
+        return entry.content if self._site is not None and holds(self._site, path, state) else None
 
     def lookup(self, path: str, key: bytes) -> bytes | None:
         """The previous bytes of `path` if they came from `key` and are still on disk."""
@@ -251,7 +267,7 @@ class OutputCache:
 def output_cache(manifest: Manifest, out_dir: Path) -> OutputCache:
     """An OutputCache over the last build's outputs and the live site."""
     site = Path(os.path.abspath(out_dir))
-    return OutputCache(manifest.outputs, site if site.is_dir() else None)
+    return OutputCache(manifest.outputs, site if site.is_dir() else None, manifest.trees.live)
 
 
 def save_manifest(

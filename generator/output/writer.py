@@ -282,7 +282,7 @@ def _stat(path: Path) -> tuple[int, int, int] | None:
     return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
-def _holds(root: Path, rel: str, state: FileState) -> bool:
+def holds(root: Path, rel: str, state: FileState) -> bool:
     """Whether `root/rel` is still the file `state` recorded (same size, mtime, inode)."""
     return _stat(root / rel) == (state.size, state.mtime_ns, state.inode)
 
@@ -498,6 +498,14 @@ class SiteWriter:
         self.note(rel, placed)
         return placed[0].digest
 
+    def place_kept(self, rel: str, digest: bytes) -> Placed | None:
+        """Place the claimed `rel` without its bytes, when the spare or the live site holds
+        a file of that digest (by the record); None if neither does (safe in a worker)."""
+        try:
+            return self.stager.place_kept(rel, digest)
+        except OSError as exc:
+            raise self._error(exc) from exc
+
     def place_twin(self, rel: str, twin: str, data: bytes, digest: bytes) -> Placed:
         """Place the claimed `rel` with the bytes `data` just placed at `twin`: a hard link
         to it, unless kept or linked from the live site (safe in a forked worker)."""
@@ -630,6 +638,18 @@ class _Stager:
         _write_file(target, data)
         return FileState(*_stat_regular(target), digest=digest), True
 
+    def place_kept(self, rel: str, digest: bytes) -> Placed | None:
+        old = self.spare.get(rel)
+        if old is not None and old.digest == digest:
+            return old, False
+        state = self.live.get(rel)
+        if self.previous is None or state is None or state.digest != digest:
+            return None
+        if not holds(self.previous, rel, state):
+            return None
+        self._clear(rel, old)
+        return self._link_previous(rel, b"", digest)  # checked by the record, not the bytes
+
     def place_twin(self, rel: str, twin: str, data: bytes, digest: bytes) -> Placed:
         """`rel` as a hard link to the staged `twin` (the same bytes), unless kept or linked."""
         old = self.spare.get(rel)
@@ -732,7 +752,7 @@ class _Stager:
         old = self.previous / rel
         if self.live:
             state = self.live.get(rel)
-            if state is None or state.digest != digest or not _holds(self.previous, rel, state):
+            if state is None or state.digest != digest or not holds(self.previous, rel, state):
                 return None
         elif not _same_bytes(old, data):
             return None

@@ -480,6 +480,10 @@ class _Pages:
         the key, the digest of the bytes and what the sink returned, all small."""
         job = self.jobs[index]
         key = self.key(job)
+        kept = self.outputs.kept(job.path, key) if key is not None else None
+        placed = self.sink.place_kept(job.path, kept) if kept is not None else None
+        if kept is not None and placed is not None:
+            return key, kept, placed  # the last build's file, not even read
         data = self.outputs.lookup(job.path, key) if key is not None else None
         if data is None:
             data = self.render(index)

@@ -25,6 +25,11 @@ class Outputs(Protocol):
         """An output key from `parts`, bound to the code version."""
         ...
 
+    def kept(self, path: str, key: bytes) -> bytes | None:
+        """The digest of the previous bytes of `path`, when `key` made them and they are
+        known to be unchanged without reading them; else None. Records nothing."""
+        ...
+
     def lookup(self, path: str, key: bytes) -> bytes | None:
         """The previous bytes of `path` if they came from `key`, else None; records nothing
         (safe in a worker)."""
@@ -44,6 +49,9 @@ class RenderAll:
 
     def key(self, parts: Iterable[bytes]) -> bytes:
         return digest(*parts)
+
+    def kept(self, path: str, key: bytes) -> bytes | None:
+        return None
 
     def lookup(self, path: str, key: bytes) -> bytes | None:
         return None
@@ -67,6 +75,11 @@ class Sink(Protocol):
         """Store the claimed `path`'s bytes (`digest`: their `content_digest`)."""
         ...
 
+    def place_kept(self, path: str, digest: bytes) -> Any | None:
+        """Store the claimed `path` as the previous build's file of that digest, without
+        its bytes; None when that cannot be done (then `place` it)."""
+        ...
+
     def note(self, path: str, placed: Any) -> None:
         """Record what `place` returned for `path`."""
         ...
@@ -86,6 +99,9 @@ class Collect:
 
     def place(self, path: str, data: bytes, digest: bytes) -> bytes:
         return data
+
+    def place_kept(self, path: str, digest: bytes) -> None:
+        return None  # the bytes are wanted here
 
     def note(self, path: str, placed: Any) -> None:
         self.files[path] = placed

@@ -161,18 +161,22 @@ def _built(tmp_path: Path) -> tuple[Path, Path, dict[str, bytes]]:
 
 def _build_noting_reused(data: Path, site: Path) -> list[str]:
     """Build `data` into `site`; the names of the outputs the cache handed back, in order
-    (pages and previews ask `lookup`, the rest `reused`, which asks `lookup`)."""
+    (by digest from its record, `kept`, or its bytes, `lookup`; `reused` asks `lookup`)."""
     seen: list[str] = []
-    original = cache.OutputCache.lookup
+    originals = {name: getattr(cache.OutputCache, name) for name in ("kept", "lookup")}
 
-    def lookup(self: cache.OutputCache, name: str, key: bytes) -> bytes | None:
-        found = original(self, name, key)
-        if found is not None:
-            seen.append(name)
+    def spy(method: str) -> object:
+        def found(self: cache.OutputCache, name: str, key: bytes) -> bytes | None:
+            result: bytes | None = originals[method](self, name, key)
+            if result is not None and name not in seen:
+                seen.append(name)
+            return result
+
         return found
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cache.OutputCache, "lookup", lookup)
+        for method in originals:
+            patch.setattr(cache.OutputCache, method, spy(method))
         build_site(data, site, SiteConfig())
     return seen
 
