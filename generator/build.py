@@ -1,14 +1,15 @@
 """The build pipeline, one stage after another; `_build` is the list:
 
-cache (is the site current? `output.cache.site_state`) -> load -> score -> history ->
-render (documents, API files) -> downloads (CSV, feed, llms.txt) -> pages -> check ->
-write. From the API files on, each file goes to the writer's staging tree as it is made
-(`output.writer.SiteWriter`: the spare tree beside the site, updated in place) and only
-its digest is kept, so memory holds the documents, not the site; the checks see every
-file on its way (`checks.SiteCheck`). The last stage swaps the tree in atomically; any
-failure before it (a failed check included) deletes the staging tree and leaves the
-previous site exactly as it was. `build_api` runs the same stages up to the API files,
-held whole, and the API check (for `modelscores diff`).
+cache (is the site current? `output.cache.site_state`) -> load -> history (and the
+documents made from it, before scoring: see `_build`) -> score -> render (documents, API
+files) -> downloads (CSV, feed, llms.txt) -> pages -> check -> write. From the API files
+on, each file goes to the writer's staging tree as it is made (`output.writer.SiteWriter`:
+the spare tree beside the site, updated in place) and only its digest is kept, so memory
+holds the documents, not the site; the checks see every file on its way
+(`checks.SiteCheck`). The last stage swaps the tree in atomically; any failure before it
+(a failed check included) deletes the staging tree and leaves the previous site exactly
+as it was. `build_api` runs the same stages up to the API files, held whole, and the API
+check (for `modelscores diff`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,13 @@ from generator.api.openapi import build_openapi
 from generator.api.urls import HTML_404, SiteConfig
 from generator.checks import SiteCheck, check_api, fail_on
 from generator.digests import content_digest
-from generator.documents.assemble import api_files, api_twins, build_documents, render_api
+from generator.documents.assemble import (
+    api_files,
+    api_twins,
+    build_documents,
+    history_part,
+    render_api,
+)
 from generator.documents.derived import derived_files
 from generator.documents.models import model_aliases
 from generator.errors import BuildError, DataError
@@ -152,16 +159,20 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
             dataset = load_dataset(data_dir, record_cache)
             record_cache.save()
             del record_cache
-        with timer.stage("score"):
-            scores = compute_scores(dataset, run=band_pool(len(dataset.models), workers))
         with timer.stage("history"):
             history_cache = SnapshotCache(out_dir)
             snapshots = history(dataset, history_cache, workers)
             history_cache.save()
             del history_cache
+            # Its documents first: then the snapshots (every model at every month end, the
+            # most this build holds) are gone before today's scores are computed.
+            past = history_part(dataset, snapshots, config)
+            del snapshots
+        with timer.stage("score"):
+            scores = compute_scores(dataset, run=band_pool(len(dataset.models), workers))
         with timer.stage("render"):
-            documents = build_documents(dataset, scores, config, snapshots)
-            del dataset, scores, snapshots  # the documents hold all that is published
+            documents = build_documents(dataset, scores, config, past=past)
+            del dataset, scores, past  # the documents hold all that is published
             api = write_api(site, check, documents, config, workers)
         with timer.stage("downloads"):
             write_derived(site, documents, api, config, outputs, workers)

@@ -112,12 +112,18 @@ def build_documents(
     scores: Scores,
     config: SiteConfig,
     snapshots: Sequence[Snapshot] | None = None,
+    *,
+    past: Mapping[str, msgspec.Struct] | None = None,
 ) -> dict[str, msgspec.Struct]:
     """Every API document, keyed by its path relative to /api/v1 (`/` is the index).
 
-    `snapshots`: the replayed history (`scoring.history.replay`), replayed here if not given.
+    `snapshots`: the replayed history (`scoring.history.replay`), replayed here if not given;
+    or `past`: `history_part(dataset, snapshots, config)`, made before (a build makes it
+    first and drops the snapshots, the largest thing it holds, before scoring).
     """
     env = envelope(dataset)
+    if past is None:
+        past = history_part(dataset, replay(dataset) if snapshots is None else snapshots, config)
     documents: dict[str, msgspec.Struct] = {}
     documents.update(model_documents(dataset, scores, config, env))
     documents[BENCHMARKS.path] = _benchmarks(dataset, scores.noise, config, env)
@@ -125,11 +131,21 @@ def build_documents(
     documents[CHARTS.path] = _charts(dataset, config, env)
     documents[METHODOLOGY.path] = _methodology(dataset, scores.noise, config, env)
     documents.update(_domains(dataset, scores, config, env))
-    snapshots = replay(dataset) if snapshots is None else snapshots
+    documents.update(past)
+    documents[INDEX.path] = _index(config, env)
+    return documents
+
+
+def history_part(
+    dataset: Dataset, snapshots: Sequence[Snapshot], config: SiteConfig
+) -> dict[str, msgspec.Struct]:
+    """The documents made from the replayed history (`/history`, each `/history/{date}`,
+    each `/models/{id}/history`, `/changes`), which need no scores of today."""
+    env = envelope(dataset)
+    documents: dict[str, msgspec.Struct] = {}
     documents.update(history_documents(snapshots, config, env))
     documents.update(model_history_documents(dataset, snapshots, config, env))
     documents.update(changes_documents(dataset, snapshots, config, env))
-    documents[INDEX.path] = _index(config, env)
     return documents
 
 
