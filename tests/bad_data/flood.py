@@ -43,10 +43,11 @@ def _lines_after(rel: str, added: int) -> int:
 
 
 def prepend_keys(rels: tuple[str, ...], count: int) -> Mutation:
-    """`count` unknown top-level keys (`k0 = 1` ...) at the start of each file."""
-    keys = "".join(f"k{i} = 1\n" for i in range(count))
+    """`count` unknown top-level keys (`k0 = 1` ...) at the start of each file (made when
+    the case runs: at import, the floods' text cost each test process 0.6 s)."""
 
     def mutate(data: Path) -> None:
+        keys = "".join(f"k{i} = 1\n" for i in range(count))
         for rel in rels:
             path = data / rel
             path.write_text(keys + path.read_text(encoding="utf-8"), encoding="utf-8")
@@ -56,9 +57,9 @@ def prepend_keys(rels: tuple[str, ...], count: int) -> Mutation:
 
 def inline_table(rel: str, count: int) -> Mutation:
     """One line holding a table of `count` keys: a line limit alone would not see it."""
-    table = "flood = {" + ",".join(f"k{i}=1" for i in range(count)) + "}\n"
 
     def mutate(data: Path) -> None:
+        table = "flood = {" + ",".join(f"k{i}=1" for i in range(count)) + "}\n"
         path = data / rel
         path.write_text(table + path.read_text(encoding="utf-8"), encoding="utf-8")
 
@@ -98,9 +99,8 @@ def sparse_files(count: int, size: int) -> Mutation:
 
 
 def aliases(rel: str, count: int) -> Mutation:
-    names = ", ".join(f'"{rel.split("/")[1][:-5]}-alias-{i}"' for i in range(count))
-
     def mutate(data: Path) -> None:
+        names = ", ".join(f'"{rel.split("/")[1][:-5]}-alias-{i}"' for i in range(count))
         path = data / rel
         text = path.read_text(encoding="utf-8")
         text = re.sub(r"^aliases = .*\n", "", text, flags=re.M)
