@@ -27,6 +27,11 @@ clone() {  # clone NAME REV
   cp -a "$REPO/.tools" "$WORK/$1/.tools"
 }
 
+# The clones sit side by side in $WORK, so `../shared` (the upstream raw files the importer and
+# refresh tests read) is linked there as it sits beside a checkout.
+if [ -d "$REPO/../shared" ]; then
+  ln -s "$(cd "$REPO/../shared" && pwd)" "$WORK/shared"
+fi
 clone head "$(git -C "$REPO" rev-parse HEAD)"
 # As scripts/test sets HEAD up: its packages and its own modules compiled to bytecode (the base
 # is installed with pip, which compiles the packages; its scripts compiled nothing else).
