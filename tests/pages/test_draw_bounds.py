@@ -73,7 +73,7 @@ def test_resvg_refusal_is_a_render_error() -> None:
 def test_an_undrawable_dataset_is_one_line_not_a_traceback(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: BaseException
 ) -> None:
-    def explode(*args: object) -> None:
+    def explode(*args: object, **kwargs: object) -> None:
         raise error
 
     monkeypatch.setattr(build, "compute_scores", explode)
