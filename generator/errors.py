@@ -27,11 +27,22 @@ MAX_SHOWN_PROBLEMS = 200
 tree cannot flood a CI log."""
 
 
+MAX_LINE = 1_000
+"""Characters of one problem line at most. Values and field paths are cut to 60 where they
+are named (`generator/input/decode.py`); this catches anything else that could be long."""
+
+
+def _bounded(line: str) -> str:
+    return line if len(line) <= MAX_LINE else line[: MAX_LINE - 1] + "…"
+
+
 class DataError(GeneratorError):
     """One or more problems in data/, each as `file: field: problem`."""
 
     def __init__(self, problems: Iterable[str]) -> None:
-        self.problems = sorted({one_line(problem) for problem in problems}, key=problem_order)
+        self.problems = sorted(
+            {_bounded(one_line(problem)) for problem in problems}, key=problem_order
+        )
         count = len(self.problems)
         noun = "data error" if count == 1 else "data errors"
         shown = self.problems[:MAX_SHOWN_PROBLEMS]

@@ -14,15 +14,18 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import functools
 import json
 import re
 import types
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Union, get_args, get_origin
 
 import msgspec
 
+from generator.errors import problem_order
 from generator.input.limits import MAX_ALIASES, MAX_FILE_PROBLEMS
 from generator.input.records import ALIAS_PATTERN, SLUG_PATTERN, URL_PATTERN
 from generator.input.text import LINE_PATTERN, line_problem
@@ -77,13 +80,72 @@ def suggest(wrong: str, known: Iterable[str]) -> str:
 
     Only matches nearly as close as the best one are named (within 0.1 of its
     similarity), so a typo of one id does not also list its merely similar siblings.
+    Inside `deferred_suggestions`, a placeholder instead: the matching (the costly part,
+    against every known id) is then done only for the problems that are printed.
     """
-    matches = difflib.get_close_matches(wrong, sorted(set(known)), n=3, cutoff=0.6)
+    if len(wrong) > MAX_SHOWN:
+        return ""  # no id is that long; matching would cost as much as the value is long
+    if _pending is not None:
+        _pending.append((wrong, known))
+        return f"{_MARK}{len(_pending) - 1}{_MARK}"
+    return _closest(wrong, tuple(sorted(set(known))))
+
+
+_MARK = "\x00"  # never in a problem of the cross-record checks: text with it is refused
+_MARKED = re.compile(f"{_MARK}(\\d+){_MARK}")
+_pending: list[tuple[str, Iterable[str]]] | None = None
+
+
+@contextmanager
+def deferred_suggestions() -> Iterator[Callable[[list[str], list[str], int], list[str]]]:
+    """Within it, `suggest` only notes what to match. The function it yields takes every
+    problem, those made within, and how many are printed: it fills in the printed ones'
+    suggestions (each distinct value matched once) and drops the others', so a flood of
+    unknown ids costs one match per printed line, not one per problem."""
+    global _pending
+    pending: list[tuple[str, Iterable[str]]] = []
+    _pending = pending
+    try:
+        yield lambda problems, made, shown: _resolved(problems, set(made), shown, pending)
+    finally:
+        _pending = None
+
+
+def _resolved(
+    problems: list[str], made: set[str], shown: int, pending: list[tuple[str, Iterable[str]]]
+) -> list[str]:
+    ordered = sorted(problems, key=problem_order)
+    memo: dict[tuple[str, int], str] = {}
+
+    def fill(match: re.Match[str]) -> str:
+        index = int(match[1])
+        if index >= len(pending):
+            return ""
+        wrong, known = pending[index]
+        key = (wrong, id(known))  # each `known` is kept alive by `pending`: ids stay unique
+        if key not in memo:
+            memo[key] = _closest(wrong, tuple(sorted(set(known))))
+        return memo[key]
+
+    return [
+        _MARKED.sub(fill if at < shown else "", problem) if problem in made else problem
+        for at, problem in enumerate(ordered)
+    ]
+
+
+@functools.lru_cache(maxsize=1024)
+def _closest(wrong: str, known: tuple[str, ...]) -> str:
+    matches = difflib.get_close_matches(wrong, known, n=3, cutoff=0.6)
     if not matches:
         return ""
     ratios = [difflib.SequenceMatcher(None, wrong, match).ratio() for match in matches]
     matches = [m for m, r in zip(matches, ratios, strict=True) if r >= ratios[0] - 0.1]
     return " (did you mean " + ", ".join(f"'{m}'" for m in matches) + "?)"
+
+
+def shown_field(field: str) -> str:
+    """A field path as printed: cut like a value, so a 4 MB key makes a short line."""
+    return field if len(field) <= MAX_SHOWN else field[: MAX_SHOWN - 1] + "…"
 
 
 def shown(value: Any) -> str:

@@ -16,6 +16,7 @@ import math
 import os
 import re
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -23,8 +24,8 @@ from typing import Any, Protocol, TypeVar
 import msgspec
 import rtoml
 
-from generator.errors import DataError
-from generator.input.decode import decode, shown
+from generator.errors import MAX_SHOWN_PROBLEMS, DataError
+from generator.input.decode import decode, deferred_suggestions, shown, shown_field
 from generator.input.limits import (
     MAX_FILE_LINES,
     MAX_FILE_PROBLEMS,
@@ -42,7 +43,7 @@ from generator.input.records import (
     PrivateRecord,
     SourceRecord,
 )
-from generator.input.text import text_problem
+from generator.input.text import NOT_IN_TEXT, text_problem
 from generator.input.validate import check_records, order_benchmarks
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -188,11 +189,14 @@ def _load_records(data_dir: Path, store: RecordStore | None = None) -> Records:
     else:
         problems.append(f"{methodology_path}: file: {_refusal(kind)}")
     seen_any = kind is not None
+    unread = 0
     for folder, record_type in FOLDERS.items():
         for path, kind in _record_files(data_dir / folder, problems):
             seen_any = True
             loaded = None
-            if kind == "file":
+            if len(problems) >= MAX_SHOWN_PROBLEMS:  # more would not be printed: stop parsing
+                unread += 1
+            elif kind == "file":
                 loaded = _load_file(path, record_type, problems, store)
             else:
                 problems.append(f"{path}: file: {_refusal(kind)}")
@@ -203,9 +207,17 @@ def _load_records(data_dir: Path, store: RecordStore | None = None) -> Records:
     problems.extend(_stray_files(data_dir))
     if not seen_any:
         problems.append(f"{data_dir}: directory: no data files")
-    problems.extend(check_records(records))
-    if problems:
+    if unread:  # the cross-record checks would only see what was read
+        problems.append(
+            f"{data_dir}: directory: {unread:,} more data files not checked (stopped after"
+            f" {MAX_SHOWN_PROBLEMS} problems)"
+        )
         raise DataError(problems)
+    with deferred_suggestions() as resolve:
+        crossed = check_records(records)
+        problems.extend(crossed)
+        if problems:
+            raise DataError(resolve(problems, crossed, MAX_SHOWN_PROBLEMS))
     return records
 
 
@@ -313,7 +325,9 @@ def _parse_file(
     scanned = _scan_values(raw)
     decoded = decode(raw, record_type, reported=(where for where, _ in scanned))
     found += scanned + decoded.problems
-    problems.extend(f"{path}: {field}: {problem}" for field, problem in found[:MAX_FILE_PROBLEMS])
+    problems.extend(
+        f"{path}: {shown_field(field)}: {problem}" for field, problem in found[:MAX_FILE_PROBLEMS]
+    )
     more = len(found) - MAX_FILE_PROBLEMS + decoded.unlisted
     if more > 0:
         problems.append(
@@ -432,20 +446,16 @@ def _shape(value: Any) -> tuple[int, int]:
     """How many tables and arrays are nested inside one another, and how many values (tables
     and arrays included) there are, counted iteratively; the walk stops as soon as either
     passes its limit."""
-    deepest, count = 0, 0
+    deepest, count = 0, 1
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
-        count += 1
-        if count > MAX_FILE_VALUES:
+        children = item.values() if isinstance(item, dict) else item
+        deepest = max(deepest, depth + 1)
+        count += len(children)
+        if count > MAX_FILE_VALUES or deepest > MAX_DEPTH:
             break
-        if isinstance(item, dict):
-            item = list(item.values())
-        if isinstance(item, list):
-            deepest = max(deepest, depth + 1)
-            if deepest > MAX_DEPTH:
-                break
-            stack.extend((child, depth + 1) for child in item)
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
     return deepest, count
 
 
@@ -455,32 +465,49 @@ def _scan_values(value: Any, path: str = "") -> list[tuple[str, str]]:
     2000..2099, control characters, surrogates and non-characters: `text.text_problem`);
     date-times are normalised to UTC and `-0.0` to `0.0` in place.
 
-    `value` is at most `MAX_DEPTH` deep (checked by `_read_toml`)."""
+    `value` is at most `MAX_DEPTH` deep (checked by `_read_toml`). A path is only made for
+    a value with a problem, and the keys of a table are searched in one pass."""
     found: list[tuple[str, str]] = []
-    if isinstance(value, dict):
-        for key, item in value.items():
-            here = f"{path}.{key}" if path else str(key)
-            found += _scan_key(str(key), here)
-            found += _scan_values(item, here)
-            value[key] = _normalised(item)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += _scan_values(item, f"{path}[{index}]")
-            value[index] = _normalised(item)
-    else:
-        problem = _value_problem(value)
-        if problem is not None:
-            found.append((path, problem))
+    _scan_into(value, (path,) if path else (), found)
     return found
 
 
-def _normalised(value: Any) -> Any:
-    """A date-time in UTC, `-0.0` as `0.0` (never published with its sign), else `value`."""
-    if isinstance(value, dt.datetime) and value.utcoffset() is not None:
-        return value.astimezone(dt.UTC)
-    if isinstance(value, float) and value == 0:
-        return 0.0
-    return value
+def _scan_into(value: Any, steps: tuple[str, ...], found: list[tuple[str, str]]) -> None:
+    if isinstance(value, dict):
+        if NOT_IN_TEXT.search("".join(value)):
+            found += (problem for key in value for problem in _scan_key(key, _path((*steps, key))))
+        items: Iterable[tuple[Any, Any]] = value.items()
+    else:
+        items = enumerate(value)
+    for key, item in items:
+        if isinstance(item, dict | list):
+            _scan_into(item, (*steps, key), found)
+            continue
+        kind = type(item)
+        if kind is str:
+            if NOT_IN_TEXT.search(item) is None:
+                continue
+        elif (kind is float or kind is int) and MIN_MAGNITUDE <= abs(item) <= MAX_MAGNITUDE:
+            continue  # the common case, decided here
+        elif isinstance(item, float) and item == 0:
+            value[key] = 0.0  # -0.0 is never published with its sign
+            continue
+        elif isinstance(item, dt.datetime) and item.utcoffset() is not None:
+            value[key] = item.astimezone(dt.UTC)
+        problem = _value_problem(item)
+        if problem is not None:
+            found.append((_path((*steps, key)), problem))
+
+
+def _path(steps: tuple[Any, ...]) -> str:
+    """`results[3].value` from its steps (a key, or an index into an array)."""
+    text = ""
+    for step in steps:
+        if isinstance(step, int):
+            text += f"[{step}]"
+        else:
+            text = f"{text}.{step}" if text else str(step)
+    return text
 
 
 def _scan_key(key: str, path: str) -> list[tuple[str, str]]:

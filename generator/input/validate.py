@@ -10,7 +10,8 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from generator.input.decode import suggest
+from generator.input.decode import shown_field, suggest
+from generator.input.limits import MAX_FILE_PROBLEMS
 from generator.input.loaded import Loaded, Records
 from generator.input.provenance import check_provenance
 from generator.input.records import (
@@ -23,7 +24,28 @@ from generator.vocabulary import DIMENSION_SLUGS, LADDER_IQS
 
 
 def check_records(records: Records) -> list[str]:
-    """Every cross-record problem of `records`."""
+    """Every cross-record problem of `records`, at most `MAX_FILE_PROBLEMS` a file listed."""
+    return _capped(_check_records(records))
+
+
+def _capped(problems: list[str]) -> list[str]:
+    """The first `MAX_FILE_PROBLEMS` problems of each file, and one line counting the rest."""
+    counts: dict[str, int] = {}
+    kept = []
+    for problem in problems:
+        label = problem.partition(": ")[0]
+        counts[label] = counts.get(label, 0) + 1
+        if counts[label] <= MAX_FILE_PROBLEMS:
+            kept.append(problem)
+    return kept + [
+        f"{label}: file: {count - MAX_FILE_PROBLEMS:,} more problems with other records (only"
+        f" the first {MAX_FILE_PROBLEMS} of a file are listed)"
+        for label, count in counts.items()
+        if count > MAX_FILE_PROBLEMS
+    ]
+
+
+def _check_records(records: Records) -> list[str]:
     dimensions = _dimension_slugs(records.methodology)
     problems = _check_methodology(records.methodology)
     groups = (records.models, records.benchmarks, records.domains, records.charts, records.sources)
@@ -56,7 +78,7 @@ def order_benchmarks(
 
 
 def _problem(label: str, where: str, what: str) -> str:
-    return f"{label}: {where}: {what}"
+    return f"{label}: {shown_field(where)}: {what}"
 
 
 def _dimension_slugs(methodology: Loaded[MethodologyRecord] | None) -> tuple[str, ...]:

@@ -122,6 +122,94 @@ def capped_duplicates(data: Path, lines: list[str]) -> None:
     assert sum(len(line) + 1 for line in lines) < 64 * 1024
 
 
+def key_files(count: int, keys: int) -> Mutation:
+    """`count` model files of `keys` unknown keys each (4.99 MB: within the file limits)."""
+    text = "".join(f"k{i} = 1\n" for i in range(keys))
+
+    def mutate(data: Path) -> None:
+        for index in range(count):
+            (data / "models" / f"k{index}.toml").write_text(text, encoding="utf-8")
+
+    return mutate
+
+
+def long_keys(count: int, length: int) -> Mutation:
+    """`count` model files each holding one unknown key of `length` characters."""
+    text = "k" * length + " = 1\n"
+
+    def mutate(data: Path) -> None:
+        for index in range(count):
+            (data / "models" / f"long-{index}.toml").write_text(text, encoding="utf-8")
+
+    return mutate
+
+
+def unknown_benchmark_results(count: int, per_file: int) -> Mutation:
+    """`count` model files of `per_file` results each naming a distinct unknown benchmark
+    one letter off a real one: each would get a "did you mean" match."""
+    head = (FIXTURE / A1).read_text(encoding="utf-8").split("[[results]]")[0]
+    head = re.sub(r"^aliases = .*\n", "", head, flags=re.M)
+    results = "".join(
+        f'[[results]]\nbenchmark = "gpqa-diamonx{i}"\nvalue = 0.3\nsource_name = "T"\n'
+        f'source_url = "https://example.org/a"\nas_of = 2026-01-10\n'
+        for i in range(per_file)
+    )
+
+    def mutate(data: Path) -> None:
+        for index in range(count):
+            text = head.replace('"alpha-1"', f'"flood-{index}"').replace("Alpha 1", f"F {index}")
+            (data / "models" / f"flood-{index}.toml").write_text(text + results, encoding="utf-8")
+
+    return mutate
+
+
+def short_lines(data: Path, lines: list[str]) -> None:
+    """Twelve 4 MB keys: every line short, the key cut like a value (60 characters)."""
+    assert lines[-1] == f"Aborted: {len(lines) - 1} data errors"
+    assert max(len(line) for line in lines) < len(str(data)) + 150
+    cut = "k" * 59 + "…"
+    assert sum(line.endswith(f": {cut}: unknown field") for line in lines) == 12
+
+
+def capped_unknown_benchmarks(data: Path, lines: list[str]) -> None:
+    """528,000 unknown benchmarks: 100 listed a file and one line counting the rest; only
+    printed lines carry a suggestion, and every printed one does."""
+    files = 16
+    total = files * (MAX_FILE_PROBLEMS + 1)
+    assert lines[-2:] == [
+        f"... and {total - MAX_SHOWN_PROBLEMS:,} more",
+        f"Aborted: {total} data errors",
+    ]
+    shown = lines[:-2]
+    assert len(shown) == MAX_SHOWN_PROBLEMS
+    more = 33_000 - MAX_FILE_PROBLEMS
+    assert shown[0] == (
+        f"{data}/models/flood-0.toml: file: {more:,} more problems with other records"
+        f" (only the first {MAX_FILE_PROBLEMS} of a file are listed)"
+    )
+    unknown = [line for line in shown if "unknown benchmark" in line]
+    assert len(unknown) == MAX_SHOWN_PROBLEMS - 2
+    assert all(line.endswith("(did you mean 'gpqa-diamond'?)") for line in unknown)
+    assert "\x00" not in "".join(lines)
+
+
+def stopped_after_the_shown_problems(data: Path, lines: list[str]) -> None:
+    """50 files of 199,900 unknown keys: two files fill the printed lines, the other 48
+    (and the folders after models/) are not parsed (each took a second or more)."""
+    later = sum(
+        len(list((FIXTURE / f).glob("*.toml")))
+        for f in ("benchmarks", "domains", "charts", "sources")
+    )
+    assert lines[-1] == "Aborted: 203 data errors"
+    stopped = (
+        f"{48 + later} more data files not checked (stopped after {MAX_SHOWN_PROBLEMS} problems)"
+    )
+    assert f"{data}: directory: {stopped}" in lines
+    listed = "more problems (only the first 100 of a file are listed)"
+    counted = [line.split(": ")[0] for line in lines if line.endswith(listed)]
+    assert counted == [f"{data}/models/k{i}.toml" for i in (0, 1)]
+
+
 FLOOD: tuple[HostileCase, ...] = (
     # the issue's reproductions
     HostileCase(
@@ -208,5 +296,24 @@ FLOOD: tuple[HostileCase, ...] = (
             _m(rel, "aliases", f"at most {MAX_ALIASES} aliases a model (value: a list of 33)")
             for rel in (A1, A2)
         ),
+    ),
+    # round 4 (a red-team review of round 3): problem lines and the cost of problems
+    HostileCase(
+        "twelve-keys-of-4-mb-cut-in-problem-lines",  # was one 4 MB line each, 58.8 MB
+        long_keys(12, 4_000_000),
+        (),
+        check_errors=short_lines,
+    ),
+    HostileCase(
+        "unknown-benchmarks-33000-in-16-files-suggested-when-printed",  # was 50.9 s, 840 MB
+        unknown_benchmark_results(16, 33_000),
+        (),
+        check_errors=capped_unknown_benchmarks,
+    ),
+    HostileCase(
+        "unknown-keys-199900-in-50-files-stop-after-the-printed-lines",  # was 66 s
+        key_files(50, 199_900),
+        (),
+        check_errors=stopped_after_the_shown_problems,
     ),
 )
