@@ -141,6 +141,13 @@ def _fixed(value: object, digits: int = 2) -> str:
     return f"{value:z,.{digits}f}"  # z: a value that rounds to zero is never `-0.00`
 
 
+def _signed(value: object, digits: int = 1) -> str:
+    """`+1.5`, `-0.3`; a value that rounds to zero is `+0.0`, never `-0.0` or `+-0.0`."""
+    if not isinstance(value, float | int):
+        return "–"
+    return f"{value:+z.{digits}f}"
+
+
 def _whole(value: object) -> str:
     """A range end as a whole IQ point, half up (the API keeps 2 decimals)."""
     if not isinstance(value, float | int):
@@ -193,6 +200,7 @@ def _environment() -> jinja2.Environment:
     env.filters.update(
         dash=_dash,
         fixed=_fixed,
+        signed=_signed,
         whole=_whole,
         value=format_value,
         cost=views.format_cost,
