@@ -21,7 +21,15 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.shared.exceptions import MCPError
-from mcp.types import CallToolResult, ResourceLink, TextContent, ToolAnnotations
+from mcp.types import (
+    INVALID_PARAMS,
+    CallToolResult,
+    GetPromptResult,
+    InputRequiredResult,
+    ResourceLink,
+    TextContent,
+    ToolAnnotations,
+)
 from pydantic import Field
 
 from generator.api.mcp_tools import MAX_TEXT, MCP_TOOLS, ToolArgument, ToolDeclaration
@@ -155,9 +163,27 @@ def build_tools(store: SnapshotStore) -> list[Tool]:
     return [_tool(declaration, store) for declaration in MCP_TOOLS]
 
 
+class SidecarServer(MCPServer[Any]):
+    """The SDK's server, with an unknown prompt refused like an unknown resource.
+
+    The sidecar declares no prompts; the SDK answered `prompts/get` of any name with error
+    code 0 (not a JSON-RPC code) and logged the traceback of its own ValueError.
+    """
+
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        context: Context[Any, Any] | None = None,
+    ) -> GetPromptResult | InputRequiredResult:
+        if name not in {prompt.name for prompt in await self.list_prompts()}:
+            raise MCPError(INVALID_PARAMS, f"Unknown prompt {name[:80]!r}: this server has none")
+        return await super().get_prompt(name, arguments, context)
+
+
 def create_server(store: SnapshotStore) -> MCPServer[Any]:
     """The MCP server for the build at `store.site_dir`."""
-    server: MCPServer[Any] = MCPServer(
+    server: MCPServer[Any] = SidecarServer(
         "modelscores",
         title="Model scores",
         instructions=INSTRUCTIONS,

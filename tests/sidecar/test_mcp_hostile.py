@@ -450,6 +450,36 @@ def test_unknown_method_is_method_not_found(sidecar: Sidecar) -> None:
     assert_still_serving(sidecar)
 
 
+@pytest.mark.parametrize(
+    ("method", "params", "code"),
+    [
+        ("prompts/get", {"name": "x"}, -32602),  # was code 0 and a 129-line logged traceback
+        ("prompts/get", {"name": "x" * 5000, "arguments": {"a": "1"}}, -32602),
+        ("prompts/get", {"name": "../../etc/passwd"}, -32602),
+        ("prompts/get", {}, -32602),
+        ("resources/read", {"uri": "modelscores://nope"}, -32602),
+        ("resources/read", {"uri": "modelscores://api/v1/models/zzz"}, -32602),
+        ("resources/read", {"uri": "file:///etc/passwd"}, -32602),
+        ("resources/read", {"uri": 7}, -32602),
+        ("completion/complete", {"ref": {"type": "ref/prompt", "name": "x"}}, None),
+        ("completion/complete", {"ref": {"type": "ref/resource", "uri": "x"}}, None),
+        ("resources/subscribe", {"uri": "modelscores://x"}, None),
+        ("logging/setLevel", {"level": "debug"}, None),
+    ],
+)
+def test_prompts_resources_and_completions_answer_json_rpc_errors(
+    sidecar: Sidecar, method: str, params: dict[str, Any], code: int | None
+) -> None:
+    """The sidecar declares no prompts: asking for one is Invalid params, like an unknown
+    resource; every such answer carries a JSON-RPC client error code and logs nothing."""
+    with no_server_failures(sidecar):
+        message = assert_sane(sidecar, sidecar.rpc(method, params))
+    assert message is not None and "error" in message, message
+    if code is not None:
+        assert message["error"]["code"] == code, message
+    assert_still_serving(sidecar)
+
+
 @pytest.mark.parametrize("size", [1, 3, 50, 1000])
 def test_batches_are_refused(sidecar: Sidecar, size: int) -> None:
     batch = [{**REQUEST, "id": n} for n in range(size)]
