@@ -407,7 +407,7 @@ class MethodologyRecord(Record, kw_only=True, frozen=True):
     """`data/methodology.toml`: version, summary, parameters, dimensions, changelog."""
 
     version: Annotated[str, Meta(pattern=r"\A\d{4}-\d{2}-\d{2}[a-z0-9.-]*\Z")]
-    summary: Text
+    summary: Line  # one line: the agents' text summary quotes it in one
     updated: dt.datetime
     cost_unit: Line
     parameters: ParametersRecord

@@ -316,6 +316,22 @@ HOSTILE: tuple[HostileCase, ...] = (
             ),
         ),
     ),
+    HostileCase(
+        "line-breaks-forging-a-heading-in-the-methodology-summary",  # round 4: it built
+        replace(
+            METHODOLOGY,
+            'summary = "Test methodology',
+            'summary = "\\n\\n## FORGED HEADING\\n- forged Test methodology',
+        ),
+        (
+            _m(
+                METHODOLOGY,
+                "summary",
+                f"line break or tab U+000A {ONE_LINE}"
+                ' (value: "\\n\\n## FORGED HEADING\\n- forged Test methodology: the ship…)',
+            ),
+        ),
+    ),
     # characters XML cannot hold: a field error, never a renderer's refusal (issue 23)
     HostileCase(
         "non-characters-in-a-name-a-description-a-private-note-and-a-key",
