@@ -171,7 +171,10 @@ def _depth(value: Any) -> int:
 
 
 def text_problem(value: str) -> str | None:
-    """Why a text cell cannot go into a data file (the loader's one-line rules), or None."""
+    """Why a text cell cannot go into a data file (the loader's one-line rules), or None.
+    An empty cell is an absent value (each importer decides what that means), not a blank."""
+    if not value:
+        return None
     if len(value) > MAX_CELL:
         return f"longer than {MAX_CELL} characters"
     return line_problem(value)

@@ -8,7 +8,10 @@ also refuses every line break (U+2028 and U+2029 included), tab, bidi control an
 invisible format character (zero-width spaces and joiners, the byte order mark, soft
 hyphen, tag characters: Unicode's `Cf` category) and the Hangul fillers that render as
 blank: such a field is printed in a single line, a table cell or an agent's summary, where
-these could add a line or make one name look like another.
+these could add a line or make one name look like another. For the same reason it refuses
+the other default-ignorable code points (variation selectors, the combining grapheme
+joiner, ...), the blank Braille pattern, every space but U+0020, and a value that is empty
+or starts or ends with a space.
 """
 
 from __future__ import annotations
@@ -32,10 +35,19 @@ _FORMAT = (
     "\u206a-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
     "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
 )
-_BLANK = "\u115f\u1160\u3164\uffa0"  # Hangul fillers: letters that draw nothing
-_NOT_IN_LINE = f"{_CONTROLS}{_SURROGATES}{_NONCHARACTERS}{_BREAKS}{_BIDI}{_FORMAT}{_BLANK}"
-LINE_PATTERN = f"\\A[^{_NOT_IN_LINE}]*\\Z"
-"""A one-line field's whole value (a msgspec pattern: matched with `re.search`)."""
+_BLANK = "\u115f\u1160\u3164\uffa0\u2800"  # Hangul fillers, the blank Braille pattern
+# Unicode's Default_Ignorable_Code_Point besides the `Cf` above (drawn as nothing when not
+# understood): the combining grapheme joiner, Khmer inherent vowels, Mongolian variation
+# selectors, variation selectors and their supplement, and the reserved ignorable ranges.
+_IGNORABLE = "\u034f\u17b4\u17b5\u180b-\u180f\u2065\ufe00-\ufe0f\ufff0-\ufff8\U000e0000-\U000e0fff"
+_SPACES = "\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"  # white space but U+0020
+_NOT_IN_LINE = (
+    f"{_CONTROLS}{_SURROGATES}{_NONCHARACTERS}{_BREAKS}{_BIDI}{_FORMAT}{_BLANK}{_IGNORABLE}"
+    f"{_SPACES}"
+)
+LINE_PATTERN = f"\\A[^{_NOT_IN_LINE} ](?:[^{_NOT_IN_LINE}]*[^{_NOT_IN_LINE} ])?\\Z"
+"""A one-line field's whole value (a msgspec pattern: matched with `re.search`): not empty,
+no space at either end, no character of `_NOT_IN_LINE` anywhere."""
 _NOT_IN_LINE_RE = re.compile(f"[{_NOT_IN_LINE}]")
 
 _TEXT_KINDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -52,6 +64,8 @@ _LINE_KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(f"[{_BIDI}]"), "bidi control"),
     (re.compile(f"[{_FORMAT}]"), "invisible format character"),
     (re.compile(f"[{_BLANK}]"), "blank filler character"),
+    (re.compile(f"[{_IGNORABLE}]"), "invisible character"),
+    (re.compile(f"[{_SPACES}]"), "white space character"),
 )
 
 
@@ -72,4 +86,10 @@ def line_problem(text: str) -> str | None:
     """The problem of a one-line field's value, e.g. `bidi control U+202E in a one-line
     field`; None when the value is fine."""
     bad = _NOT_IN_LINE_RE.search(text)
-    return None if bad is None else f"{_describe(bad[0], _LINE_KINDS)} in a one-line field"
+    if bad is not None:
+        return f"{_describe(bad[0], _LINE_KINDS)} in a one-line field"
+    if not text.strip(" "):
+        return "blank value in a one-line field"
+    if text != text.strip(" "):
+        return "space at the start or end of a one-line field"
+    return None

@@ -7,6 +7,7 @@ own file failed to load are not reported again (no cascades).
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -188,17 +189,25 @@ def _check_models(records: Records) -> list[str]:
     return problems
 
 
+def folded_name(name: str) -> str:
+    """What a name looks like to a reader: compatibility forms (full-width letters,
+    ligatures, superscripts) as their plain letters, any case, runs of white space as one
+    space. Two names alike here are one name to a reader."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
 def _check_unique_across_models(models: Sequence[Loaded[ModelRecord]]) -> list[str]:
-    """A display name (case-insensitive), a revision id or a reasoning-configuration id
-    belongs to one model only: a copied file that keeps them would be found by the name
-    of the original, or publish the original's checkpoints under the copy."""
+    """A display name (alike after NFKC, case and space folding: `folded_name`), a revision
+    id or a reasoning-configuration id belongs to one model only: a copied file that keeps
+    them would be found by the name of the original (or one that looks like it), or publish
+    the original's checkpoints under the copy."""
     problems: list[str] = []
     names: dict[str, str] = {}
     revisions: dict[str, str] = {}
     configs: dict[str, str] = {}
     for item in models:
         model, label = item.record, item.label
-        owner = names.setdefault(model.name.casefold(), label)
+        owner = names.setdefault(folded_name(model.name), label)
         if owner != label and model.name:
             problems.append(
                 _problem(label, "name", f"duplicate name '{model.name}' (also {owner})")

@@ -332,6 +332,75 @@ HOSTILE: tuple[HostileCase, ...] = (
             ),
         ),
     ),
+    HostileCase(
+        "look-alike-and-blank-one-line-values",  # round 4: each of these built
+        both(
+            replace(A1, 'name = "Alpha 1"', 'name = "Alpha 1\u034f"'),
+            replace(A1, 'provider = "Alpha Labs"', 'provider = "\u3000"'),
+            replace(A1, 'country = "United States of America"', 'country = "United\u00a0States"'),
+            replace(A2, 'name = "Alpha 2"', 'name = "Alpha 2 "'),
+            replace(A2, 'provider = "Alpha Labs"', 'provider = " "'),
+            replace(GPQA, 'name = "GPQA Diamond"', 'name = ""'),
+            replace(CODING, 'name = "Coding"', 'name = "\u2800Coding"'),
+            replace(CHART, 'title = "GPQA', 'title = "\ufe0fGPQA'),
+            replace(CODING, 'harness = "Agent X"', 'harness = "Agent\u17b4X"'),
+            replace("models/beta-1.toml", 'name = "Beta 1"', 'name = "Beta\u180b 1"'),
+            replace("models/gamma-1.toml", 'name = "Gamma 1"', 'name = "Gamma 1\U000e0100"'),
+        ),
+        (
+            _m(A1, "name", f'invisible character U+034F {ONE_LINE} (value: "Alpha 1\u034f")'),
+            _m(A1, "provider", f'white space character U+3000 {ONE_LINE} (value: "\\u3000")'),
+            _m(
+                A1,
+                "country",
+                f'white space character U+00A0 {ONE_LINE} (value: "United\\xa0States")',
+            ),
+            _m(A2, "name", f'space at the start or end of {ONE_LINE[3:]} (value: "Alpha 2 ")'),
+            _m(A2, "provider", f'blank value {ONE_LINE} (value: " ")'),
+            _m(GPQA, "name", f'blank value {ONE_LINE} (value: "")'),
+            _m(CODING, "name", f'blank filler character U+2800 {ONE_LINE} (value: "\u2800Coding")'),
+            _m(
+                CHART,
+                "title",
+                f'invisible character U+FE0F {ONE_LINE} (value: "\ufe0fGPQA Diamond scores")',
+            ),
+            _m(
+                CODING,
+                "results[2].harness",
+                f'invisible character U+17B4 {ONE_LINE} (value: "Agent\u17b4X")',
+            ),
+            _m(
+                "models/beta-1.toml",
+                "name",
+                f'invisible character U+180B {ONE_LINE} (value: "Beta\u180b 1")',
+            ),
+            _m(
+                "models/gamma-1.toml",
+                "name",
+                f'invisible character U+E0100 {ONE_LINE} (value: "Gamma 1\U000e0100")',
+            ),
+        ),
+    ),
+    HostileCase(
+        "names-alike-after-nfkc-case-and-space-folding-are-duplicates",
+        both(
+            replace(A2, 'name = "Alpha 2"', 'name = "\uff21\uff2c\uff30\uff28\uff21  1"'),
+            replace("models/beta-1.toml", 'name = "Beta 1"', 'name = "alpha 1"'),
+        ),
+        (
+            _m(
+                A2,
+                "name",
+                "duplicate name '\uff21\uff2c\uff30\uff28\uff21  1'"
+                " (also {data}/models/alpha-1.toml)",
+            ),
+            _m(
+                "models/beta-1.toml",
+                "name",
+                "duplicate name 'alpha 1' (also {data}/models/alpha-1.toml)",
+            ),
+        ),
+    ),
     # characters XML cannot hold: a field error, never a renderer's refusal (issue 23)
     HostileCase(
         "non-characters-in-a-name-a-description-a-private-note-and-a-key",

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from generator.input.decode import decode
 from generator.input.records import ChartRecord, Line
 from generator.input.text import LINE_PATTERN, line_problem, text_problem
+from generator.input.validate import folded_name
 
 NONCHARACTERS = [
     *range(0xFDD0, 0xFDF0),
@@ -50,6 +51,9 @@ def test_a_line_that_passes_is_one_visible_line(text: str) -> None:
         assert len(text.splitlines()) <= 1 and "\t" not in text
         assert not any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp") for c in text)
         assert text_problem(text) is None
+        assert text.strip() == text != ""
+        assert not any(unicodedata.category(c) == "Zs" and c != " " for c in text)
+        assert not any(ord(c) in DEFAULT_IGNORABLE for c in text)
     # the msgspec pattern and the function agree
     try:
         msgspec.convert(text, type=Line)
@@ -57,6 +61,55 @@ def test_a_line_that_passes_is_one_visible_line(text: str) -> None:
     except msgspec.ValidationError:
         matched = False
     assert matched == (line_problem(text) is None) == bool(re.search(LINE_PATTERN, text))
+
+
+DEFAULT_IGNORABLE = frozenset(
+    code
+    for low, high in [  # Unicode 15 DerivedCoreProperties.txt, Default_Ignorable_Code_Point
+        (0x00AD, 0x00AD),
+        (0x034F, 0x034F),
+        (0x061C, 0x061C),
+        (0x115F, 0x1160),
+        (0x17B4, 0x17B5),
+        (0x180B, 0x180F),
+        (0x200B, 0x200F),
+        (0x202A, 0x202E),
+        (0x2060, 0x206F),
+        (0x3164, 0x3164),
+        (0xFE00, 0xFE0F),
+        (0xFEFF, 0xFEFF),
+        (0xFFA0, 0xFFA0),
+        (0xFFF0, 0xFFF8),
+        (0x1BCA0, 0x1BCA3),
+        (0x1D173, 0x1D17A),
+        (0xE0000, 0xE0FFF),
+    ]  # fmt: skip
+    for code in range(low, high + 1)
+)
+
+
+def test_every_default_ignorable_code_point_and_odd_space_is_refused_in_a_line() -> None:
+    """Look-alikes of a name: `GPT-4.1` with an invisible mark, a variation selector, a
+    fixed-width space or the blank Braille pattern (red-team round 4: each built)."""
+    spaces = [c for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Zs"]
+    assert 0xA0 in spaces and 0x3000 in spaces and 0x20 in spaces
+    for code in [*DEFAULT_IGNORABLE, *(c for c in spaces if c != 0x20), 0x2800]:
+        for text in (f"GPT-4.1{chr(code)}", f"{chr(code)}GPT-4.1", f"GPT{chr(code)}-4.1"):
+            problem = line_problem(text)
+            assert problem is not None and f"U+{code:04X} in a one-line field" in problem
+            assert not re.search(LINE_PATTERN, text)
+
+
+@pytest.mark.parametrize("text", ["", " ", "  ", "GPT-4.1 ", " GPT-4.1", "\u3000", "\u2800"])
+def test_blank_and_padded_values_are_refused_in_a_line(text: str) -> None:
+    assert line_problem(text) is not None
+    assert not re.search(LINE_PATTERN, text)
+
+
+def test_names_alike_to_a_reader_fold_to_one() -> None:
+    alike = ["GPT-4.1", "gpt-4.1", "\uff27\uff30\uff34-4.1", "GPT-4.\u00b9"]
+    assert {folded_name(name) for name in alike} == {"gpt-4.1"}
+    assert folded_name("Alpha   1") == folded_name("ALPHA 1") != folded_name("Alpha 2")
 
 
 def test_ordinary_names_in_many_scripts_are_one_line() -> None:
