@@ -268,3 +268,69 @@ def test_half_sent_requests_are_closed_after_the_header_timeout(child: Child) ->
     finally:
         for sock in sockets:
             sock.close()
+
+
+SHORT_BODIES = 1000
+
+
+def test_requests_short_of_their_body_are_closed_after_the_timeout(child: Child) -> None:
+    """Red-team round 4: complete headers promising 60,000 bytes, then 4: the app waits for
+    the body, so such a request counted as being answered and 3,000 stayed open over 60 s.
+    Now a request still short of its body a timeout after its headers is closed (within two
+    timeouts), on the MCP endpoint and on a static path alike."""
+    resource.setrlimit(
+        resource.RLIMIT_NOFILE,
+        (SHORT_BODIES + 1000, resource.getrlimit(resource.RLIMIT_NOFILE)[1]),
+    )
+    sockets: list[socket.socket] = []
+    started = time.monotonic()
+    try:
+        for number in range(SHORT_BODIES):
+            path = MCP_PATH if number % 2 else "/api/v1/models"
+            sock = socket.create_connection(("127.0.0.1", child.port), timeout=10)
+            sock.sendall(
+                f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                "Accept: application/json, text/event-stream\r\nContent-Length: 60000\r\n\r\n"
+                "abcd".encode()
+            )
+            sockets.append(sock)
+        status, _, _ = child.request("GET", "/api/v1/models")
+        assert status == 200  # still serving with every short body open
+        deadline = started + 3 * HEADER_TIMEOUT + 10
+        open_ones = set(sockets)
+        with selectors.DefaultSelector() as selector:
+            for sock in sockets:
+                selector.register(sock, selectors.EVENT_READ)
+            while open_ones and time.monotonic() < deadline:
+                for key, _ in selector.select(timeout=1.0):
+                    sock = key.fileobj
+                    assert isinstance(sock, socket.socket)
+                    if sock.recv(65536) == b"":
+                        open_ones.discard(sock)
+                        selector.unregister(sock)
+        assert not open_ones, f"{len(open_ones)} of {SHORT_BODIES} still open"
+        status, _, _ = child.request("GET", "/api/v1/models")
+        assert status == 200
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def test_a_body_sent_slowly_within_the_timeout_is_answered(child: Child) -> None:
+    """The body timeout cuts only a body still short a whole timeout later: one sent in two
+    halves, the second after half the timeout, gets its answer."""
+    body = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/list"}).encode()
+    with socket.create_connection(("127.0.0.1", child.port), timeout=30) as sock:
+        sock.sendall(
+            f"POST {MCP_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Accept: application/json, text/event-stream\r\nContent-Length: {len(body)}\r\n"
+            "Connection: close\r\n\r\n".encode()
+            + body[:5]
+        )
+        time.sleep(HEADER_TIMEOUT / 2)
+        sock.sendall(body[5:])
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+    assert b'"id":7' in answer and b'"tools"' in answer
