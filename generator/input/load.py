@@ -30,6 +30,7 @@ from generator.input.limits import (
     MAX_FILE_LINES,
     MAX_FILE_PROBLEMS,
     MAX_FILE_VALUES,
+    MAX_TREE_LINES,
     tree_problems,
 )
 from generator.input.loaded import Loaded, Records
@@ -180,10 +181,13 @@ def _load_records(data_dir: Path, store: RecordStore | None = None) -> Records:
     problems: list[str] = []
     check_tree(data_dir)
     records = Records()
+    tally = Tally()
     methodology_path = data_dir / METHODOLOGY_FILE
     kind = _entry_kind(methodology_path)
     if kind == "file":
-        records.methodology = _load_file(methodology_path, MethodologyRecord, problems, store)
+        records.methodology = _load_file(
+            methodology_path, MethodologyRecord, problems, store, tally
+        )
     elif kind is None:
         problems.append(f"{methodology_path}: file: missing (every data dir needs one)")
     else:
@@ -194,10 +198,10 @@ def _load_records(data_dir: Path, store: RecordStore | None = None) -> Records:
         for path, kind in _record_files(data_dir / folder, problems):
             seen_any = True
             loaded = None
-            if len(problems) >= MAX_SHOWN_PROBLEMS:  # more would not be printed: stop parsing
-                unread += 1
+            if len(problems) >= MAX_SHOWN_PROBLEMS or tally.amount > MAX_TREE_LINES:
+                unread += 1  # more would not be printed, or the tree is past its size
             elif kind == "file":
-                loaded = _load_file(path, record_type, problems, store)
+                loaded = _load_file(path, record_type, problems, store, tally)
             else:
                 problems.append(f"{path}: file: {_refusal(kind)}")
             if loaded is not None:
@@ -207,11 +211,17 @@ def _load_records(data_dir: Path, store: RecordStore | None = None) -> Records:
     problems.extend(_stray_files(data_dir))
     if not seen_any:
         problems.append(f"{data_dir}: directory: no data files")
-    if unread:  # the cross-record checks would only see what was read
+    if tally.amount > MAX_TREE_LINES:
+        problems.append(
+            f"{data_dir}: directory: more than {MAX_TREE_LINES:,} lines or values of data files"
+            f" (the limit is {MAX_TREE_LINES:,}); {unread:,} files not checked"
+        )
+    elif unread:
         problems.append(
             f"{data_dir}: directory: {unread:,} more data files not checked (stopped after"
             f" {MAX_SHOWN_PROBLEMS} problems)"
         )
+    if unread or tally.amount > MAX_TREE_LINES:  # cross-record checks need every record
         raise DataError(problems)
     with deferred_suggestions() as resolve:
         crossed = check_records(records)
@@ -286,8 +296,19 @@ def _stray_files(data_dir: Path) -> list[str]:
     return problems
 
 
+@dataclass
+class Tally:
+    """Lines or values (whichever is more) of the data files read so far."""
+
+    amount: int = 0
+
+
 def _load_file(
-    path: Path, record_type: type[T], problems: list[str], store: RecordStore | None = None
+    path: Path,
+    record_type: type[T],
+    problems: list[str],
+    store: RecordStore | None = None,
+    tally: Tally | None = None,
 ) -> Loaded[T] | None:
     """Read one file into its record, appending every problem it has.
 
@@ -297,23 +318,25 @@ def _load_file(
     data = _read_bytes(path, problems)
     if data is None:
         return None
+    tally = Tally() if tally is None else tally
     if store is None:
-        return _parse_file(path, data, record_type, problems)
+        return _parse_file(path, data, record_type, problems, tally)
     key = record_key(store.code, record_type, path.name, data)  # the folder follows the type
     kept = store.get(key, record_type)
     if kept is not None:
+        tally.amount += data.count(b"\n")  # parsed before without a problem: about its lines
         return Loaded(str(path), kept)
     before = len(problems)
-    loaded = _parse_file(path, data, record_type, problems)
+    loaded = _parse_file(path, data, record_type, problems, tally)
     if loaded is not None and len(problems) == before and not loaded.placeholders:
         store.put(key, loaded.record)
     return loaded
 
 
 def _parse_file(
-    path: Path, data: bytes, record_type: type[T], problems: list[str]
+    path: Path, data: bytes, record_type: type[T], problems: list[str], tally: Tally
 ) -> Loaded[T] | None:
-    raw = _read_toml(path, data, problems)
+    raw = _read_toml(path, data, problems, tally)
     if raw is None:
         return None
     private = raw.pop("private", None)
@@ -356,7 +379,9 @@ def _read_bytes(path: Path, problems: list[str]) -> bytes | None:
     return None
 
 
-def _read_toml(path: Path, data: bytes, problems: list[str]) -> dict[str, Any] | None:
+def _read_toml(
+    path: Path, data: bytes, problems: list[str], tally: Tally | None = None
+) -> dict[str, Any] | None:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -372,6 +397,8 @@ def _read_toml(path: Path, data: bytes, problems: list[str]) -> dict[str, Any] |
         problems.append(f"{path}: {exc}")
         return None
     depth, count = _shape(parsed)
+    if tally is not None:
+        tally.amount += max(lines, count)
     if depth > MAX_DEPTH:
         problems.append(f"{path}: file: nested too deeply (more than {MAX_DEPTH} levels)")
         return None

@@ -23,6 +23,7 @@ from generator.input.limits import (
     MAX_MODEL_FILES,
     MAX_TREE_BYTES,
     MAX_TREE_ENTRIES,
+    MAX_TREE_LINES,
 )
 
 A1 = "models/alpha-1.toml"
@@ -315,5 +316,13 @@ FLOOD: tuple[HostileCase, ...] = (
         key_files(50, 199_900),
         (),
         check_errors=stopped_after_the_shown_problems,
+    ),
+    HostileCase(
+        "unknown-benchmarks-in-22-files-past-the-tree-lines",  # 64 such files: 35 s, 1.3 GB
+        unknown_benchmark_results(22, 33_000),
+        (
+            f"{{data}}: directory: more than {MAX_TREE_LINES:,} lines or values of data files"
+            f" (the limit is {MAX_TREE_LINES:,}); 13 files not checked",  # 2 + 11 later
+        ),
     ),
 )

@@ -21,6 +21,7 @@ from generator.input.limits import (
     MAX_MODEL_FILES,
     MAX_TREE_BYTES,
     MAX_TREE_ENTRIES,
+    MAX_TREE_LINES,
     tree_problems,
 )
 from generator.input.load import MAX_FILE_BYTES
@@ -65,6 +66,7 @@ def test_the_benchmarks_twenty_thousand_models_pass_every_limit(tmp_path: Path) 
     for path in files:
         text = path.read_bytes()
         assert len(text) <= MAX_FILE_BYTES and text.count(b"\n") <= MAX_FILE_LINES, path
+    assert sum(path.read_bytes().count(b"\n") for path in files) < MAX_TREE_LINES * 0.6
 
 
 @pytest.mark.parametrize("doc", ["SECURITY.md", "data/README.md"])
@@ -74,6 +76,7 @@ def test_the_docs_state_every_limit_as_the_code_has_it(doc: str) -> None:
         "entries": f"{MAX_TREE_ENTRIES:,}",
         "model files": f"{MAX_MODEL_FILES:,}",
         "bytes": f"{MAX_TREE_BYTES // (1024 * 1024)} MiB",
+        "tree lines": f"{MAX_TREE_LINES:,}",
         "lines and values": f"{MAX_FILE_LINES:,}",
         "aliases": f"{MAX_ALIASES}",
         "rules": f"{MAX_REDIRECT_RULES:,}",
