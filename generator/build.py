@@ -53,7 +53,6 @@ from generator.pages.sitedocs import SiteDocuments
 from generator.pages.svg import RenderError
 from generator.scoring import compute_scores
 from generator.scoring.history import Snapshot, replay
-from generator.scoring.tasks import TaskMap, in_process
 from generator.scoring.types import Scores
 
 Documents = dict[str, msgspec.Struct]
@@ -90,8 +89,6 @@ def gc_paused() -> Iterator[None]:
         if enabled:
             gc.enable()
 
-
-BAND_POOL_MODELS = 2_000  # docs/PERFORMANCE.md "History": bench/history.py's score walls
 
 UNDRAWABLE = (RecursionError, MemoryError, OverflowError, RenderError)
 """What data that passed validation could still raise while scored or drawn. The loader
@@ -169,7 +166,7 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
             past = history_part(dataset, snapshots, config)
             del snapshots
         with timer.stage("score"):
-            scores = compute_scores(dataset, run=band_pool(len(dataset.models), workers))
+            scores = compute_scores(dataset)
         with timer.stage("render"):
             documents = build_documents(dataset, scores, config, past=past)
             del dataset, scores, past  # the documents hold all that is published
@@ -273,14 +270,6 @@ def emit(
             outputs.record(job.path, job.key, digest)
         if check is not None:
             check.problems.extend(problems)
-
-
-def band_pool(models: int, workers: int) -> TaskMap:
-    """Where stage score counts its eight rank-band passes: in `workers` forked processes
-    from `BAND_POOL_MODELS` models, here below that (forking costs more than it saves)."""
-    if models < BAND_POOL_MODELS:
-        return in_process
-    return lambda task, count: map_ordered(task, count, workers, minimum=2)
 
 
 def history(
