@@ -26,7 +26,9 @@ HOSTILE_NAMES = {
         "provider": "@SUM(1+1)",
         "country": "+1-2",
     },
-    "models/alpha-2.toml": {"name": "-2+3+cmd|' /C calc'!A0", "provider": " =1+1"},
+    # (a space before the formula is refused in data now: one-line fields are not padded;
+    # csv_cell still guards it, tests/documents/test_encoders.py)
+    "models/alpha-2.toml": {"name": "-2+3+cmd|' /C calc'!A0", "provider": "=1+1 =2"},
     "models/alpha-3.toml": {"name": "＝1+1 </title><x/> & [a](b)", "provider": "＠x"},
     "models/beta-1.toml": {"name": "@team *bold* `code` <!--", "country": "-"},
 }
@@ -72,7 +74,7 @@ def test_no_cell_of_any_csv_starts_a_formula(hostile_site: Path) -> None:
                 seen.add(cell)
     # the names are there, neutralised, and read back as text
     assert "'" + HOSTILE_NAMES["models/alpha-1.toml"]["name"] in seen
-    assert "'@SUM(1+1)" in seen and "'+1-2" in seen and "' =1+1" in seen and "'-" in seen
+    assert "'@SUM(1+1)" in seen and "'+1-2" in seen and "'=1+1 =2" in seen and "'-" in seen
 
 
 def test_the_feed_and_every_inline_chart_parse_as_xml(hostile_site: Path) -> None:
