@@ -55,9 +55,9 @@ def test_syntax_error_is_one_line_with_line_and_column() -> None:
     ids=["long-dotted-key", "deep-array", "deep-table-header", "deep-inline-table"],
 )
 def test_hostile_nesting_is_refused_at_once(text: str) -> None:
-    started = time.perf_counter()
+    started = time.process_time()  # CPU, not wall: the bound holds on a busy machine too
     with pytest.raises(TomlError) as got:
         parse_toml(text)
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0  # a quadratic parser takes about 56 s
     assert "invalid TOML: nested too deeply (more than 16 levels)" in str(got.value)
     assert "\n" not in str(got.value)
