@@ -28,9 +28,9 @@ FIXTURE = Path(__file__).resolve().parents[1] / "data"
     ],
 )
 def test_nice_ticks_end_and_cover_the_range(lo: float, hi: float) -> None:
-    started = time.perf_counter()
+    started = time.process_time()  # CPU: a busy machine stretches wall time, not this
     ticks = svg.nice_ticks(lo, hi, 5)
-    assert time.perf_counter() - started < 0.1
+    assert time.process_time() - started < 0.1
     assert 2 <= len(ticks) <= svg.MAX_TICKS
     assert ticks[0] <= lo and ticks[-1] >= hi
 
