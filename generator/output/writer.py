@@ -138,14 +138,8 @@ def check_paths(files: Mapping[str, bytes]) -> None:
     """Refuse paths that are absolute, escape the site, or clash with a directory."""
     directories: set[str] = set()
     for path in files:
+        _check_path(path)
         parts = PurePosixPath(path).parts
-        if (
-            not path
-            or path.startswith("/")
-            or "\\" in path
-            or any(p in ("", ".", "..") for p in path.split("/"))
-        ):
-            raise BuildError(f"refusing to write outside the site: {path!r}")
         directories.update("/".join(parts[:i]) for i in range(1, len(parts)))
     clashes = sorted(directories & set(files))
     if clashes:

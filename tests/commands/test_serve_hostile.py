@@ -250,24 +250,30 @@ def test_half_sent_requests_are_closed_after_the_header_timeout(child: Child) ->
             sockets.append(sock)
         status, _, _ = child.request("GET", "/api/v1/models")
         assert status == 200  # still serving with every half-sent request open
-        deadline = time.monotonic() + 3 * HEADER_TIMEOUT + 10
-        open_ones = set(sockets)
-        with selectors.DefaultSelector() as selector:  # epoll: no FD_SETSIZE limit
-            for sock in sockets:
-                selector.register(sock, selectors.EVENT_READ)
-            while open_ones and time.monotonic() < deadline:
-                for key, _ in selector.select(timeout=1.0):
-                    sock = key.fileobj
-                    assert isinstance(sock, socket.socket)
-                    if sock.recv(1024) == b"":
-                        open_ones.discard(sock)
-                        selector.unregister(sock)
+        open_ones = _still_open(sockets, time.monotonic() + 3 * HEADER_TIMEOUT + 10)
         assert not open_ones, f"{len(open_ones)} of {HALF_SENT} still open"
         status, _, _ = child.request("GET", "/api/v1/models")
         assert status == 200
     finally:
         for sock in sockets:
             sock.close()
+
+
+def _still_open(sockets: list[socket.socket], deadline: float) -> set[socket.socket]:
+    """Read every socket until the server closes it or `deadline` (monotonic) passes; the
+    ones still open then."""
+    open_ones = set(sockets)
+    with selectors.DefaultSelector() as selector:  # epoll: no FD_SETSIZE limit
+        for sock in sockets:
+            selector.register(sock, selectors.EVENT_READ)
+        while open_ones and time.monotonic() < deadline:
+            for key, _ in selector.select(timeout=1.0):
+                sock = key.fileobj
+                assert isinstance(sock, socket.socket)
+                if sock.recv(65536) == b"":
+                    open_ones.discard(sock)
+                    selector.unregister(sock)
+    return open_ones
 
 
 SHORT_BODIES = 1000
@@ -296,18 +302,7 @@ def test_requests_short_of_their_body_are_closed_after_the_timeout(child: Child)
             sockets.append(sock)
         status, _, _ = child.request("GET", "/api/v1/models")
         assert status == 200  # still serving with every short body open
-        deadline = started + 3 * HEADER_TIMEOUT + 10
-        open_ones = set(sockets)
-        with selectors.DefaultSelector() as selector:
-            for sock in sockets:
-                selector.register(sock, selectors.EVENT_READ)
-            while open_ones and time.monotonic() < deadline:
-                for key, _ in selector.select(timeout=1.0):
-                    sock = key.fileobj
-                    assert isinstance(sock, socket.socket)
-                    if sock.recv(65536) == b"":
-                        open_ones.discard(sock)
-                        selector.unregister(sock)
+        open_ones = _still_open(sockets, started + 3 * HEADER_TIMEOUT + 10)
         assert not open_ones, f"{len(open_ones)} of {SHORT_BODIES} still open"
         status, _, _ = child.request("GET", "/api/v1/models")
         assert status == 200
