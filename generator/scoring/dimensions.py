@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 import msgspec
 
 from generator.scoring.ladder import clamp_iq
-from generator.scoring.offsets import observations
 from generator.scoring.posterior import interval, posterior
 from generator.scoring.priors import Prior
 from generator.scoring.types import DimensionEstimate, Projection
@@ -51,38 +50,46 @@ def posterior_estimate(
     `offsets` holds the dimension's benchmark offsets (empty for abstract reasoning).
     """
     covered = len(projections)
-    base = DimensionEstimate(
-        slug=slot.slug,
-        value=None,
-        sd=None,
-        covered=covered,
-        total=slot.total,
-        imputed=covered < slot.min_benchmarks,
-        method=NO_ESTIMATE,
-        evidence=False,
-        projections=tuple(projections),
-        offsets=tuple(
-            (p.benchmark, offsets[p.benchmark]) for p in projections if p.benchmark in offsets
-        ),
-    )
+    used = tuple((p.benchmark, offsets[p.benchmark]) for p in projections if p.benchmark in offsets)
     if prior is None:
-        return base
+        return DimensionEstimate(
+            slug=slot.slug,
+            value=None,
+            sd=None,
+            covered=covered,
+            total=slot.total,
+            imputed=covered < slot.min_benchmarks,
+            method=NO_ESTIMATE,
+            evidence=False,
+            projections=tuple(projections),
+            offsets=used,
+        )
     evidence = covered > 0 or prior.evidence
-    ys = observations(projections, offsets)
+    get = offsets.get
+    ys = [p.iq - get(p.benchmark, 0.0) for p in projections]  # as `observations` computes them
     pairs = [(y, sigmas[p.benchmark]) for y, p in zip(ys, projections, strict=True)]
     mean, sd = posterior(prior.mean, prior.sd, pairs)
     visible = evidence or shown
-    low, high = interval(clamp_iq(mean), sd, z)
-    return msgspec.structs.replace(
-        base,
-        value=clamp_iq(mean) if visible else None,
+    value = clamp_iq(mean)
+    low, high = interval(value, sd, z)
+    inputs = prior.components
+    if ys:
+        inputs = (*inputs, ("data-mean", sum(ys) / len(ys)))
+    return DimensionEstimate(
+        slug=slot.slug,
+        value=value if visible else None,
         sd=sd if visible else None,
-        low95=low if visible else None,
-        high95=high if visible else None,
+        covered=covered,
+        total=slot.total,
+        imputed=covered < slot.min_benchmarks,
         method=("posterior" if covered else prior_method(prior.source)) if visible else NO_ESTIMATE,
         evidence=evidence,
+        projections=tuple(projections),
+        offsets=used,
         prior_mean=prior.mean,
         prior_sd=prior.sd,
         prior_source=prior.source,
-        inputs=(*prior.components, *((("data-mean", sum(ys) / len(ys)),) if ys else ())),
+        inputs=inputs,
+        low95=low if visible else None,
+        high95=high if visible else None,
     )

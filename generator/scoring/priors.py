@@ -77,6 +77,17 @@ def predecessor_mean(
     return value + drift, drift
 
 
+_LABELS: dict[str, tuple[str, str]] = {}
+
+
+def _labels(name: str) -> tuple[str, str]:
+    """`sd-<name>` and `weight-<name>`, made once per term name."""
+    found = _LABELS.get(name)
+    if found is None:
+        found = _LABELS[name] = (f"sd-{name}", f"weight-{name}")
+    return found
+
+
 def combine(
     terms: Sequence[Term], source: str, evidence: bool, notes: Sequence[tuple[str, float]]
 ) -> Prior:
@@ -85,15 +96,18 @@ def combine(
     `components` lists `notes` (the numbers behind the terms), then each term and,
     with more than one, its weight `sd0^2 / sd_t^2`.
     """
-    precision = sum(1.0 / term.sd**2 for term in terms)
+    squares = [term.sd**2 for term in terms]
+    precision = sum([1.0 / square for square in squares])
     variance = 1.0 / precision
-    weights = [variance / term.sd**2 for term in terms]
-    mean = sum(w * term.mean for w, term in zip(weights, terms, strict=True))
+    weights = [variance / square for square in squares]
+    mean = sum([w * term.mean for w, term in zip(weights, terms, strict=True)])
     parts: list[tuple[str, float]] = list(notes)
+    several = len(terms) > 1
     for term, weight in zip(terms, weights, strict=True):
-        parts += [(term.name, term.mean), (f"sd-{term.name}", term.sd)]
-        if len(terms) > 1:
-            parts.append((f"weight-{term.name}", weight))
+        sd_label, weight_label = _labels(term.name)
+        parts += [(term.name, term.mean), (sd_label, term.sd)]
+        if several:
+            parts.append((weight_label, weight))
     return Prior(
         mean=mean, sd=math.sqrt(variance), source=source, evidence=evidence, components=tuple(parts)
     )
@@ -111,7 +125,11 @@ def _inherited(
     found = predecessor_mean(slug, own_direct, predecessor)
     if found is None:
         return None, False, []
-    evidence = any(e.slug == slug and e.evidence for e in predecessor)
+    evidence = False
+    for estimate in predecessor:
+        if estimate.slug == slug and estimate.evidence:
+            evidence = True
+            break
     term = Term(name="mu-P", mean=found[0], sd=params.sigma_predecessor)
     return term, evidence, [("drift", found[1])]
 
