@@ -65,24 +65,42 @@ def posterior_estimate(
             offsets=used,
         )
     evidence = covered > 0 or prior.evidence
-    get = offsets.get
-    ys = [p.iq - get(p.benchmark, 0.0) for p in projections]  # as `observations` computes them
-    pairs = [(y, sigmas[p.benchmark]) for y, p in zip(ys, projections, strict=True)]
-    mean, sd = posterior(prior.mean, prior.sd, pairs)
-    visible = evidence or shown
+    inputs = prior.components
+    if covered:
+        get = offsets.get
+        ys = [p.iq - get(p.benchmark, 0.0) for p in projections]  # as `observations` has them
+        pairs = [(y, sigmas[p.benchmark]) for y, p in zip(ys, projections, strict=True)]
+        mean, sd = posterior(prior.mean, prior.sd, pairs)
+        inputs = (*inputs, ("data-mean", sum(ys) / len(ys)))
+    else:  # `posterior` gives the prior back exactly without observations
+        mean, sd = prior.mean, prior.sd
+    if not (evidence or shown):
+        return DimensionEstimate(
+            slug=slot.slug,
+            value=None,
+            sd=None,
+            covered=covered,
+            total=slot.total,
+            imputed=covered < slot.min_benchmarks,
+            method=NO_ESTIMATE,
+            evidence=evidence,
+            projections=tuple(projections),
+            offsets=used,
+            prior_mean=prior.mean,
+            prior_sd=prior.sd,
+            prior_source=prior.source,
+            inputs=inputs,
+        )
     value = clamp_iq(mean)
     low, high = interval(value, sd, z)
-    inputs = prior.components
-    if ys:
-        inputs = (*inputs, ("data-mean", sum(ys) / len(ys)))
     return DimensionEstimate(
         slug=slot.slug,
-        value=value if visible else None,
-        sd=sd if visible else None,
+        value=value,
+        sd=sd,
         covered=covered,
         total=slot.total,
         imputed=covered < slot.min_benchmarks,
-        method=("posterior" if covered else prior_method(prior.source)) if visible else NO_ESTIMATE,
+        method="posterior" if covered else prior_method(prior.source),
         evidence=evidence,
         projections=tuple(projections),
         offsets=used,
@@ -90,6 +108,6 @@ def posterior_estimate(
         prior_sd=prior.sd,
         prior_source=prior.source,
         inputs=inputs,
-        low95=low if visible else None,
-        high95=high if visible else None,
+        low95=low,
+        high95=high,
     )
