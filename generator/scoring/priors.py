@@ -96,18 +96,27 @@ def combine(
     `components` lists `notes` (the numbers behind the terms), then each term and,
     with more than one, its weight `sd0^2 / sd_t^2`.
     """
+    if len(terms) == 1:  # what the general path computes for one term, without its lists
+        term = terms[0]
+        square = term.sd**2
+        variance = 1.0 / (0.0 + 1.0 / square)  # `sum` of one float adds it to 0.0
+        alone = (*notes, (term.name, term.mean), (_labels(term.name)[0], term.sd))
+        return Prior(
+            mean=0.0 + variance / square * term.mean,
+            sd=math.sqrt(variance),
+            source=source,
+            evidence=evidence,
+            components=alone,
+        )
     squares = [term.sd**2 for term in terms]
     precision = sum([1.0 / square for square in squares])
     variance = 1.0 / precision
     weights = [variance / square for square in squares]
     mean = sum([w * term.mean for w, term in zip(weights, terms, strict=True)])
     parts: list[tuple[str, float]] = list(notes)
-    several = len(terms) > 1
     for term, weight in zip(terms, weights, strict=True):
         sd_label, weight_label = _labels(term.name)
-        parts += [(term.name, term.mean), (sd_label, term.sd)]
-        if several:
-            parts.append((weight_label, weight))
+        parts += [(term.name, term.mean), (sd_label, term.sd), (weight_label, weight)]
     return Prior(
         mean=mean, sd=math.sqrt(variance), source=source, evidence=evidence, components=tuple(parts)
     )
