@@ -135,9 +135,10 @@ def _dimension_noise(
     params = dataset.methodology.parameters
     fixed = {b.id: b.noise for b in dataset.benchmarks if b.noise is not None}
     members = [b.id for b in dataset.benchmarks if b.category == "iq" and b.dimension == slug]
-    groups = [
-        [(p.benchmark, p.iq - shift.get(p.benchmark, 0.0)) for p in grouped[m][slug]]
+    groups = [  # a model with fewer than two results there adds nothing to the noise
+        [(p.benchmark, p.iq - shift.get(p.benchmark, 0.0)) for p in found]
         for m in sorted(grouped)
+        if len(found := grouped[m][slug]) >= 2
     ]
     return estimate_noise(groups, members, fixed, params.sigma_benchmark, params.kappa_noise)
 
