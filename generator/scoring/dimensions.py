@@ -50,7 +50,11 @@ def posterior_estimate(
     `offsets` holds the dimension's benchmark offsets (empty for abstract reasoning).
     """
     covered = len(projections)
-    used = tuple((p.benchmark, offsets[p.benchmark]) for p in projections if p.benchmark in offsets)
+    used = (
+        tuple([(p.benchmark, offsets[p.benchmark]) for p in projections if p.benchmark in offsets])
+        if offsets
+        else ()
+    )
     if prior is None:
         return DimensionEstimate(
             slug=slot.slug,

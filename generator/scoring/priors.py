@@ -166,8 +166,11 @@ def choose_prior(
         terms.append(Term(name="C", mean=cross[0], sd=sigma_cross(params, cross[1])))
     if not terms:
         return _population(population, params)
-    source = {2: "predecessor-cross", 1: "predecessor" if inherited else "cross-dimension"}
-    return combine(terms, source[len(terms)], evidence, notes)
+    if len(terms) == 2:
+        source = "predecessor-cross"
+    else:
+        source = "predecessor" if inherited else "cross-dimension"
+    return combine(terms, source, evidence, notes)
 
 
 def abstract_prior(
