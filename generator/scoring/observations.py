@@ -60,9 +60,9 @@ def group_by_dimension(
     """The model's projections per dimension slug (every slug present, maybe empty)."""
     grouped: dict[str, list[Projection]] = {slug: [] for slug in dimension_slugs}
     for benchmark_id, projection in projections.items():
-        dimension = benchmarks[benchmark_id].dimension
-        if benchmarks[benchmark_id].category == "iq" and dimension in grouped:
-            grouped[dimension].append(projection)
+        benchmark = benchmarks[benchmark_id]
+        if benchmark.category == "iq" and benchmark.dimension in grouped:
+            grouped[benchmark.dimension].append(projection)
     return {slug: tuple(items) for slug, items in grouped.items()}
 
 

@@ -39,7 +39,8 @@ def observations(
     projections: Sequence[Projection], offsets: Mapping[str, float]
 ) -> tuple[float, ...]:
     """Observations `y_b = f_b(raw_b) - o_b`, in the order of `projections`."""
-    return tuple(p.iq - offsets.get(p.benchmark, 0.0) for p in projections)
+    get = offsets.get
+    return tuple([p.iq - get(p.benchmark, 0.0) for p in projections])
 
 
 def direct_estimate(values: Sequence[float]) -> float | None:
