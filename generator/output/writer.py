@@ -620,17 +620,9 @@ class _Stager:
             os.unlink(self.root / SITE_MARKER)
 
     def place(self, rel: str, data: bytes, digest: bytes) -> Placed:
-        old = self.spare.get(rel)
         if rel == SITE_MARKER and self.spare:
-            return self._put_marker(data, digest, old)
-        if old is not None and old.digest == digest:
-            return old, False
-        target = self._clear(rel, old)
-        found = self._link_previous(rel, data, digest)
-        if found is not None:
-            return found
-        _write_file(target, data)
-        return FileState(*_stat_regular(target), digest=digest), True
+            return self._put_marker(data, digest, self.spare.get(rel))
+        return self._place(rel, data, digest, lambda target: _write_file(target, data))
 
     def place_kept(self, rel: str, digest: bytes) -> Placed | None:
         old = self.spare.get(rel)
@@ -645,7 +637,14 @@ class _Stager:
         return self._link_previous(rel, b"", digest)  # checked by the record, not the bytes
 
     def place_twin(self, rel: str, twin: str, data: bytes, digest: bytes) -> Placed:
-        """`rel` as a hard link to the staged `twin` (the same bytes), unless kept or linked."""
+        """`rel` as a hard link to the staged `twin` (the same bytes), unless kept or linked
+        (a new entry in this tree: counted as written)."""
+        return self._place(rel, data, digest, lambda target: _keep(self.root / twin, target))
+
+    def _place(
+        self, rel: str, data: bytes, digest: bytes, make: Callable[[Path], object]
+    ) -> Placed:
+        """`rel` kept from the spare, linked from the previous site, or made by `make`."""
         old = self.spare.get(rel)
         if old is not None and old.digest == digest:
             return old, False
@@ -653,7 +652,7 @@ class _Stager:
         found = self._link_previous(rel, data, digest)
         if found is not None:
             return found
-        _keep(self.root / twin, target)  # a new entry in this tree: counted as written
+        make(target)
         return FileState(*_stat_regular(target), digest=digest), True
 
     def note(self, rel: str, placed: Placed) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 import msgspec
 
 from generator.scoring.ladder import clamp_iq
+from generator.scoring.offsets import observations
 from generator.scoring.posterior import interval, posterior
 from generator.scoring.priors import Prior
 from generator.scoring.types import DimensionEstimate, Projection
@@ -71,40 +72,23 @@ def posterior_estimate(
     evidence = covered > 0 or prior.evidence
     inputs = prior.components
     if covered:
-        get = offsets.get
-        ys = [p.iq - get(p.benchmark, 0.0) for p in projections]  # as `observations` has them
+        ys = observations(projections, offsets)
         pairs = [(y, sigmas[p.benchmark]) for y, p in zip(ys, projections, strict=True)]
         mean, sd = posterior(prior.mean, prior.sd, pairs)
         inputs = (*inputs, ("data-mean", sum(ys) / len(ys)))
     else:  # `posterior` gives the prior back exactly without observations
         mean, sd = prior.mean, prior.sd
-    if not (evidence or shown):
-        return DimensionEstimate(
-            slug=slot.slug,
-            value=None,
-            sd=None,
-            covered=covered,
-            total=slot.total,
-            imputed=covered < slot.min_benchmarks,
-            method=NO_ESTIMATE,
-            evidence=evidence,
-            projections=tuple(projections),
-            offsets=used,
-            prior_mean=prior.mean,
-            prior_sd=prior.sd,
-            prior_source=prior.source,
-            inputs=inputs,
-        )
-    value = clamp_iq(mean)
-    low, high = interval(value, sd, z)
+    visible = evidence or shown
+    value = clamp_iq(mean) if visible else None
+    low, high = interval(value, sd, z) if value is not None else (None, None)
     return DimensionEstimate(
         slug=slot.slug,
         value=value,
-        sd=sd,
+        sd=sd if visible else None,
         covered=covered,
         total=slot.total,
         imputed=covered < slot.min_benchmarks,
-        method="posterior" if covered else prior_method(prior.source),
+        method=("posterior" if covered else prior_method(prior.source)) if visible else NO_ESTIMATE,
         evidence=evidence,
         projections=tuple(projections),
         offsets=used,
