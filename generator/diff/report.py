@@ -11,7 +11,7 @@ comment.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, Literal
 
 import msgspec
@@ -24,9 +24,9 @@ Format = Literal["text", "markdown", "json"]
 Row = tuple[str, str, str, str, str]
 """(subject, change, before, after, note)"""
 DETAILS_ROWS = 12
-MAX_MARKDOWN = 50_000
-"""Characters of table text in a Markdown report (escaping and markup add some): a pull
-request comment holds 65,536."""
+MAX_MARKDOWN = 60_000
+"""Characters of a whole Markdown report, counted as posted (escaped, with its markup): a
+pull request comment holds 65,536."""
 MIN_ROWS = 5
 FULL_REPORT = (
     "the whole report is `modelscores diff --format json` (or the text one) of the same builds"
@@ -269,41 +269,67 @@ def _text(diff: Diff) -> Iterator[str]:
 
 
 def _markdown(diff: Diff) -> Iterator[str]:
-    yield "## modelscores diff"
+    sections = [(heading, [_escaped(row) for row in rows]) for heading, rows in _sections(diff)]
+    head = ["## modelscores diff", "", f"**{markdown_text(diff.summary)}**"]
+    fitted = _fitted(sections, MAX_MARKDOWN - _size(head))
+    yield from head
+    for heading, rows, left_out in fitted:
+        yield from _section(heading, rows, left_out)
+
+
+def _escaped(row: Row) -> Row:
+    subject, change, before, after, extra = (markdown_text(cell) for cell in row)
+    return subject, change, before, after, extra
+
+
+def _section(heading: str, rows: list[Row], left_out: int) -> Iterator[str]:
+    """One section's lines (its rows already escaped)."""
     yield ""
-    yield f"**{markdown_text(diff.summary)}**"
-    for heading, rows, left_out in _fitted(list(_sections(diff))):
+    yield f"### {heading}"
+    yield ""
+    table = list(_table(rows))
+    if left_out:
+        table += ["", f"... and {left_out} more rows: {FULL_REPORT}."]
+    if len(rows) > DETAILS_ROWS:
+        yield f"<details><summary>{len(rows) + left_out} rows</summary>"
         yield ""
-        yield f"### {markdown_text(heading)}"
+        yield from table
         yield ""
-        table = list(_table(rows))
-        if left_out:
-            table += ["", f"... and {left_out} more rows: {FULL_REPORT}."]
-        if len(rows) > DETAILS_ROWS:
-            yield f"<details><summary>{len(rows) + left_out} rows</summary>"
-            yield ""
-            yield from table
-            yield ""
-            yield "</details>"
-        else:
-            yield from table
+        yield "</details>"
+    else:
+        yield from table
 
 
-def _fitted(sections: list[tuple[str, list[Row]]]) -> list[tuple[str, list[Row], int]]:
-    """The sections, the longest cut (by halves, keeping its first rows) until the whole
-    report fits `MAX_MARKDOWN` characters: a pull request comment holds 65,536."""
-    fitted = [(heading, rows, 0) for heading, rows in sections]
+def _size(lines: Iterable[str]) -> int:
+    """Characters of `lines` joined by line breaks, with a final one."""
+    return sum(len(line) + 1 for line in lines)
 
-    def size() -> int:
-        return sum(len(h) + sum(len("| ".join(r)) + 12 for r in rows) for h, rows, _ in fitted)
 
-    while size() > MAX_MARKDOWN:
+def _fitted(sections: list[tuple[str, list[Row]]], budget: int) -> list[tuple[str, list[Row], int]]:
+    """The sections (headings and rows escaped), the longest cut (by halves, keeping its
+    first rows, down to `MIN_ROWS` and then to none) until their Markdown, measured as it
+    will be posted, fits `budget` characters; then, if the headings alone are too many, the
+    last sections are left out, counted in the last kept section's note."""
+    fitted = [(markdown_text(heading), rows, 0) for heading, rows in sections]
+    sizes = [_size(_section(*section)) for section in fitted]
+    floor = MIN_ROWS
+    while sum(sizes) > budget:
         index = max(range(len(fitted)), key=lambda i: len(fitted[i][1]))
         heading, rows, left_out = fitted[index]
-        if len(rows) <= MIN_ROWS:
-            break
-        keep = max(MIN_ROWS, len(rows) // 2)
+        if len(rows) <= floor:
+            if floor == 0:
+                break
+            floor = 0
+            continue
+        keep = max(floor, len(rows) // 2)
         fitted[index] = (heading, rows[:keep], left_out + len(rows) - keep)
+        sizes[index] = _size(_section(*fitted[index]))
+    while len(fitted) > 1 and sum(sizes) > budget:
+        _, rows, left_out = fitted.pop()
+        sizes.pop()
+        heading, kept, kept_out = fitted[-1]
+        fitted[-1] = (heading, kept, kept_out + len(rows) + left_out)
+        sizes[-1] = _size(_section(*fitted[-1]))
     return fitted
 
 
@@ -314,4 +340,4 @@ def _table(rows: list[Row]) -> Iterator[str]:
     for subject, *cells in rows:
         shown = subject if subject != previous else ""
         previous = subject
-        yield "| " + " | ".join(markdown_text(c) for c in (shown, *cells)) + " |"
+        yield "| " + " | ".join((shown, *cells)) + " |"
