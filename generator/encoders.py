@@ -15,6 +15,10 @@ a CSV cell, an XML document or a Markdown line goes through the encoder of that 
   renders as exactly the given text: no line break, no emphasis, link, image, code, HTML,
   entity, table cell, heading, list or quote, no math, and no `@mention` that would notify
   someone on GitHub.
+- `github_text`: the same line for a comment GitHub renders (the diff report), where GitHub
+  also links, after parsing, what its text holds: `@user` (a notification), `#123`,
+  `GH-123`, `:emoji:`, `www.` and `scheme:` URLs and e-mail addresses. An empty HTML comment
+  (`<!-- -->`) splits each such word, so it shows literally, links nothing and pings no one.
 
 A leaf module: it imports nothing from the generator, so every stage may use it.
 """
@@ -98,10 +102,31 @@ def markdown_text(text: str) -> str:
     digits, which never delimits emphasis: `list_models` stays readable), as is a leading
     list, heading or setext marker; `@` is followed by a zero-width space.
     """
+    return _markdown_line(text).replace("@", "@" + MENTION_BREAK)
+
+
+def _markdown_line(text: str) -> str:
+    """`text` as one line of inline Markdown, every construct escaped (but `@`)."""
     line = _BREAKS.sub(" ", text).strip()
     line = _MARKDOWN_PUNCTUATION.sub(r"\\\1", line)
     marker = _LEADING_MARKER.match(line)
     if marker is not None:
         end = marker.end()
         line = "\\" + line if not line[0].isdigit() else line[:end] + "\\" + line[end:]
-    return line.replace("@", "@" + MENTION_BREAK)
+    return line
+
+
+WORD_BREAK = "<!-- -->"
+"""An empty HTML comment: GitHub renders nothing for it, and it ends the text node that its
+mention, reference, emoji and link finders read, so `@<!-- -->user` is `@user`, unlinked."""
+_GITHUB_WORDS = re.compile(r"(?i)([@:#]|(?<![a-z0-9])gh-|www(?=\.))")
+"""Where GitHub would start a link in text: after `@` (mentions, teams, e-mail), `:`
+(emoji, `https:`, `mailto:`), `#` (`#123`, `owner/repo#123`), `GH-` (`GH-123`), and
+between `www` and its dot (GFM's `www.` autolinks). HTML character references such as
+`&#64;` do not help: GitHub decodes them before it looks."""
+
+
+def github_text(text: str) -> str:
+    """`text` as one line of Markdown for a GitHub comment: `markdown_text`'s escapes, and
+    every place where GitHub would link, mention or draw an emoji broken by `WORD_BREAK`."""
+    return _GITHUB_WORDS.sub(lambda m: m[0] + WORD_BREAK, _markdown_line(text))

@@ -3,7 +3,8 @@
 Every format starts with the one-line summary. Names everywhere (with the id once, where a
 model is introduced). A score move inside the base build's 95% range is marked as noise; a
 place is worded up or down. In Markdown, every text from the data goes through
-`markdown_text` (generator/encoders.py: it renders as itself, one line), and a section longer
+`github_text` (generator/encoders.py: it renders as itself, one line, and GitHub links,
+mentions and draws nothing in it), and a section longer
 than `DETAILS_ROWS` rows is collapsed in `<details>`, so a large change still makes a short
 comment.
 """
@@ -18,7 +19,7 @@ import msgspec
 
 from generator.diff.changes import Diff, ModelChange, ModelEntry, Move, PlaceMove
 from generator.diff.snapshot import DOMAIN_PREFIX
-from generator.encoders import markdown_text
+from generator.encoders import github_text
 
 Format = Literal["text", "markdown", "json"]
 Row = tuple[str, str, str, str, str]
@@ -270,7 +271,7 @@ def _text(diff: Diff) -> Iterator[str]:
 
 def _markdown(diff: Diff) -> Iterator[str]:
     sections = [(heading, [_escaped(row) for row in rows]) for heading, rows in _sections(diff)]
-    head = ["## modelscores diff", "", f"**{markdown_text(diff.summary)}**"]
+    head = ["## modelscores diff", "", f"**{github_text(diff.summary)}**"]
     fitted = _fitted(sections, MAX_MARKDOWN - _size(head))
     yield from head
     for heading, rows, left_out in fitted:
@@ -278,7 +279,7 @@ def _markdown(diff: Diff) -> Iterator[str]:
 
 
 def _escaped(row: Row) -> Row:
-    subject, change, before, after, extra = (markdown_text(cell) for cell in row)
+    subject, change, before, after, extra = (github_text(cell) for cell in row)
     return subject, change, before, after, extra
 
 
@@ -310,7 +311,7 @@ def _fitted(sections: list[tuple[str, list[Row]]], budget: int) -> list[tuple[st
     first rows, down to `MIN_ROWS` and then to none) until their Markdown, measured as it
     will be posted, fits `budget` characters; then, if the headings alone are too many, the
     last sections are left out, counted in the last kept section's note."""
-    fitted = [(markdown_text(heading), rows, 0) for heading, rows in sections]
+    fitted = [(github_text(heading), rows, 0) for heading, rows in sections]
     sizes = [_size(_section(*section)) for section in fitted]
     floor = MIN_ROWS
     while sum(sizes) > budget:

@@ -32,7 +32,7 @@ from generator.diff.snapshot import (
     read_snapshot,
 )
 from generator.diff.sources import _data_at_revision
-from generator.encoders import markdown_text
+from generator.encoders import github_text
 from generator.input.limits import MAX_TREE_BYTES, MAX_TREE_ENTRIES
 
 FIXTURE = Path(__file__).parents[1] / "data"
@@ -238,7 +238,10 @@ def test_markdown_escapes_names_from_data_and_collapses_long_sections() -> None:
     hostile = _model(name="![x](https://tracker.example/p.png) | cell\n## forged")
     markdown = render(compare(_snapshot(_model()), _snapshot(hostile)), "markdown")
     assert "![x]" not in markdown
-    assert "\\!\\[x\\](https://tracker.example/p.png) \\| cell \\#\\# forged" in markdown
+    assert (
+        "\\!\\[x\\](https:<!-- -->//tracker.example/p.png) \\| cell \\#<!-- -->\\#<!-- --> forged"
+        in markdown
+    )
     assert "\n## forged" not in markdown
     many = [_model(f"m-{n}") for n in range(DETAILS_ROWS + 1)]
     moved = [_model(f"m-{n}", cost__inputPer1M=2.0) for n in range(DETAILS_ROWS + 1)]
@@ -697,11 +700,11 @@ def test_one_input_of_each_kind_every_move_reported_and_explained(
 
     # the same report as Markdown: the summary first, each moved ranking named
     code, markdown = _diff(str(base), str(new), "--format", "markdown")
-    assert markdown.startswith(f"## modelscores diff\n\n**{markdown_text(diff['summary'])}**\n")
+    assert markdown.startswith(f"## modelscores diff\n\n**{github_text(diff['summary'])}**\n")
     for ranking in diff["rankings"]:
-        assert f"### {markdown_text(heading(ranking['id'], ranking['name']))}\n" in markdown
+        assert f"### {github_text(heading(ranking['id'], ranking['name']))}\n" in markdown
     for model_id, cause in causes.items():
-        assert markdown_text(cause) in markdown, model_id
+        assert github_text(cause) in markdown, model_id
 
 
 def test_markdown_fits_a_pull_request_comment_however_large_the_change() -> None:

@@ -1,14 +1,32 @@
 """The diff report posted as a pull request comment (generator/diff/report.py) against hostile
-data: its size is counted as posted."""
+data: its size is counted as posted, and GitHub links, mentions and draws nothing that a
+model's name, id or source URL holds."""
 
 from __future__ import annotations
 
 import re
 
-from generator.diff.changes import Diff, ModelChange, Move, PlaceMove, RankingChange
+from markdown_it import MarkdownIt
+
+from generator.diff.changes import Cause, Diff, ModelChange, Move, PlaceMove, RankingChange
 from generator.diff.report import MAX_MARKDOWN, render
 
 COMMENT_LIMIT = 65_536  # GitHub refuses a longer comment
+MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+HOSTILE = [
+    "@octocat",
+    "@github/security-team",
+    "#123",
+    "GH-42",
+    ":tada:",
+    "www.evil.example",
+    "https://evil.example/x",
+    "<img src=x onerror=alert(1)>",
+    "x@example.com",
+]
+# What GitHub finds in one text node of a rendered comment: a mention, an issue reference,
+# an emoji shortcode, a URL or `www.` link (prose such as "noise: inside" is not one).
+GITHUB_FINDS = re.compile(r"(?i)@[\w-]|#\d|(?<![a-z0-9])gh-\d|:[\w+-]+:|[a-z]:/|www\.")
 
 
 def _changed(model_id: str, name: str, *, before: str = "old", after: str = "new") -> ModelChange:
@@ -16,6 +34,53 @@ def _changed(model_id: str, name: str, *, before: str = "old", after: str = "new
     return ModelChange(
         id=model_id, name=name, own_data_changed=True, fields={"cost.priceSourceUrl": move}
     )
+
+
+def _inline_text(markdown: str) -> list[list[str]]:
+    """The text nodes of every inline run (a cell, a heading, a line) of the rendered report."""
+    runs = []
+    for token in MARKDOWN.parse(markdown):
+        if token.type != "inline":
+            continue
+        nodes = []
+        for child in token.children or []:
+            if child.type == "html_inline":
+                assert child.content in ("<!-- -->", "<details>", "<summary>", "</summary>")
+            elif child.type == "text":
+                nodes.append(child.content)
+            else:
+                assert child.type in ("strong_open", "strong_close", "code_inline"), child
+        runs.append(nodes)
+    return runs
+
+
+def test_a_hostile_name_id_or_source_url_shows_literally_and_pings_no_one() -> None:
+    diff = Diff(
+        summary="3 models changed",
+        models_changed=[
+            _changed(f"m-{n}", f"{text} model", before=text, after=f"{text}/v2")
+            for n, text in enumerate(HOSTILE)
+        ],
+        causes=[Cause(id="m-0", name="@octocat model", cause="its source :tada: #9 changed")],
+        rankings=[
+            RankingChange(
+                id="composite-iq",
+                name="@octocat's #1 ranking",
+                moves=[PlaceMove(id=f"m-{n}", name=text, before=n + 1, after=n + 2)
+                       for n, text in enumerate(HOSTILE)],
+            )
+        ],
+    )  # fmt: skip
+    markdown = render(diff, "markdown")
+    runs = _inline_text(markdown)
+    shown = ["".join(nodes) for nodes in runs]
+    for n, text in enumerate(HOSTILE):
+        assert f"{text} model (m-{n})" in shown, text  # literally, in its own cell
+        assert f"{text}/v2" in shown, text
+    assert "#2" in shown  # a place, not a link to issue 2
+    for nodes in runs:
+        for node in nodes:
+            assert not GITHUB_FINDS.search(node), node
 
 
 def test_the_markdown_budget_counts_the_escaped_text() -> None:
