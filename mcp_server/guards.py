@@ -188,6 +188,17 @@ class BodyLimit:
         await self.app(scope, replay(messages, receive), send)
 
 
+CONFLICTING_TYPES = (INVALID_REQUEST, "Invalid Request: conflicting Content-Type headers")
+
+
+def content_type_problem(scope: Scope) -> tuple[int, str] | None:
+    """`CONFLICTING_TYPES` for a request with two `Content-Type` headers that differ: the SDK
+    reads only the first (`application/json` then `text/plain` was answered as JSON), a proxy
+    or cache in front may read another."""
+    values = {value.strip().lower() for value in Request(scope).headers.getlist("content-type")}
+    return CONFLICTING_TYPES if len(values) > 1 else None
+
+
 class JsonRpcGuard:
     """Answer 400 with a JSON-RPC error to a POST whose envelope is malformed.
 
@@ -204,10 +215,14 @@ class JsonRpcGuard:
         if not (_on_path(scope, self.path) and scope["method"] == "POST"):
             await self.app(scope, receive, send)
             return
+        problem = content_type_problem(scope)
+        if problem is not None:
+            await error_response(400, *problem)(scope, receive, send)
+            return
         messages, body = await read_body(receive)
         message, error = decode(body)
         if error is not None:
-            problem: tuple[int, str] | None = (PARSE_ERROR, f"Parse error: {error}")
+            problem = (PARSE_ERROR, f"Parse error: {error}")
         else:
             problem = message_problem(message)
         if problem is not None:

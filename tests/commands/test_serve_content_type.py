@@ -1,0 +1,74 @@
+"""Two `Content-Type` headers on a POST to the MCP endpoint, through `modelscores serve`'s app
+(`generator/serve.py` mounts the sidecar at /api/mcp) and the standalone sidecar, on the fast
+path and the SDK's: conflicting ones are a JSON-RPC Invalid Request (the SDK read only the
+first, so `application/json` then `text/plain` was answered as JSON)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.types import ASGIApp
+
+from generator.api.urls import MCP_PATH
+from generator.serve import create_app
+from mcp_server.app import create_app as create_mcp_app
+
+CALL = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "tools/call",
+    "params": {"name": "list_models", "arguments": {}},
+}
+ACCEPT = ("accept", "application/json, text/event-stream")
+
+
+def _apps(site: Path, fast_path: bool) -> dict[str, ASGIApp]:
+    return {
+        "serve": create_app(site, create_mcp_app(site, fast_path=fast_path)),
+        "sidecar": create_mcp_app(site, fast_path=fast_path),
+    }
+
+
+def _post(app: ASGIApp, *types: str) -> tuple[int, str, bytes]:
+    headers = [ACCEPT, *(("content-type", t) for t in types)]
+    with TestClient(app, base_url="http://localhost") as client:
+        response = client.post(MCP_PATH, content=json.dumps(CALL), headers=headers)
+        return response.status_code, response.headers.get("content-type", ""), response.content
+
+
+@pytest.mark.parametrize("fast_path", [True, False], ids=["fast-path", "sdk"])
+@pytest.mark.parametrize(
+    "types",
+    [
+        ("application/json", "text/plain"),
+        ("text/plain", "application/json"),
+        ("application/json", "application/json; charset=utf-8"),
+        ("application/json", "application/json", "application/x-www-form-urlencoded"),
+    ],
+)
+def test_conflicting_content_types_are_an_invalid_request(
+    built_site: Path, fast_path: bool, types: tuple[str, ...]
+) -> None:
+    for name, app in _apps(built_site, fast_path).items():
+        status, content_type, body = _post(app, *types)
+        assert (status, content_type) == (400, "application/json"), (name, status, body[:200])
+        assert json.loads(body) == {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {
+                "code": -32600,
+                "message": "Invalid Request: conflicting Content-Type headers",
+            },
+        }
+
+
+@pytest.mark.parametrize("fast_path", [True, False], ids=["fast-path", "sdk"])
+def test_one_or_the_same_content_type_twice_is_answered(built_site: Path, fast_path: bool) -> None:
+    for types in (("application/json",), ("application/json", "Application/JSON ")):
+        for name, app in _apps(built_site, fast_path).items():  # an app runs once
+            status, _, body = _post(app, *types)
+            assert status == 200, (name, types, body[:200])
+            assert "result" in json.loads(body)
