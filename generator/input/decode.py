@@ -28,7 +28,7 @@ import msgspec
 from generator.errors import problem_order
 from generator.input.limits import MAX_ALIASES, MAX_FILE_PROBLEMS
 from generator.input.records import ALIAS_PATTERN, SLUG_PATTERN, URL_PATTERN
-from generator.input.text import LINE_PATTERN, line_problem
+from generator.input.text import LINE_PATTERN, line_problem, url_problem
 
 MAX_SHOWN = 60
 # Stand-ins for a bad required value: empty text matches no id or name, no date
@@ -171,6 +171,7 @@ _FIELD_MSG = re.compile(
 )
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
 ONE_LINE = "must be one line of visible text"
+URL = "must be an http(s) URL without spaces"
 _PATTERN_MEANINGS = {
     f"Expected `str` matching regex {LINE_PATTERN!r}": ONE_LINE,
     f"Expected `array` of length <= {MAX_ALIASES}": f"at most {MAX_ALIASES} aliases a model",
@@ -178,7 +179,7 @@ _PATTERN_MEANINGS = {
         "must be a slug: 1 to 64 of a-z, 0-9, '.', '_', '-', starting and ending"
         " with a letter or digit"
     ),
-    f"Expected `str` matching regex {URL_PATTERN!r}": "must be an http(s) URL without spaces",
+    f"Expected `str` matching regex {URL_PATTERN!r}": URL,
     f"Expected `str` matching regex {ALIAS_PATTERN!r}": (
         "must be an alias: 1 to 100 of A-Z, a-z, 0-9, space, '.', '_', '-', '(', ')', '+',"
         " ',', not starting or ending with a space, not '.' or '..'"
@@ -245,12 +246,14 @@ def _struct_of(annotation: Any) -> tuple[type[msgspec.Struct] | None, bool]:
     return None, False
 
 
-def _line_problem(raw: Any, step: str) -> str | None:
+def _line_problem(raw: Any, step: str, url: bool) -> str | None:
     try:
         value = _value_at(raw, step)
     except (KeyError, IndexError, TypeError, ValueError):
         return None
-    return line_problem(value) if isinstance(value, str) else None
+    if not isinstance(value, str):
+        return None
+    return url_problem(value) if url else line_problem(value)
 
 
 class _Walker:
@@ -348,8 +351,8 @@ class _Walker:
             relative, problem = validation_problem(str(exc))
             relative = "" if relative == "$" else relative
             step = relative if relative.startswith("[") or not relative else "." + relative
-            if problem == ONE_LINE:  # name the character: `bidi control U+202E in ...`
-                problem = _line_problem(raw, step) or problem
+            if problem in (ONE_LINE, URL):  # name the character: `bidi control U+202E in ...`
+                problem = _line_problem(raw, step, problem == URL) or problem
             if not problem.startswith("Invalid enum value"):  # that one names the value
                 try:
                     problem += f" (value: {shown(_value_at(raw, step))})"

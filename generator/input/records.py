@@ -17,7 +17,7 @@ import msgspec
 from msgspec import Meta
 
 from generator.input.limits import MAX_ALIASES
-from generator.input.text import LINE_PATTERN
+from generator.input.text import LINE_PATTERN, NOT_IN_URL
 from generator.vocabulary import IQ_MAX, IQ_MIN, ChartKind, Direction
 
 SLUG_PATTERN = r"\A[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?\Z"
@@ -33,7 +33,8 @@ Alias = Annotated[str, Meta(pattern=ALIAS_PATTERN, max_length=100)]
 Text = Annotated[str, Meta(max_length=4000)]
 Line = Annotated[str, Meta(pattern=LINE_PATTERN, max_length=4000)]
 """One-line text: a name, provider, title, label or source name (`generator/input/text.py`)."""
-URL_PATTERN = r"\Ahttps?://[^\s]+\Z"
+URL_PATTERN = f"\\Ahttps?://[^{NOT_IN_URL}]+\\Z"
+"""An http(s) URL of visible characters: no space, bidi control or invisible character."""
 Url = Annotated[str, Meta(pattern=URL_PATTERN, max_length=2000)]
 Price = Annotated[float, Meta(ge=0, le=100_000)]
 # A reasoning-effort level or variant as the source names it (`high`, `xhigh`, `16K`, `thinking`).

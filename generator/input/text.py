@@ -11,7 +11,9 @@ blank: such a field is printed in a single line, a table cell or an agent's summ
 these could add a line or make one name look like another. For the same reason it refuses
 the other default-ignorable code points (variation selectors, the combining grapheme
 joiner, ...), the blank Braille pattern, every space but U+0020, and a value that is empty
-or starts or ends with a space.
+or starts or ends with a space. A URL (a source's link, which a reader follows) refuses the
+same characters as a one-line field, and every space: `example.org/\u202egpj.exe` reads
+as `example.org/exe.jpg`.
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ LINE_PATTERN = f"\\A[^{_NOT_IN_LINE} ](?:[^{_NOT_IN_LINE}]*[^{_NOT_IN_LINE} ])?\
 """A one-line field's whole value (a msgspec pattern: matched with `re.search`): not empty,
 no space at either end, no character of `_NOT_IN_LINE` anywhere."""
 _NOT_IN_LINE_RE = re.compile(f"[{_NOT_IN_LINE}]")
+NOT_IN_URL = f"\\s{_NOT_IN_LINE}"
+"""Characters a URL may not hold (a class's contents: white space and `_NOT_IN_LINE`)."""
 
 _TEXT_KINDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(f"[{chars}]"), kind)
@@ -93,3 +97,10 @@ def line_problem(text: str) -> str | None:
     if text != text.strip(" "):
         return "space at the start or end of a one-line field"
     return None
+
+
+def url_problem(text: str) -> str | None:
+    """The problem of a URL holding a character a one-line field may not hold, e.g. `bidi
+    control U+202E in a URL`; None otherwise (its form is the pattern's to check)."""
+    bad = _NOT_IN_LINE_RE.search(text)
+    return None if bad is None else f"{_describe(bad[0], _LINE_KINDS)} in a URL"

@@ -376,6 +376,42 @@ CASES: tuple[Case, ...] = (
             ),
         ),
     ),
+    # bidi controls and invisible characters in a source URL (a provenance link a reader
+    # follows): refused with the field and the code point, as in a one-line field
+    Case(
+        "bidi-override-in-result-source-url",
+        setitem(A2, "results.0.source_url", "https://example.org/\u202egpj.exe"),
+        (
+            _m(
+                A2,
+                "results[0].source_url",
+                'bidi control U+202E in a URL (value: "https://example.org/\\u202egpj.exe")',
+            ),
+        ),
+    ),
+    Case(
+        "bidi-isolate-in-domain-result-source-url",
+        setitem(CODING, "results.1.source_url", "https://\u2066example.org/x"),
+        (
+            _m(
+                CODING,
+                "results[1].source_url",
+                'bidi control U+2066 in a URL (value: "https://\\u2066example.org/x")',
+            ),
+        ),
+    ),
+    Case(
+        "zero-width-space-in-usage-source-url",
+        setitem(A2, "usage.source_url", "https://exa\u200bmple.org/cost"),
+        (
+            _m(
+                A2,
+                "usage.source_url",
+                "invisible format character U+200B in a URL"
+                ' (value: "https://exa\\u200bmple.org/cost")',
+            ),
+        ),
+    ),
     # missing required fields
     Case("missing-model-name", delitem(A2, "name"), (_m(A2, "name", "missing"),)),
     Case("missing-benchmark-ladder", delitem(GPQA, "ladder"), (_m(GPQA, "ladder", "missing"),)),

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.input.decode import decode
-from generator.input.records import ChartRecord, Line
-from generator.input.text import LINE_PATTERN, line_problem, text_problem
+from generator.input.records import BenchmarkResultRecord, ChartRecord, Line, Url
+from generator.input.text import LINE_PATTERN, line_problem, text_problem, url_problem
 from generator.input.validate import folded_name
 
 NONCHARACTERS = [
@@ -138,3 +138,34 @@ def test_the_decoder_names_the_field_and_the_code_point(
 def test_a_multi_line_description_keeps_its_line_breaks() -> None:
     raw = {"id": "c", "title": "t", "description": "one\ntwo\u2028three", "kind": "frontier"}
     assert decode(raw, ChartRecord).problems == []
+
+
+@settings(deadline=None, max_examples=500)
+@given(st.text(max_size=20))
+def test_a_url_that_passes_holds_only_visible_characters(tail: str) -> None:
+    """A source URL refuses what a one-line field refuses, and every space; the decoder's
+    pattern and `url_problem` agree."""
+    url = f"https://example.org/{tail}"
+    try:
+        msgspec.convert(url, type=Url)
+        matched = True
+    except msgspec.ValidationError:
+        matched = False
+    assert matched == (url_problem(url) is None and not any(c.isspace() for c in url))
+    if matched:
+        assert not any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp", "Zs") for c in url)
+        assert not any(ord(c) in DEFAULT_IGNORABLE for c in url)
+
+
+def test_the_decoder_names_a_url_field_and_its_bidi_control() -> None:
+    result = {
+        "benchmark": "gpqa-diamond",
+        "value": 0.5,
+        "source_name": "s",
+        "source_url": "https://example.org/\u202egpj.exe",
+        "as_of": "2026-01-15",
+    }
+    expected = 'bidi control U+202E in a URL (value: "https://example.org/\u202egpj.exe")'
+    assert decode(result, BenchmarkResultRecord).problems == [("source_url", expected)]
+    result["source_url"] = "https://example.org/gpqa"
+    assert decode(result, BenchmarkResultRecord).problems == []
