@@ -13,16 +13,25 @@ import resource
 import selectors
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support.servers import free_port, python_env, serve_command, wait_for_http
+from support.paths import REPO
+from support.servers import (
+    TEST_HEADER_TIMEOUT,
+    free_port,
+    python_env,
+    serve_command,
+    short_header_timeout,
+    wait_for_http,
+)
 
 from generator.api.urls import MCP_PATH
-from generator.header_timeout import HEADER_TIMEOUT
+from generator.header_timeout import HEADER_TIMEOUT, TEST_TIMEOUT_VARIABLE
 
 MEMORY = 2 * 1024**3
 CPU_SECONDS = 120
@@ -79,7 +88,7 @@ def child(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     with log.open("wb") as output:
         proc = subprocess.Popen(
             serve_command(built_site, port),
-            env=python_env(),
+            env=short_header_timeout(python_env()),
             stdout=output,
             stderr=subprocess.STDOUT,
             preexec_fn=_limits,  # noqa: PLW1509 - the limits must apply before the server starts
@@ -231,12 +240,44 @@ def test_a_preflight_on_a_page_grants_nothing(child: Child) -> None:
     assert status == 204 and "access-control-allow-origin" not in headers
 
 
+SHIPPED = ("Dockerfile", "fly.toml", "netlify.toml", "generator", "mcp_server", "scripts", "docs")
+
+
+def test_the_shipped_header_timeout_is_10_s_and_only_the_tests_shorten_it() -> None:
+    """This module's server closes half-sent requests after `TEST_HEADER_TIMEOUT` (the
+    test-only knob); a server started without the knob, as `serve`, `mcp` and the image start,
+    uses the shipped 10 s, and nothing shipped sets the knob."""
+    assert HEADER_TIMEOUT == 10.0
+    show = "import generator.header_timeout as h; print(h.HeaderTimeoutProtocol.header_timeout)"
+    timeouts = [
+        subprocess.run(
+            [sys.executable, "-c", show], env=env, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        for env in (
+            python_env(),
+            short_header_timeout(python_env()),
+            {**python_env(), TEST_TIMEOUT_VARIABLE: "-1"},
+        )
+    ]
+    assert timeouts == ["10.0", str(TEST_HEADER_TIMEOUT), "10.0"]
+    setting = [
+        path
+        for name in SHIPPED
+        for path in ([REPO / name] if (REPO / name).is_file() else (REPO / name).rglob("*"))
+        if path.is_file()
+        and path.name != "header_timeout.py"
+        and TEST_TIMEOUT_VARIABLE.encode() in path.read_bytes()
+    ]
+    assert setting == []
+
+
 HALF_SENT = 3000
 
 
 def test_half_sent_requests_are_closed_after_the_header_timeout(child: Child) -> None:
     """Issue 23: 3,000 connections that send half a request were held open for ever; the
-    header timeout (10 s) closes each, and the server answers throughout."""
+    header timeout closes each (the shipped 10 s, `TEST_HEADER_TIMEOUT` in this module's
+    server), and the server answers throughout."""
     resource.setrlimit(
         resource.RLIMIT_NOFILE, (HALF_SENT + 1000, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
     )
@@ -250,7 +291,7 @@ def test_half_sent_requests_are_closed_after_the_header_timeout(child: Child) ->
             sockets.append(sock)
         status, _, _ = child.request("GET", "/api/v1/models")
         assert status == 200  # still serving with every half-sent request open
-        open_ones = _still_open(sockets, time.monotonic() + 3 * HEADER_TIMEOUT + 10)
+        open_ones = _still_open(sockets, time.monotonic() + 3 * TEST_HEADER_TIMEOUT + 10)
         assert not open_ones, f"{len(open_ones)} of {HALF_SENT} still open"
         status, _, _ = child.request("GET", "/api/v1/models")
         assert status == 200
@@ -302,7 +343,7 @@ def test_requests_short_of_their_body_are_closed_after_the_timeout(child: Child)
             sockets.append(sock)
         status, _, _ = child.request("GET", "/api/v1/models")
         assert status == 200  # still serving with every short body open
-        open_ones = _still_open(sockets, started + 3 * HEADER_TIMEOUT + 10)
+        open_ones = _still_open(sockets, started + 3 * TEST_HEADER_TIMEOUT + 10)
         assert not open_ones, f"{len(open_ones)} of {SHORT_BODIES} still open"
         status, _, _ = child.request("GET", "/api/v1/models")
         assert status == 200
@@ -322,7 +363,7 @@ def test_a_body_sent_slowly_within_the_timeout_is_answered(child: Child) -> None
             "Connection: close\r\n\r\n".encode()
             + body[:5]
         )
-        time.sleep(HEADER_TIMEOUT / 2)
+        time.sleep(TEST_HEADER_TIMEOUT / 2)
         sock.sendall(body[5:])
         answer = b""
         while chunk := sock.recv(65536):
