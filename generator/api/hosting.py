@@ -292,6 +292,11 @@ def render_redirects(rules: Iterable[RedirectRule]) -> str:
 MAX_REDIRECT_RULES = 100_000
 """`_redirects` rules at most. Hosts refuse or slow down on rule files far larger (Netlify
 advises wildcards from 10,000 rules on); 20,000 models without aliases need 40,000."""
+MAX_REDIRECT_BYTES = 16 * 1024 * 1024
+"""`_redirects` bytes at most: a rule is as long as its paths, and aliases may be 100
+characters, so the rule limit alone let 300 models with 32 long aliases write 18 MB. The
+rule limit's catalogue (about 50,000 models, two history rules each) with every id as long
+as the longest shipped one (43 characters) writes 13.3 MiB."""
 
 
 def render_hosting(
@@ -301,19 +306,56 @@ def render_hosting(
     api_paths: Iterable[str] = (),
 ) -> dict[str, bytes]:
     """The two hosting files and the MCP server card, by site path (arguments as for
-    `redirect_rules`)."""
-    redirects = redirect_rules(config, html_404, model_aliases, api_paths)
+    `redirect_rules`); a `BuildError` naming what makes `_redirects` too large."""
+    aliases = model_aliases or {}
+    redirects = redirect_rules(config, html_404, aliases, api_paths)
     if len(redirects) > MAX_REDIRECT_RULES:
         raise BuildError(
             f"_redirects: {len(redirects):,} rules (the limit is {MAX_REDIRECT_RULES:,}):"
-            " fewer models or fewer aliases"
+            f" {_too_large_because(redirects, aliases)}"
+        )
+    text = render_redirects(redirects).encode()
+    if len(text) > MAX_REDIRECT_BYTES:
+        raise BuildError(
+            f"_redirects: {len(text):,} bytes (the limit is {_bytes(MAX_REDIRECT_BYTES)}):"
+            f" {_too_large_because(redirects, aliases)}"
         )
     card = msgspec.json.format(msgspec.json.encode(server_card(config)), indent=2) + b"\n"
     return {
         "_headers": render_headers(header_rules(model_aliases)).encode(),
-        "_redirects": render_redirects(redirects).encode(),
+        "_redirects": text,
         CARD_FILE: card,
     }
+
+
+_RULES_PER_ALIAS = len(ALIASED_KINDS) * len(API_PREFIXES) + 1
+"""Rules of one alias spelling: each aliased document under each prefix, and the page."""
+
+
+def _too_large_because(
+    redirects: Sequence[RedirectRule], model_aliases: Mapping[str, Sequence[str]]
+) -> str:
+    """The data that makes `_redirects` too large: the aliases, when they make most of its
+    rules (naming the model with the most), else the number of models."""
+    counts = {
+        model_id: _RULES_PER_ALIAS * len(alias_sources(model_id, aliases))
+        for model_id, aliases in model_aliases.items()
+    }
+    from_aliases = sum(counts.values())
+    if 2 * from_aliases > len(redirects):
+        most = min(counts, key=lambda model_id: (-counts[model_id], model_id))
+        return (
+            f"{from_aliases:,} of its {len(redirects):,} rules are for the aliases of"
+            f" {sum(1 for c in counts.values() if c):,} models (the most: models/{most}.toml,"
+            f" {len(model_aliases[most])} aliases): fewer or shorter aliases"
+        )
+    longest = max(redirects, key=lambda rule: (len(rule.source), rule.source))
+    return f"fewer models or shorter ids (the longest rule is for {longest.source})"
+
+
+def _bytes(size: int) -> str:
+    mib = 1024 * 1024
+    return f"{size // mib} MiB" if size % mib == 0 else f"{size:,} bytes"
 
 
 # --- reading and matching ---------------------------------------------------

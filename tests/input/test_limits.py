@@ -10,7 +10,7 @@ import pytest
 from support.paths import REPO
 
 from bench.synth import SynthSpec, write_dataset
-from generator.api.hosting import MAX_REDIRECT_RULES, render_hosting
+from generator.api.hosting import MAX_REDIRECT_BYTES, MAX_REDIRECT_RULES, render_hosting
 from generator.api.urls import SiteConfig
 from generator.errors import MAX_SHOWN_PROBLEMS, BuildError, DataError
 from generator.input.limits import (
@@ -80,6 +80,7 @@ def test_the_docs_state_every_limit_as_the_code_has_it(doc: str) -> None:
         "lines and values": f"{MAX_FILE_LINES:,}",
         "aliases": f"{MAX_ALIASES}",
         "rules": f"{MAX_REDIRECT_RULES:,}",
+        "redirect bytes": f"{MAX_REDIRECT_BYTES // (1024 * 1024)} MiB",
         "problems": f"{MAX_FILE_PROBLEMS}",
         "shown": f"{MAX_SHOWN_PROBLEMS}",
         "file bytes": f"{MAX_FILE_BYTES // (1024 * 1024)} MB",

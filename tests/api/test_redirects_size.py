@@ -1,0 +1,69 @@
+"""The built `_redirects` is bounded in bytes as well as in rules (generator/api/hosting.py):
+300 models with 32 long aliases each stay under the rule limit but made an 18.9 MB file; now
+one build error naming the aliases, while 50,000 models' history rules still fit."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from support.paths import FIXTURE_DATA
+from support.sitetree import tree_manifest
+
+from generator.api import hosting
+from generator.api.contract import MODEL, MODEL_HISTORY
+from generator.api.hosting import MAX_REDIRECT_BYTES, MAX_REDIRECT_RULES, render_hosting
+from generator.api.urls import SiteConfig
+from generator.cli import cli
+from generator.errors import BuildError
+
+LONGEST_SHIPPED_ID = 43  # data/models/: the longest file name, less `.toml`
+
+
+def _paths(ids: list[str]) -> list[str]:
+    return [path for i in ids for path in (MODEL.api_path(i), MODEL_HISTORY.api_path(i))]
+
+
+def test_300_models_with_32_long_aliases_are_one_error_naming_the_aliases() -> None:
+    ids = [f"model-{n:03}".ljust(LONGEST_SHIPPED_ID, "x") for n in range(300)]
+    aliases = {i: [f"{i[:9]}-Alias-{j:02}".ljust(100, "y") for j in range(32)] for i in ids}
+    with pytest.raises(BuildError) as raised:
+        render_hosting(SiteConfig(), True, aliases, _paths(ids))
+    message = str(raised.value)
+    assert message == (
+        "_redirects: 18,938,173 bytes (the limit is 16 MiB): 96,000 of its 96,623 rules are"
+        f" for the aliases of 300 models (the most: models/{ids[0]}.toml, 32 aliases):"
+        " fewer or shorter aliases"
+    )
+    assert "\n" not in message and 96_623 < MAX_REDIRECT_RULES  # the rule count alone passed
+
+
+def test_fifty_thousand_models_history_rules_fit() -> None:
+    """The rule limit's catalogue (two rules a model: 49,988 models and 23 fixed rules make
+    99,999) with every id as long as the longest shipped one."""
+    ids = [f"m{n:05}".ljust(LONGEST_SHIPPED_ID, "x") for n in range(49_988)]
+    redirects = render_hosting(SiteConfig(), True, {}, _paths(ids))["_redirects"]
+    assert redirects.count(b"\n") - 1 == 2 * 49_988 + 23 <= MAX_REDIRECT_RULES  # less the comment
+    assert 13_000_000 < len(redirects) <= MAX_REDIRECT_BYTES
+
+
+def test_past_the_limit_the_build_fails_in_one_line_and_keeps_the_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data, out = tmp_path / "data", tmp_path / "site_out"
+    shutil.copytree(FIXTURE_DATA, data)
+    built = CliRunner().invoke(cli, ["build", "--data-dir", str(data), "--out-dir", str(out)])
+    assert built.exit_code == 0, built.output
+    before = tree_manifest(out)
+    (data / "models" / "alpha-2.toml").write_text(
+        (data / "models" / "alpha-2.toml").read_text(encoding="utf-8") + "\n# changed\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(hosting, "MAX_REDIRECT_BYTES", 1000)
+    result = CliRunner().invoke(cli, ["build", "--data-dir", str(data), "--out-dir", str(out)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("Error: _redirects: ") and "bytes (the limit is 1,000 bytes)" in line
+    assert tree_manifest(out) == before
