@@ -11,6 +11,7 @@ streamed to disk in bounded chunks (`git cat-file --batch`): no blob is ever hel
 
 from __future__ import annotations
 
+import os
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ from generator.api.contract import MODELS
 from generator.api.urls import api_file, site_config
 from generator.build import build_api
 from generator.diff.snapshot import DiffError
+from generator.errors import DataError, GeneratorError
 from generator.input.limits import MAX_TREE_BYTES, MAX_TREE_ENTRIES
 from generator.input.load import MAX_FILE_BYTES, METHODOLOGY_FILE, SYMLINK
 
@@ -33,7 +35,11 @@ REGULAR_MODES = ("100644", "100755")
 def built_site(source: str, scratch: Path) -> Path:
     """A built site for `source`, building into a folder of `scratch` if needed."""
     if source.startswith(GIT_PREFIX):
-        return _build(_data_at_revision(source.removeprefix(GIT_PREFIX), scratch), scratch)
+        data_dir = _data_at_revision(source.removeprefix(GIT_PREFIX), scratch)
+        try:
+            return _build(data_dir, scratch)
+        except GeneratorError as exc:
+            raise _in_repository(exc, data_dir.parent, source) from None
     path = Path(source)
     if (path / api_file(MODELS.path)).is_file():
         return path
@@ -43,6 +49,20 @@ def built_site(source: str, scratch: Path) -> Path:
         f"{source}: neither a built site (no {api_file(MODELS.path)}) nor a data directory"
         f" (no {METHODOLOGY_FILE}); for a git revision write {GIT_PREFIX}REV"
     )
+
+
+def _in_repository(exc: GeneratorError, checkout: Path, source: str) -> GeneratorError:
+    """`exc` with the temporary checkout's paths written as `git:REV: ` and the path inside
+    the repository (`git:HEAD: data/models/x.toml: name: missing`): a reader can find the
+    file, and no path of this machine is printed."""
+
+    def named(line: str) -> str:
+        line = line.replace(f"{checkout}{os.sep}", f"{source}: ")
+        return line.replace(str(checkout), source)
+
+    if isinstance(exc, DataError):
+        return DataError(named(problem) for problem in exc.problems)
+    return DiffError(named(str(exc)))
 
 
 def _build(data_dir: Path, scratch: Path) -> Path:
