@@ -25,7 +25,7 @@ import msgspec
 import rtoml
 
 from generator.errors import MAX_SHOWN_PROBLEMS, DataError
-from generator.input.decode import decode, deferred_suggestions, shown, shown_field
+from generator.input.decode import decode, deferred_suggestions, shown, shown_field, suggest
 from generator.input.limits import (
     MAX_FILE_LINES,
     MAX_FILE_PROBLEMS,
@@ -271,27 +271,43 @@ def _record_files(folder: Path, problems: list[str]) -> list[tuple[Path, str]]:
         kind = _entry_kind(path) or "other"
         if path.suffix == ".toml" and kind != "dir":
             entries.append((path, kind))
-        elif kind in ("file", "dir"):
+        elif kind == "dir":  # its files would not be read
+            problems.append(f"{path}: directory: unknown folder ({folder.name}/ holds .toml files)")
+        elif kind == "file":
             problems.append(f"{path}: file: not a .toml data file")
         else:
             problems.append(f"{path}: file: {_refusal(kind)}")
     return entries
 
 
+DOCUMENTED_FILES = ("README.md",)
+"""Files at the top of data/ that are not data (data/README.md documents the layout)."""
+
+
 def _stray_files(data_dir: Path) -> list[str]:
-    """TOML files outside the known places would be silently ignored: report them; and
-    refuse any other symlink or special file at the top (a README.md pointing elsewhere)."""
+    """Every entry at the top of data/ but `methodology.toml`, the record folders and the
+    documented files is refused: a stray folder (`modles/`, a typo) or file would be
+    silently not read. Names starting with `.` (`.gitkeep`) are left alone."""
     expected = {METHODOLOGY_FILE, *FOLDERS}
     problems = []
     for path in sorted(data_dir.iterdir()):
         if path.name in expected or path.name.startswith("."):
             continue
         kind = _entry_kind(path) or "other"
-        if kind not in ("file", "dir"):
+        if kind == "dir":
+            folders = ", ".join(sorted(FOLDERS))
+            hint = suggest(path.name, FOLDERS) or f" (the data folders are {folders})"
+            problems.append(f"{path}: directory: unknown folder{hint}")
+        elif kind != "file":
             problems.append(f"{path}: file: {_refusal(kind)}")
         elif path.suffix == ".toml":
             problems.append(
                 f"{path}: file: unexpected data file (use {METHODOLOGY_FILE} or a record folder)"
+            )
+        elif path.name not in DOCUMENTED_FILES:
+            problems.append(
+                f"{path}: file: unexpected file (data/ holds"
+                f" {', '.join(DOCUMENTED_FILES)}, {METHODOLOGY_FILE} and the data folders)"
             )
     return problems
 

@@ -985,7 +985,40 @@ CASES: tuple[Case, ...] = (
     Case(
         "directory-named-like-a-data-file",
         mkdir("models/alpha-4.toml"),
-        (_m("models/alpha-4.toml", "file", "not a .toml data file"),),
+        (_m("models/alpha-4.toml", "directory", "unknown folder (models/ holds .toml files)"),),
+    ),
+    Case(  # a typo of a record folder: its files were silently not read
+        "stray-folder-typo-of-models",
+        both(mkdir("modles"), copy("models/alpha-2.toml", "modles/alpha-9.toml")),
+        (_m("modles", "directory", "unknown folder (did you mean 'models'?)"),),
+    ),
+    Case(
+        "stray-subfolder-in-a-record-folder",
+        both(mkdir("models/old"), copy("models/alpha-2.toml", "models/old/alpha-2.toml")),
+        (_m("models/old", "directory", "unknown folder (models/ holds .toml files)"),),
+    ),
+    Case(
+        "stray-folder-unlike-any",
+        mkdir("scratch"),
+        (
+            _m(
+                "scratch",
+                "directory",
+                "unknown folder (the data folders are benchmarks, charts, domains, models,"
+                " sources)",
+            ),
+        ),
+    ),
+    Case(
+        "stray-top-level-other-file",
+        write_bytes("notes.txt", b"remember to publish\n"),
+        (
+            _m(
+                "notes.txt",
+                "file",
+                "unexpected file (data/ holds README.md, methodology.toml and the data folders)",
+            ),
+        ),
     ),
     Case(
         "stray-top-level-toml",
