@@ -16,9 +16,11 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+import msgspec
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from generator.api.contract import ERROR_CODES, Error
 from generator.api.hosting import (
     HOSTING_FILES,
     HeaderRule,
@@ -34,6 +36,14 @@ from generator.build import BuildReport, build_site
 from generator.output.report import up_to_date_report
 
 DEFAULT_TYPE = "application/octet-stream"
+API_NOT_FOUND_NAME = "not_found.json"
+API_NOT_FOUND = (
+    msgspec.json.format(
+        msgspec.json.encode(Error(error=ERROR_CODES["not_found"], code="not_found")), indent=2
+    )
+    + b"\n"
+)
+"""The site's `not_found` document, for an API path when the site has none left."""
 GET_METHODS = ("GET", "HEAD")
 
 
@@ -157,19 +167,29 @@ class StaticHost:
         elif file is None:
             status, served = 404, _site_file(self.root, HTML_404)
         body = _body(served)
-        if body is None:  # a rule whose target is missing: the host's plain 404
-            return PlainTextResponse("Not Found", status_code=404)
+        if body is None:  # a rule whose target is missing: the 404 of the path
+            return self._not_found(rules, path)
         headers = self._headers(rules, path, served)
         return Response(body, status, headers=headers)  # the server drops a HEAD's body
 
     def _not_found(self, rules: _Rules, path: str) -> Response:
-        """The 404 the rules give `path` (an API path's JSON error), with its headers."""
-        rule = next((r for r in rules.redirects if r.status == 404 and _matches(r, path)), None)
-        served = _site_file(self.root, rule.target if rule is not None else HTML_404)
-        body = _body(served)
-        if body is None:
-            return PlainTextResponse("Not Found", status_code=404)
-        return Response(body, 404, headers=self._headers(rules, path, served))
+        """The 404 the rules give `path` (an API path's JSON error), with its headers: the
+        first matching 404 rule whose file exists, else the HTML page. Under the API, with
+        no error document left, the API's general JSON 404, so an API client always reads
+        the uniform JSON error with the API headers."""
+        api = _is_api(path)
+        targets = [r.target for r in rules.redirects if r.status == 404 and _matches(r, path)]
+        for target in [*targets, HTML_404]:
+            if api and not target.endswith(".json"):
+                continue  # the site's HTML page is not an API answer
+            served = _site_file(self.root, target)
+            body = _body(served)
+            if body is not None:
+                return Response(body, 404, headers=self._headers(rules, path, served))
+        if api:
+            headers = self._headers(rules, path, Path(API_NOT_FOUND_NAME))
+            return Response(API_NOT_FOUND, 404, headers=headers)
+        return PlainTextResponse("Not Found", status_code=404)
 
     def preflight(self, path: str) -> Response:
         """The answer to `OPTIONS path`: no body, the headers a GET of `path` would carry
@@ -201,6 +221,11 @@ def _folded(path: str) -> str:
     if first != prefix and first.lower() == prefix:
         folded = f"/{prefix}{sep}{rest}"
     return folded
+
+
+def _is_api(path: str) -> bool:
+    """Whether `path` is under the API prefixes (`/api/v1` is under `/api`)."""
+    return path == ALIAS_PREFIX or path.startswith(ALIAS_PREFIX + "/")
 
 
 def _matches(rule: RedirectRule, path: str) -> bool:

@@ -154,10 +154,10 @@ def test_rules_are_reread_after_a_rebuild(site_copy: Path) -> None:
     assert http.get("/api/v1/models/nope").json()["code"] == "not_found"
 
 
-def test_a_rule_whose_target_is_missing_is_a_plain_404(site_copy: Path) -> None:
+def test_a_rule_whose_target_is_missing_falls_back_to_the_api_json_404(site_copy: Path) -> None:
     (site_copy / "api/_errors/model_not_found.json").unlink()
     response = TestClient(create_static_app(site_copy)).get("/api/v1/models/nope")
-    assert response.status_code == 404 and response.text == "Not Found"
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
 
 
 def test_forced_proxy_rule_without_a_local_mcp_is_a_502(site_copy: Path) -> None:
