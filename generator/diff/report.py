@@ -26,8 +26,9 @@ Row = tuple[str, str, str, str, str]
 """(subject, change, before, after, note)"""
 DETAILS_ROWS = 12
 MAX_MARKDOWN = 60_000
-"""Characters of a whole Markdown report, counted as posted (escaped, with its markup): a
-pull request comment holds 65,536."""
+"""UTF-8 bytes of a whole Markdown report, counted as posted (escaped, with its markup): a
+pull request comment holds 65,536 characters, and `scripts/ci/comment-pr` cuts a body over
+60,000 bytes at a line (which could leave a table or `<details>` open)."""
 MIN_ROWS = 5
 FULL_REPORT = (
     "the whole report is `modelscores diff --format json` (or the text one) of the same builds"
@@ -302,14 +303,14 @@ def _section(heading: str, rows: list[Row], left_out: int) -> Iterator[str]:
 
 
 def _size(lines: Iterable[str]) -> int:
-    """Characters of `lines` joined by line breaks, with a final one."""
-    return sum(len(line) + 1 for line in lines)
+    """UTF-8 bytes of `lines` joined by line breaks, with a final one."""
+    return sum(len(line.encode()) + 1 for line in lines)
 
 
 def _fitted(sections: list[tuple[str, list[Row]]], budget: int) -> list[tuple[str, list[Row], int]]:
     """The sections (headings and rows escaped), the longest cut (by halves, keeping its
     first rows, down to `MIN_ROWS` and then to none) until their Markdown, measured as it
-    will be posted, fits `budget` characters; then, if the headings alone are too many, the
+    will be posted, fits `budget` bytes; then, if the headings alone are too many, the
     last sections are left out, counted in the last kept section's note."""
     fitted = [(github_text(heading), rows, 0) for heading, rows in sections]
     sizes = [_size(_section(*section)) for section in fitted]

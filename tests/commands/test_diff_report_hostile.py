@@ -89,8 +89,18 @@ def test_the_markdown_budget_counts_the_escaped_text() -> None:
     name = "@[*]#:" * 10
     models = [_changed(f"m-{n}", f"{name}{n}", before=name, after=name) for n in range(3000)]
     markdown = render(Diff(summary="3000 models changed", models_changed=models), "markdown")
-    assert len(markdown) <= MAX_MARKDOWN < COMMENT_LIMIT
+    assert len(markdown) <= len(markdown.encode()) <= MAX_MARKDOWN < COMMENT_LIMIT
     assert "more rows: the whole report is" in markdown
+
+
+def test_the_budget_counts_bytes_so_the_comment_script_never_cuts_it() -> None:
+    """`scripts/ci/comment-pr` cuts a body over 60,000 bytes at a line; names of three-byte
+    characters must not push the report past it."""
+    name = "模型" * 30
+    models = [_changed(f"m-{n}", f"{name}{n}", before=name, after=name) for n in range(3000)]
+    markdown = render(Diff(summary="3000 models changed", models_changed=models), "markdown")
+    assert len(markdown.encode()) <= MAX_MARKDOWN
+    assert markdown.rstrip().endswith("</details>")
 
 
 def test_many_sections_still_fit_with_the_rest_counted() -> None:
@@ -107,7 +117,7 @@ def test_many_sections_still_fit_with_the_rest_counted() -> None:
         for r in range(2000)
     ]  # fmt: skip
     markdown = render(Diff(summary="2000 rankings changed", rankings=rankings), "markdown")
-    assert len(markdown) <= MAX_MARKDOWN
+    assert len(markdown.encode()) <= MAX_MARKDOWN
     counted = re.findall(r"\.\.\. and (\d+) more rows", markdown)
     shown_rows = sum(1 for line in markdown.splitlines() if line.startswith("| ") and "#" in line)
     assert shown_rows + sum(map(int, counted)) == 2000 * 7
