@@ -167,11 +167,10 @@ def diff(
 
     from generator.diff.changes import compare
     from generator.diff.report import render
-    from generator.diff.snapshot import read_snapshot
-    from generator.diff.sources import built_site
+    from generator.diff.sources import snapshot_of
 
     with tempfile.TemporaryDirectory(prefix="modelscores-diff-") as scratch:
-        sides = [read_snapshot(built_site(side, Path(scratch))) for side in (base, new)]
+        sides = [snapshot_of(side, Path(scratch)) for side in (base, new)]
     result = compare(*sides)
     click.echo(render(result, output), nl=False)
     if fail_on_change and result.changed:

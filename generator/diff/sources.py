@@ -21,7 +21,7 @@ from typing import IO, NamedTuple
 from generator.api.contract import MODELS
 from generator.api.urls import api_file, site_config
 from generator.build import build_api
-from generator.diff.snapshot import DiffError
+from generator.diff.snapshot import DiffError, Snapshot, read_snapshot
 from generator.errors import DataError, GeneratorError
 from generator.input.limits import MAX_TREE_BYTES, MAX_TREE_ENTRIES
 from generator.input.load import MAX_FILE_BYTES, METHODOLOGY_FILE, SYMLINK
@@ -30,6 +30,18 @@ GIT_PREFIX = "git:"
 DATA_FOLDER = "data"
 CHUNK = 64 * 1024
 REGULAR_MODES = ("100644", "100755")
+
+
+def snapshot_of(source: str, scratch: Path) -> Snapshot:
+    """`source` read for comparison, built into a folder of `scratch` if need be; for a git
+    revision, no problem names that folder (`_in_repository`)."""
+    site = built_site(source, scratch)
+    try:
+        return read_snapshot(site)
+    except GeneratorError as exc:
+        if not source.startswith(GIT_PREFIX):
+            raise
+        raise _in_repository(exc, site, f"{source}: build") from None
 
 
 def built_site(source: str, scratch: Path) -> Path:

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from support.paths import FIXTURE_DATA
 
 from generator.cli import cli
+from generator.diff import snapshot
 
 
 def _repo(tmp_path: Path) -> tuple[Path, list[str]]:
@@ -68,3 +69,18 @@ def test_an_error_in_a_revision_outside_data_files_names_no_folder(
     assert result.exit_code == 1
     _no_machine_path(result.output, tmp_path)
     assert result.stderr.splitlines()[0].startswith("git:HEAD: data"), result.stderr
+
+
+def test_a_problem_reading_the_revisions_build_names_no_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading the build made of a revision (a document over the size limit, say) names the
+    revision's build, not the temporary folder it is in."""
+    repo, git = _repo(tmp_path)
+    _commit(git)
+    monkeypatch.chdir(repo)
+    monkeypatch.setattr(snapshot, "MAX_DOCUMENT_BYTES", 10)
+    result = CliRunner().invoke(cli, ["diff", "git:HEAD", str(FIXTURE_DATA)])
+    assert result.exit_code == 1
+    _no_machine_path(result.output, tmp_path)
+    assert result.output.startswith("Error: git:HEAD: build: api/v1/"), result.output
