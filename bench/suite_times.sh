@@ -37,6 +37,11 @@ clone head "$(git -C "$REPO" rev-parse HEAD)"
 # is installed with pip, which compiles the packages; its scripts compiled nothing else).
 (cd "$WORK/head" && UV_COMPILE_BYTECODE=1 .tools/uv/bin/uv sync --quiet --locked --extra test &&
   .venv/bin/python -m compileall -q -j 0 generator mcp_server)
+# and with its test modules as pytest rewrote them cached in tests/**/__pycache__, as after
+# scripts/test's first run there (it runs pytest without PYTHONDONTWRITEBYTECODE; with it,
+# each worker rewrote every test module at each run: about 4 CPU seconds a worker).
+(cd "$WORK/head" && env -u PYTHONDONTWRITEBYTECODE .venv/bin/python -m pytest --collect-only -q \
+  -p no:cacheprovider >/dev/null)
 (cd "$WORK/head" && .tools/uv/bin/uv export --quiet --format requirements-txt --extra test \
   --no-hashes --no-emit-project >"$WORK/constraints.txt")
 clone base "$(git -C "$REPO" rev-parse "$BASE_REV")"
@@ -51,12 +56,14 @@ awk -F/ -v base="$WORK/common-base.txt" -v head="$WORK/common-head.txt" \
   'NR == FNR { path[$NF] = $0; next } ($NF in path) { print > base; print path[$NF] > head }' \
   "$WORK/head-files.txt" "$WORK/base-files.txt"
 
-# run LABEL TREE PYTEST_ARGS...: one timed pytest run; prints a table row.
+# run LABEL TREE PYTEST_ARGS...: one timed pytest run; prints a table row. HEAD runs as
+# scripts/test runs it (without PYTHONDONTWRITEBYTECODE), the base as before.
 run() {
-  local label=$1 tree=$2 load
+  local label=$1 tree=$2 load unset=()
   shift 2
+  [ "$tree" = head ] && unset=(-u PYTHONDONTWRITEBYTECODE)
   load=$(cut -d' ' -f1-3 /proc/loadavg)
-  (cd "$WORK/$tree" && /usr/bin/time -f '%e %U %S' -o "$WORK/time" \
+  (cd "$WORK/$tree" && /usr/bin/time -f '%e %U %S' -o "$WORK/time" env "${unset[@]}" \
     .venv/bin/python -m pytest -q -p no:cacheprovider -rfs "$@" >"$WORK/out" 2>&1) || true
   if [ -n "${LOGS:-}" ]; then
     mkdir -p "$LOGS"
