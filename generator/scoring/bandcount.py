@@ -4,6 +4,8 @@ Model j is clearly above model i when `z_ji = (c_j - c_i) / sqrt(sd_i^2 + sd_j^2
 clearly below when `z_ji <= -z` (`z_ji` = +-inf, or 0, when both sds are 0). Squared, each test
 is a half-plane, so no exact O(n log n) count is known; this one is exact and cheap in practice:
 
+- `z_ij` is exactly `-z_ji` (IEEE rounding is symmetric), so "j clearly below i" is "i clearly
+  above j": counting every pair (j above i) once gives both counts, `above[i]` and `below[j]`;
 - models are grouped by sd (`_groups`) and each group sorted by score. Against a group whose
   sds lie in `[lo, hi]`, a gap beyond `z sqrt(sd_i^2 + hi^2)` is clear and one within
   `z sqrt(sd_i^2 + lo^2)` is not, whatever sd_j is: binary search counts those for every i;
@@ -11,8 +13,9 @@ is a half-plane, so no exact O(n log n) count is known; this one is exact and ch
   checked pair by pair, with the very operations of the definition, in one array expression.
 
 Every step is an IEEE float64 `+ - * / sqrt` (correctly rounded in numpy as in Python), so
-the counts are the definition's exactly. Work: n x (groups) searches plus the pair checks; the
-groups are sized so the two balance (about sqrt(n) groups of about sqrt(n) models).
+the counts are the definition's exactly. Work: two searches per model and group plus the
+pair checks; the groups are sized so the two balance: for sds spread over a range, about
+sqrt(n) groups and n sqrt(n) pair checks, so it still grows faster than n, in numpy's loops.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ Floats = NDArray[np.float64]
 Counts = NDArray[np.intp]
 
 _EDGE = 1e-9  # widen the pair-checked window so float rounding cannot misplace a model
-_CHECKS = 4.0  # pair checks per model worth one more group's searches (measured, bench.history)
+_CHECKS = 4.0  # pair checks per model worth one more group's searches (2-4 measured alike)
 _PAIRS = 1 << 20  # pair checks per array expression: bounds memory on any input
 
 
@@ -88,38 +91,48 @@ def _count_group(
     above: Counts,
     below: Counts,
 ) -> None:
-    """Add to `above` / `below` every model's count of clear models in one group.
+    """Count, for every model i and every member j of one group, whether j is clearly above i.
 
-    `members` are the group's positions, ascending (sorted by score). A pair with equal
-    scores is never clear (z_ji is 0), so the windows stop short of the ties, which also
-    leaves out j = i; only where the unclear gap rounds away (`c_i + near == c_i`) can a
-    window reach them, and those few rows are searched again.
+    Each such pair adds one to `above[i]` and one to `below[j]`: `z_ij` is exactly `-z_ji`
+    (IEEE rounding is symmetric), so `z_ij <= -z` is `z_ji >= z`, and every pair is looked
+    at once, from the group of its upper model. `members` are the group's positions,
+    ascending (sorted by score). A pair with equal scores is never clear (z_ji is 0), so the
+    window stops short of the ties, which also leaves out j = i; only where the unclear gap
+    rounds away (`c_i + near == c_i`) can it reach them, and those few rows are searched again.
     """
     within = scores[members]
     lo, hi = float(sds[members].min()), float(sds[members].max())
     near = np.maximum(z * np.sqrt(squares + lo * lo) - _EDGE, 0.0)
     far = z * np.sqrt(squares + hi * hi) + _EDGE
-    upper, lower = scores + near, scores - near
-    up_near = np.searchsorted(within, upper, side="left")
-    up_far = np.searchsorted(within, scores + far, side="left")
-    down_far = np.searchsorted(within, scores - far, side="right")
-    down_near = np.searchsorted(within, lower, side="right")
+    upper = scores + near
+    starts = np.searchsorted(within, upper, side="left")
     tied = np.flatnonzero(upper == scores)
-    up_near[tied] = np.searchsorted(within, scores[tied], side="right")
-    tied = np.flatnonzero(lower == scores)
-    down_near[tied] = np.searchsorted(within, scores[tied], side="left")
-    above += len(within) - up_far
-    below += down_far
-    above += _pair_checks(scores, sds, members, up_near, up_far, z)
-    below += _pair_checks(scores, sds, members, down_far, down_near, -z)
+    starts[tied] = np.searchsorted(within, scores[tied], side="right")
+    stops = np.searchsorted(within, scores + far, side="left")
+    # surely clear: the members from stops[i] on, so the member at position p is above
+    # every model i whose stops[i] <= p
+    above += len(within) - stops
+    below[members] += np.cumsum(np.bincount(stops, minlength=len(within) + 1))[:-1]
+    _pair_checks(scores, squares, within, squares[members], starts, stops, z, above, below, members)
 
 
 def _pair_checks(
-    scores: Floats, sds: Floats, members: Counts, starts: Counts, stops: Counts, z: float
-) -> Counts:
-    """Per model i, the members at positions `[starts[i], stops[i])` with `z_ji >= z`
-    (z > 0) or `z_ji <= z` (z < 0), checked pair by pair in slices of about `_PAIRS`."""
-    found = np.zeros(len(scores), dtype=np.intp)
+    scores: Floats,
+    squares: Floats,
+    within: Floats,
+    within_squares: Floats,
+    starts: Counts,
+    stops: Counts,
+    z: float,
+    above: Counts,
+    below: Counts,
+    members: Counts,
+) -> None:
+    """The members at positions `[starts[i], stops[i])` with `z_ji >= z`, checked pair by
+    pair (in slices of about `_PAIRS` pairs) and counted into `above[i]` and `below[j]`.
+
+    `z_ji` is computed as the definition does: `(c_j - c_i) / sqrt(sd_i * sd_i + sd_j * sd_j)`,
+    +-inf where that scale is 0 (c_j != c_i in a window)."""
     rows = np.flatnonzero(stops > starts)
     lengths = (stops - starts)[rows]
     ends = np.cumsum(lengths)
@@ -128,19 +141,11 @@ def _pair_checks(
     for first, last in zip(bounds, bounds[1:], strict=False):
         if first < last:
             part, count = rows[first:last], lengths[first:last]
-            i = np.repeat(part, count)
-            # each pair's position in the group: its row's start plus its offset in the row
-            shift = starts[part] - (np.cumsum(count) - count)
-            j = members[np.arange(len(i)) + np.repeat(shift, count)]
-            found += np.bincount(i[_clear(scores, sds, i, j, z)], minlength=len(scores))
-    return found
-
-
-def _clear(scores: Floats, sds: Floats, i: Counts, j: Counts, z: float) -> NDArray[np.bool_]:
-    """`z_ji >= z` (z > 0) or `z_ji <= z` (z < 0) for pairs with `c_j != c_i`, computed as the
-    definition does: `(c_j - c_i) / sqrt(sd_i * sd_i + sd_j * sd_j)`, +-inf when the scale is 0."""
-    sd_i, sd_j = sds[i], sds[j]
-    scale = np.sqrt(sd_i * sd_i + sd_j * sd_j)
-    with np.errstate(divide="ignore"):  # a nonzero gap over a zero scale: +-inf, as defined
-        z_ji = (scores[j] - scores[i]) / scale
-    return z_ji >= z if z > 0 else z_ji <= z
+            offsets = np.cumsum(count) - count  # where each row's pairs start
+            # each pair's position in the group: its row's start plus its place in the row
+            j = np.arange(int(offsets[-1] + count[-1])) + np.repeat(starts[part] - offsets, count)
+            scale = np.sqrt(np.repeat(squares[part], count) + within_squares[j])
+            with np.errstate(divide="ignore"):  # a nonzero gap over a zero scale: +-inf
+                clear = (within[j] - np.repeat(scores[part], count)) / scale >= z
+            above[part] += np.add.reduceat(clear, offsets, dtype=np.intp)
+            below[members] += np.bincount(j[clear], minlength=len(within))

@@ -29,13 +29,12 @@ def rank_bands(estimates: Mapping[str, tuple[float, float]], z: float) -> dict[s
     (+-inf, or 0, when both sds are 0). Only the scores and sds matter, never ids or
     order; `clear_counts` counts them exactly, in numpy.
     """
-    ids = sorted(estimates)
-    scores = np.array([estimates[m][0] for m in ids], dtype=np.float64)
-    sds = np.array([estimates[m][1] for m in ids], dtype=np.float64)
+    scores = np.array([c for c, _ in estimates.values()], dtype=np.float64)
+    sds = np.array([sd for _, sd in estimates.values()], dtype=np.float64)
     above, below = clear_counts(scores, sds, z)
     return {
-        m: RankBand(low=1 + up, high=len(ids) - down)
-        for m, up, down in zip(ids, above.tolist(), below.tolist(), strict=True)
+        m: RankBand(low=1 + up, high=len(estimates) - down)
+        for m, up, down in zip(estimates, above.tolist(), below.tolist(), strict=True)
     }
 
 
