@@ -25,10 +25,11 @@ RUN uv sync --locked --no-editable \
     && .venv/bin/modelscores build --data-dir data --out-dir site_out --base-url "$BASE_URL" \
        ${MCP_ORIGIN:+--mcp-origin "$MCP_ORIGIN"}
 # The sidecar's environment: the same lock, less what only the build uses (page templates,
-# chart rasterising, TOML parsing; tests/repo/test_dockerfile.py runs the sidecar from it).
+# chart rasterising, TOML parsing, rank-band counting; tests/repo/test_dockerfile.py runs the
+# sidecar from it).
 RUN UV_PROJECT_ENVIRONMENT=/opt/venv uv sync --locked --no-editable \
     --no-install-package jinja2 --no-install-package markupsafe \
-    --no-install-package resvg-py --no-install-package rtoml
+    --no-install-package numpy --no-install-package resvg-py --no-install-package rtoml
 
 FROM python:3.11-slim-bookworm@sha256:2e32f7d302adc1c37428355c1e646897c0c53f4fd60b6a551245fb90ee129f91 AS runtime
 RUN groupadd --system --gid 10001 mcp \

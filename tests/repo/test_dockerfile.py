@@ -244,7 +244,7 @@ def test_image_command_answers_get_model(image: ReplayedImage, tmp_path: Path) -
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("module", ["jinja2", "markupsafe", "resvg_py", "rtoml", "pytest"])
+@pytest.mark.parametrize("module", ["jinja2", "markupsafe", "numpy", "resvg_py", "rtoml", "pytest"])
 def test_runtime_environment_leaves_out_build_and_test_packages(
     image: ReplayedImage, module: str
 ) -> None:
