@@ -12,6 +12,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support.paths import FIXTURE_DATA, SHIPPED_BASE_URL, SHIPPED_DATA
@@ -129,6 +130,29 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         item.nodeid.partition("::")[0] for item in items if item.get_closest_marker("slow")
     )
     items.sort(key=lambda item: -slow_per_file[item.nodeid.partition("::")[0]])
+
+
+# Test files sharing a package-scoped server or browser, each set to one name: scripts/test's
+# workers run files by that name (`--dist loadfile`), so a set runs on one worker, file after
+# file, and starts what it shares once (tests/pages/conftest.py).
+SHARED_SETUP = {
+    "tests/pages/test_browser.py": "tests/pages: one served build and one Chromium",
+    "tests/pages/test_browser_leaderboard.py": "tests/pages: one served build and one Chromium",
+}
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`--dist loadfile`, with the files of `SHARED_SETUP` scheduled as one."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedSetupScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)
+            return SHARED_SETUP.get(scope, scope)
+
+    return SharedSetupScheduling(config, log)
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,25 +19,13 @@ from support.browser import (
     Served,
     distinct_colours,
     latest_snapshot,
-    launch_chromium,
     page_types,
     revisit,
-    serve_shipped,
     top_model,
     visit,
 )
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    yield from serve_shipped(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from launch_chromium()
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,6 @@ checked against the API's JSON; axe-core on every page type (tests/support/brows
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -12,24 +11,12 @@ import pytest
 from support.browser import (
     Served,
     api_json,
-    launch_chromium,
     page_types,
-    serve_shipped,
     visit,
 )
 from support.paths import REPO
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    yield from serve_shipped(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from launch_chromium()
 
 
 # --- the leaderboard driven with the keyboard ---------------------------------------------

@@ -1,9 +1,8 @@
 """Real headless Chromium over `modelscores serve` of the shipped data, for the browser tests.
 
 Chromium is Debian's (`/usr/bin/chromium`, installed by scripts/install_tools.sh); the
-`playwright` package drives it, so no browser is downloaded. Each browser test module wraps
-`serve_shipped` and `launch_chromium` in its own module fixtures (`--dist loadfile` runs a
-file on one worker, so the two modules run side by side).
+`playwright` package drives it, so no browser is downloaded. tests/pages/conftest.py wraps
+`serve_shipped` and `launch_chromium` in package fixtures the two browser test files share.
 """
 
 from __future__ import annotations
