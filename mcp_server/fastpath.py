@@ -38,7 +38,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from generator.api.mcp_tools import TOOLS_BY_NAME, ToolDeclaration
 from mcp_server import tools
 from mcp_server.arguments import ArgumentError, check_arguments
-from mcp_server.guards import PARSED_BODY, ParsedBody, decode, read_body, replay
+from mcp_server.guards import PARSED_BODY, ParsedBody, decode, media_types, read_body, replay
 from mcp_server.site import SiteSnapshot, SnapshotStore
 
 JSON = "application/json"
@@ -80,6 +80,8 @@ def headers_qualify(scope: Scope) -> bool:
     if "mcp-session-id" in headers or len(headers.getlist("content-type")) != 1:
         return False
     content_type = headers["content-type"]
+    if len(media_types(content_type)) != 1:  # `a, b`: refused by the guard in front
+        return False
     # The SDK's two checks: the security layer's prefix test and the transport's own.
     if not content_type.lower().startswith(JSON):
         return False

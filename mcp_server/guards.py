@@ -5,6 +5,7 @@ Both act on requests to one path only and pass everything else through untouched
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -189,14 +190,48 @@ class BodyLimit:
 
 
 CONFLICTING_TYPES = (INVALID_REQUEST, "Invalid Request: conflicting Content-Type headers")
+_MEDIA_TYPE_PART = re.compile(r'"(?:[^"\\]|\\.)*"|[^",;]+|[,;]')
+"""A quoted string, a run of other characters, or a `,`/`;` separator in a header value."""
+
+
+def media_types(value: str) -> list[str]:
+    """The media types a `Content-Type` value names, each normalised: lower case, spaces
+    around `;` and `=` dropped and a quoted parameter value unquoted, so two spellings with
+    one meaning compare equal. A `,` outside quotes starts another type (a proxy joins
+    repeated header lines so); one inside a quoted parameter value does not."""
+    types: list[list[str]] = [[]]
+    part = ""
+    for token in [*_MEDIA_TYPE_PART.findall(value), ";"]:
+        if token in ",;":
+            types[-1].append(_parameter(part))
+            part = ""
+            if token == ",":
+                types.append([])
+        else:
+            part += token
+    return [";".join(p for p in parts if p) for parts in types]
+
+
+def _parameter(text: str) -> str:
+    name, sep, setting = text.partition("=")
+    setting = setting.strip()
+    if len(setting) >= 2 and setting[0] == setting[-1] == '"':
+        setting = re.sub(r"\\(.)", r"\1", setting[1:-1])
+    return (name.strip() + sep + setting).lower()
 
 
 def content_type_problem(scope: Scope) -> tuple[int, str] | None:
-    """`CONFLICTING_TYPES` for a request with two `Content-Type` headers that differ: the SDK
-    reads only the first (`application/json` then `text/plain` was answered as JSON), a proxy
-    or cache in front may read another."""
-    values = {value.strip().lower() for value in Request(scope).headers.getlist("content-type")}
-    return CONFLICTING_TYPES if len(values) > 1 else None
+    """`CONFLICTING_TYPES` for a request whose `Content-Type` names more than one media type:
+    two header lines that differ, or one line listing two (`application/json, text/plain`).
+    The SDK reads only the first line and accepts it if any listed type is JSON, a proxy or
+    cache in front may read another."""
+    found: set[str] = set()
+    for value in Request(scope).headers.getlist("content-type"):
+        named = media_types(value)
+        if len(named) > 1:
+            return CONFLICTING_TYPES
+        found.update(named)
+    return CONFLICTING_TYPES if len(found) > 1 else None
 
 
 class JsonRpcGuard:
