@@ -119,14 +119,28 @@ def _markdown_line(text: str) -> str:
 WORD_BREAK = "<!-- -->"
 """An empty HTML comment: GitHub renders nothing for it, and it ends the text node that its
 mention, reference, emoji and link finders read, so `@<!-- -->user` is `@user`, unlinked."""
-_GITHUB_WORDS = re.compile(r"(?i)([@:#]|(?<![a-z0-9])gh-|www(?=\.))")
+_GITHUB_WORDS = re.compile(
+    r"(?i)(?P<sha>(?<![a-z0-9])(?=[0-9]*[a-f])[0-9a-f]{7,40}(?![a-z0-9]))"
+    r"|[@:#]|(?<![a-z0-9])gh-|www(?=\.)"
+)
 """Where GitHub would start a link in text: after `@` (mentions, teams, e-mail), `:`
 (emoji, `https:`, `mailto:`), `#` (`#123`, `owner/repo#123`), `GH-` (`GH-123`), and
-between `www` and its dot (GFM's `www.` autolinks). HTML character references such as
-`&#64;` do not help: GitHub decodes them before it looks."""
+between `www` and its dot (GFM's `www.` autolinks); and a word of 7 to 40 hex digits with
+a letter among them (a commit SHA, alone or as `user@sha`, `repo@sha`). HTML character
+references such as `&#64;` do not help: GitHub decodes them before it looks."""
+_SHA_PIECE = 6
+"""A SHA is cut after its first character and then every 6: no piece is 7 long."""
+
+
+def _github_break(match: re.Match[str]) -> str:
+    sha = match["sha"]
+    if sha is None:
+        return match[0] + WORD_BREAK
+    pieces = [sha[0], *(sha[i : i + _SHA_PIECE] for i in range(1, len(sha), _SHA_PIECE))]
+    return WORD_BREAK.join(pieces)
 
 
 def github_text(text: str) -> str:
     """`text` as one line of Markdown for a GitHub comment: `markdown_text`'s escapes, and
     every place where GitHub would link, mention or draw an emoji broken by `WORD_BREAK`."""
-    return _GITHUB_WORDS.sub(lambda m: m[0] + WORD_BREAK, _markdown_line(text))
+    return _GITHUB_WORDS.sub(_github_break, _markdown_line(text))

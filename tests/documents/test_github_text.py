@@ -33,11 +33,20 @@ HOSTILE = [
     "<img src=x onerror=alert(1)>",
     "<!-- hidden --> [link](https://evil.example)",
     "&#64;octocat &commat;octocat",
+    "fixed in 1e6d096 and a94a8fe5ccb19ba61c4c0873d391e987982fbbd3",
+    "octocat@1e6d096, octocat/repo@DEADBEEF1, (cafe123).",
 ]
-TRICKS = st.sampled_from([*HOSTILE, "@", "#", ":", "www", ".", "gh-", "1", " ", "\n", "\\", "<"])
+TRICKS = st.sampled_from(
+    [*HOSTILE, "@", "#", ":", "www", ".", "gh-", "1", " ", "\n", "\\", "<", "a", "1234567"]
+)
 TEXT = st.lists(st.one_of(TRICKS, st.text(max_size=6)), max_size=10).map("".join)
 # What GitHub would link or draw, if it were in one text node.
-GITHUB_FINDS = re.compile(r"(?i)[@:#].|www\.|(?<![a-z0-9])gh-\d")
+# A commit SHA: 7 to 40 hex digits, one a letter, as a word of its own (a text node starts
+# one: `@<!-- -->1e6d096` would link the commit).
+GITHUB_FINDS = re.compile(
+    r"(?i)[@:#].|www\.|(?<![a-z0-9])gh-\d"
+    r"|(?<![a-z0-9])(?=[0-9]*[a-f])[0-9a-f]{7,40}(?![a-z0-9])"
+)
 
 
 def _text_nodes(markdown: str) -> list[str]:
@@ -82,4 +91,7 @@ def test_each_hostile_string_shows_literally_and_pings_no_one() -> None:
         assert "".join(nodes) == text
         assert not any(GITHUB_FINDS.search(node) for node in nodes), text
     assert github_text("@octocat") == "@<!-- -->octocat"
+    assert github_text("1e6d096") == "1<!-- -->e6d096"
+    assert github_text("a@cafe1234") == "a@<!-- -->c<!-- -->afe123<!-- -->4"
+    assert github_text("1234567 abcdefgh") == "1234567 abcdefgh"  # no SHA: digits, a g
     assert github_text("list_models 1.5") == "list_models 1.5"  # plain text stays plain
