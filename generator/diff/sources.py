@@ -24,7 +24,7 @@ from generator.build import build_api
 from generator.diff.snapshot import DiffError, Snapshot, read_snapshot
 from generator.errors import DataError, GeneratorError
 from generator.input.limits import MAX_TREE_BYTES, MAX_TREE_ENTRIES
-from generator.input.load import MAX_FILE_BYTES, METHODOLOGY_FILE, SYMLINK
+from generator.input.load import MAX_FILE_BYTES, METHODOLOGY_FILE, SYMLINK, ignored
 
 GIT_PREFIX = "git:"
 DATA_FOLDER = "data"
@@ -145,11 +145,12 @@ def _listed_blobs(revision: str) -> list[_Blob]:
     blobs: list[_Blob] = []
     total = 0
     try:
-        for entry in _records(git.stdout):
-            blob = _blob(revision, entry)
-            blobs.append(blob)
-            total += blob.size
-            if len(blobs) > MAX_TREE_ENTRIES:
+        for number, entry in enumerate(_records(git.stdout), start=1):
+            blob = _listed(revision, entry)
+            if blob is not None:
+                blobs.append(blob)
+                total += blob.size
+            if number > MAX_TREE_ENTRIES:
                 raise DiffError(
                     f"{GIT_PREFIX}{revision}: {DATA_FOLDER}: directory: more than"
                     f" {MAX_TREE_ENTRIES:,} files (the limit is {MAX_TREE_ENTRIES:,})"
@@ -165,6 +166,13 @@ def _listed_blobs(revision: str) -> list[_Blob]:
         raise
     git.finish("git ls-tree")
     return blobs
+
+
+def _listed(revision: str, entry: bytes) -> _Blob | None:
+    """The blob of one `git ls-tree` record, or None for a path the build leaves alone
+    (`ignored`: `data/.root`, `data/models/.notes`), unchecked as `build` does."""
+    name = entry.partition(b"\t")[2].decode("utf-8", errors="replace")
+    return None if ignored(name.split("/")[1:]) else _blob(revision, entry)
 
 
 def _records(stream: IO[bytes]) -> Iterator[bytes]:

@@ -16,7 +16,7 @@ import math
 import os
 import re
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -251,6 +251,22 @@ def _refusal(kind: str) -> str:
     return SYMLINK if kind == "symlink" else NOT_REGULAR
 
 
+def ignored(parts: Sequence[str]) -> bool:
+    """Whether the entry at `parts` (its path inside data/) is left alone, unread and
+    unchecked: a name starting with `.` at the top of data/ (`.gitkeep`, `.git/`) or in a
+    record folder, but a `.`-named `.toml` file there (`models/.x.toml`: data nobody would
+    read, refused by `_record_files`). `build` and `diff git:REV` both ask this."""
+    if not parts:
+        return False
+    if parts[0].startswith("."):
+        return True
+    name = parts[1] if len(parts) > 1 and parts[0] in FOLDERS else ""
+    return name.startswith(".") and not (len(parts) == 2 and name.endswith(".toml"))
+
+
+DOT_DATA_FILE = "a data file whose name starts with '.' is never read (rename or remove it)"
+
+
 def _record_files(folder: Path, problems: list[str]) -> list[tuple[Path, str]]:
     """The `.toml` entries of one record folder with their kind (see `_entry_kind`);
     anything else there is one problem line.
@@ -266,10 +282,12 @@ def _record_files(folder: Path, problems: list[str]) -> list[tuple[Path, str]]:
         return []
     entries = []
     for path in sorted(folder.iterdir()):
-        if path.name.startswith("."):
+        if ignored((folder.name, path.name)):
             continue
         kind = _entry_kind(path) or "other"
-        if path.suffix == ".toml" and kind != "dir":
+        if path.name.startswith(".") and kind != "dir":  # `.x.toml`
+            problems.append(f"{path}: file: {DOT_DATA_FILE}")
+        elif path.suffix == ".toml" and kind != "dir":
             entries.append((path, kind))
         elif kind == "dir":  # its files would not be read
             problems.append(f"{path}: directory: unknown folder ({folder.name}/ holds .toml files)")
@@ -291,7 +309,7 @@ def _stray_files(data_dir: Path) -> list[str]:
     expected = {METHODOLOGY_FILE, *FOLDERS}
     problems = []
     for path in sorted(data_dir.iterdir()):
-        if path.name in expected or path.name.startswith("."):
+        if path.name in expected or ignored((path.name,)):
             continue
         kind = _entry_kind(path) or "other"
         if kind == "dir":
