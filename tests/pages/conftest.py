@@ -3,7 +3,9 @@
 Package-scoped: `test_browser.py` and `test_browser_leaderboard.py` use one build of the
 shipped data, one `modelscores serve` and one Chromium. scripts/test's two workers run the two
 files on one worker, one after the other (`SHARED_SETUP` in tests/conftest.py), so that worker
-starts them once; both tear down when the last of those tests ends.
+starts them once; both end when its next test is outside tests/pages/. That takes the
+`__init__.py` beside this file: in a folder without one, pytest keeps a package fixture to the
+end of the run, and Playwright's event loop, left open, broke every later asyncio test.
 """
 
 from __future__ import annotations
