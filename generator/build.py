@@ -23,7 +23,8 @@ from pathlib import Path
 
 import msgspec
 
-from generator.api.hosting import render_hosting
+from generator.api.contract import MODEL_HISTORY
+from generator.api.hosting import check_redirects, render_hosting
 from generator.api.openapi import build_openapi
 from generator.api.urls import HTML_404, SiteConfig
 from generator.checks import SiteCheck, check_api, fail_on
@@ -156,6 +157,7 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
             dataset = load_dataset(data_dir, record_cache)
             record_cache.save()
             del record_cache
+            check_hosting(dataset, config)
         with timer.stage("history"):
             history_cache = SnapshotCache(out_dir)
             snapshots = history(dataset, history_cache, workers)
@@ -198,6 +200,18 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
         swapped=written.swapped,
         documents=len(documents),
         seconds=timer.seconds,
+    )
+
+
+def check_hosting(dataset: Dataset, config: SiteConfig) -> None:
+    """`_redirects` too large for the loaded data is a `BuildError` before anything is
+    scored or written: its rules are the published models' history rewrites and aliases
+    (`model_history_documents`, `model_aliases`), counted and measured, not made."""
+    check_redirects(
+        config,
+        True,  # the pages' 404.html: one rule more, never less
+        {m.id: list(m.aliases) for m in dataset.models if m.aliases},
+        [MODEL_HISTORY.api_path(m.id) for m in dataset.models],
     )
 
 

@@ -16,9 +16,10 @@ Netlify's semantics for the rule forms generated here:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -171,12 +172,27 @@ def _api_aliases(
         for alias in alias_sources(model_id, aliases):
             for kind in ALIASED_KINDS:
                 for prefix in API_PREFIXES:
-                    canonical = kind.api_path(model_id)
                     yield (
-                        prefix + kind.api_path(alias),
-                        prefix + canonical,
-                        "/" + api_file(canonical, prefix),
+                        _alias_path(kind, prefix, alias),
+                        prefix + kind.api_path(model_id),
+                        _canonical_file(kind, prefix, model_id),
                     )
+
+
+def _alias_path(kind: DocumentKind[Any], prefix: str, alias: str) -> str:
+    return prefix + kind.api_path(alias)
+
+
+def _canonical_file(kind: DocumentKind[Any], prefix: str, model_id: str) -> str:
+    return "/" + api_file(kind.api_path(model_id), prefix)
+
+
+def _alias_page(alias: str) -> str:
+    return ("/" + MODEL.page_path(alias)).rstrip("/")
+
+
+def _canonical_page(model_id: str) -> str:
+    return "/" + MODEL.page_path(model_id)
 
 
 def canonical_links(model_aliases: Mapping[str, Sequence[str]]) -> list[HeaderRule]:
@@ -207,8 +223,7 @@ def alias_rules(model_aliases: Mapping[str, Sequence[str]]) -> list[RedirectRule
     ]
     for model_id, aliases in sorted(model_aliases.items()):
         for alias in alias_sources(model_id, aliases):
-            page, target = "/" + MODEL.page_path(alias), "/" + MODEL.page_path(model_id)
-            rules.append(RedirectRule(page.rstrip("/"), target, ALIAS_STATUS))
+            rules.append(RedirectRule(_alias_page(alias), _canonical_page(model_id), ALIAS_STATUS))
     return rules
 
 
@@ -252,7 +267,8 @@ def redirect_rules(
             for path in paths:
                 source = prefix + ("" if path == INDEX_PATH else path)
                 rules.append(RedirectRule(source, "/" + api_file(path, prefix), 200))
-    rules += alias_rules(model_aliases or {})
+    if model_aliases:
+        rules += alias_rules(model_aliases)
     collections = {k.collection: k.not_found_code for k in DOCUMENTS if k.not_found_code}
     for collection, code in collections.items():
         for prefix in API_PREFIXES:
@@ -286,6 +302,11 @@ def _line(rule: RedirectRule) -> str:
     return f"{rule.source} {rule.target} {rule.status}{'!' if rule.force else ''}"
 
 
+def _line_bytes(rule: RedirectRule) -> int:
+    """Bytes of a rule's line in `render_redirects`, its newline included."""
+    return len(_line(rule).encode()) + 1
+
+
 MAX_REDIRECT_RULES = 100_000
 """`_redirects` rules at most. Hosts refuse or slow down on rule files far larger (Netlify
 advises wildcards from 10,000 rules on); 20,000 models without aliases need 40,000."""
@@ -293,7 +314,85 @@ MAX_REDIRECT_BYTES = 16 * 1024 * 1024
 """`_redirects` bytes at most: a rule is as long as its paths, and aliases may be 100
 characters, so the rule limit alone let 300 models with 32 long aliases write 18 MB. The
 rule limit's catalogue (49,988 models, two history rules each) with every id as long as the
-longest shipped one (43 characters) writes 12.8 MiB (`tests/api/test_redirects_size.py`)."""
+longest shipped one (43 characters) writes 12.4 MiB (`tests/api/test_redirects_size.py`)."""
+
+
+class _Linear(NamedTuple):
+    """A byte length `fixed + per_char * len(value)` of a path made from one value."""
+
+    fixed: int
+    per_char: int
+
+    @staticmethod
+    def of(make: Callable[[str], str]) -> _Linear:
+        one, two = len(make("x").encode()), len(make("xx").encode())
+        return _Linear(one - (two - one), two - one)
+
+
+def _alias_forms() -> list[tuple[_Linear, _Linear, int]]:
+    """(source by alias, target by model id, status) of the rules of one alias spelling, as
+    `alias_rules` makes them."""
+    forms = [
+        (
+            _Linear.of(partial(_alias_path, kind, prefix)),
+            _Linear.of(partial(_canonical_file, kind, prefix)),
+            API_ALIAS_STATUS,
+        )
+        for kind in ALIASED_KINDS
+        for prefix in API_PREFIXES
+    ]
+    forms.append((_Linear.of(_alias_page), _Linear.of(_canonical_page), ALIAS_STATUS))
+    return forms
+
+
+_ALIAS_FORMS = _alias_forms()
+_RULES_PER_ALIAS = len(_ALIAS_FORMS)
+"""Rules of one alias spelling: each aliased document under each prefix, and the page."""
+
+
+class _AliasSize(NamedTuple):
+    rules: int
+    bytes: int
+
+
+def _alias_size(model_id: str, aliases: Sequence[str]) -> _AliasSize:
+    """Rules and bytes `alias_rules` writes for one model's aliases, by arithmetic."""
+    spellings = alias_sources(model_id, aliases)
+    count, chars = len(spellings), sum(len(s.encode()) for s in spellings)
+    id_chars = len(model_id.encode())
+    size = 0
+    for source, target, status in _ALIAS_FORMS:
+        line = source.fixed + target.fixed + target.per_char * id_chars + len(str(status)) + 3
+        size += count * line + source.per_char * chars
+    return _AliasSize(count * _RULES_PER_ALIAS, size)
+
+
+def check_redirects(
+    config: SiteConfig,
+    html_404: bool,
+    model_aliases: Mapping[str, Sequence[str]] | None = None,
+    api_paths: Iterable[str] = (),
+) -> None:
+    """A `BuildError` naming what makes `_redirects` too large (arguments as for
+    `redirect_rules`). The alias rules, which may be most of them, are counted and measured
+    by arithmetic, never made: a refusal costs about as much as reading the aliases."""
+    aliases, api_paths = model_aliases or {}, list(api_paths)
+    others = redirect_rules(config, html_404, None, api_paths)
+    by_model = {model_id: _alias_size(model_id, names) for model_id, names in aliases.items()}
+    alias_rules_ = sum(size.rules for size in by_model.values())
+    rules = len(others) + alias_rules_
+    alias_bytes = sum(size.bytes for size in by_model.values())
+    size = len(REDIRECTS_HEADER) + sum(map(_line_bytes, others)) + alias_bytes
+    if rules > MAX_REDIRECT_RULES:
+        cause = _too_large_because("rules", rules, alias_rules_, by_model, aliases, api_paths)
+        raise BuildError(
+            f"_redirects: {rules:,} rules (the limit is {MAX_REDIRECT_RULES:,}): {cause}"
+        )
+    if size > MAX_REDIRECT_BYTES:
+        cause = _too_large_because("bytes", size, alias_bytes, by_model, aliases, api_paths)
+        raise BuildError(
+            f"_redirects: {size:,} bytes (the limit is {_bytes(MAX_REDIRECT_BYTES)}): {cause}"
+        )
 
 
 def render_hosting(
@@ -303,20 +402,12 @@ def render_hosting(
     api_paths: Iterable[str] = (),
 ) -> dict[str, bytes]:
     """The two hosting files and the MCP server card, by site path (arguments as for
-    `redirect_rules`); a `BuildError` naming what makes `_redirects` too large."""
+    `redirect_rules`); a `BuildError` naming what makes `_redirects` too large, before any
+    rule is made (`check_redirects`)."""
     aliases = model_aliases or {}
-    redirects = redirect_rules(config, html_404, aliases, api_paths)
-    if len(redirects) > MAX_REDIRECT_RULES:
-        raise BuildError(
-            f"_redirects: {len(redirects):,} rules (the limit is {MAX_REDIRECT_RULES:,}):"
-            f" {_too_large_because(redirects, aliases)}"
-        )
-    text = render_redirects(redirects).encode()
-    if len(text) > MAX_REDIRECT_BYTES:
-        raise BuildError(
-            f"_redirects: {len(text):,} bytes (the limit is {_bytes(MAX_REDIRECT_BYTES)}):"
-            f" {_too_large_because(redirects, aliases)}"
-        )
+    api_paths = list(api_paths)
+    check_redirects(config, html_404, aliases, api_paths)
+    text = render_redirects(redirect_rules(config, html_404, aliases, api_paths)).encode()
     card = msgspec.json.format(msgspec.json.encode(server_card(config)), indent=2) + b"\n"
     return {
         "_headers": render_headers(header_rules(model_aliases)).encode(),
@@ -325,29 +416,37 @@ def render_hosting(
     }
 
 
-_RULES_PER_ALIAS = len(ALIASED_KINDS) * len(API_PREFIXES) + 1
-"""Rules of one alias spelling: each aliased document under each prefix, and the page."""
-
-
 def _too_large_because(
-    redirects: Sequence[RedirectRule], model_aliases: Mapping[str, Sequence[str]]
+    unit: str,
+    total: int,
+    from_aliases: int,
+    by_model: Mapping[str, _AliasSize],
+    model_aliases: Mapping[str, Sequence[str]],
+    api_paths: Iterable[str],
 ) -> str:
-    """The data that makes `_redirects` too large: the aliases, when they make most of its
-    rules (naming the model with the most), else the number of models."""
-    counts = {
-        model_id: _RULES_PER_ALIAS * len(alias_sources(model_id, aliases))
-        for model_id, aliases in model_aliases.items()
-    }
-    from_aliases = sum(counts.values())
-    if 2 * from_aliases > len(redirects):
-        most = min(counts, key=lambda model_id: (-counts[model_id], model_id))
+    """What makes `_redirects` too large, in `unit` (rules or bytes): the aliases, when they
+    make most of it (naming the model with the most), else the models' history rewrites
+    (naming the longest id)."""
+    if 2 * from_aliases > total:
+        weight = {m: s.rules if unit == "rules" else s.bytes for m, s in by_model.items()}
+        most = min(weight, key=lambda model_id: (-weight[model_id], model_id))
         return (
-            f"{from_aliases:,} of its {len(redirects):,} rules are for the aliases of"
-            f" {sum(1 for c in counts.values() if c):,} models (the most: models/{most}.toml,"
-            f" {len(model_aliases[most])} aliases): fewer or shorter aliases"
+            f"{from_aliases:,} of its {total:,} {unit} are for the aliases of"
+            f" {sum(1 for size in by_model.values() if size.rules):,} models (the most:"
+            f" models/{most}.toml, {len(model_aliases[most])} aliases): fewer or shorter aliases"
         )
-    longest = max(redirects, key=lambda rule: (len(rule.source), rule.source))
-    return f"fewer models or shorter ids (the longest rule is for {longest.source})"
+    ids = [
+        value
+        for path in _rewritten_paths(api_paths).get(MODEL_HISTORY, [])
+        if (value := MODEL_HISTORY.path_value(path))
+    ]
+    if not ids:
+        return "its fixed rules"
+    longest = max(ids, key=lambda model_id: (len(model_id), model_id))
+    return (
+        f"the history rewrites of {len(ids):,} models (the longest id: models/{longest}.toml,"
+        f" {len(longest)} characters): fewer models or shorter ids"
+    )
 
 
 def _bytes(size: int) -> str:

@@ -1,10 +1,12 @@
 """The built `_redirects` is bounded in bytes as well as in rules (generator/api/hosting.py):
 300 models with 32 long aliases each stay under the rule limit but made an 18.9 MB file; now
 one build error naming the aliases, while 50,000 models' history rules still fit. Lines are
-not padded to the widest rule (one 100-character alias made every line 100 characters wide)."""
+not padded to the widest rule (one 100-character alias made every line 100 characters wide),
+and the size is counted by arithmetic before any rule is made, so a refusal is cheap."""
 
 from __future__ import annotations
 
+import random
 import shutil
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from click.testing import CliRunner
 from support.paths import FIXTURE_DATA
 from support.sitetree import tree_manifest
 
+from generator import build
 from generator.api import hosting
 from generator.api.contract import MODEL, MODEL_HISTORY
 from generator.api.hosting import MAX_REDIRECT_BYTES, MAX_REDIRECT_RULES, render_hosting
@@ -34,8 +37,8 @@ def test_300_models_with_32_long_aliases_are_one_error_naming_the_aliases() -> N
         render_hosting(SiteConfig(), True, aliases, _paths(ids))
     message = str(raised.value)
     assert message == (
-        "_redirects: 17,361,453 bytes (the limit is 16 MiB): 96,000 of its 96,623 rules are"
-        f" for the aliases of 300 models (the most: models/{ids[0]}.toml, 32 aliases):"
+        "_redirects: 17,361,453 bytes (the limit is 16 MiB): 17,280,000 of its 17,361,453 bytes"
+        f" are for the aliases of 300 models (the most: models/{ids[0]}.toml, 32 aliases):"
         " fewer or shorter aliases"
     )
     assert "\n" not in message and 96_623 < MAX_REDIRECT_RULES  # the rule count alone passed
@@ -71,6 +74,43 @@ def test_long_aliases_widen_only_their_own_lines() -> None:
     assert (budget, full.count(b"\n") - 1, len(full)) == (2_795, 99_998, 14_040_553)
 
 
+def test_the_size_is_counted_before_any_alias_rule_is_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """4,000 models with 32 aliases (640,000 rules): refused from the counts alone."""
+
+    def made(*_: object) -> None:
+        raise AssertionError("a rule was made")
+
+    monkeypatch.setattr(hosting, "alias_rules", made)
+    monkeypatch.setattr(hosting, "canonical_links", made)
+    ids = [f"model-{n:04}" for n in range(4_000)]
+    aliases = {i: [f"{i}-alias-{j:02}" for j in range(32)] for i in ids}
+    with pytest.raises(BuildError, match=r"^_redirects: 648,023 rules \(the limit is 100,000\)"):
+        render_hosting(SiteConfig(), True, aliases, _paths(ids))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_counted_size_is_the_written_size(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The arithmetic is exact: a bound of the written size passes, one byte less refuses."""
+    rng = random.Random(seed)
+    ids = [f"m{n}-" + "x" * rng.randint(0, 40) for n in range(rng.randint(0, 12))]
+    aliases = {
+        i: [f"{i}-A{j}" + "y" * rng.randint(0, 60) for j in range(rng.randint(0, 4))]
+        for i in ids
+        if rng.random() < 0.7
+    }
+    config = SiteConfig(base_url="https://x.example", mcp_origin="https://mcp.example")
+    for site in (SiteConfig(), config):
+        monkeypatch.setattr(hosting, "MAX_REDIRECT_BYTES", MAX_REDIRECT_BYTES)
+        written = render_hosting(site, seed % 2 == 0, aliases, _paths(ids))["_redirects"]
+        monkeypatch.setattr(hosting, "MAX_REDIRECT_BYTES", len(written))
+        render_hosting(site, seed % 2 == 0, aliases, _paths(ids))
+        monkeypatch.setattr(hosting, "MAX_REDIRECT_BYTES", len(written) - 1)
+        with pytest.raises(BuildError, match=f"^_redirects: {len(written):,} bytes"):
+            render_hosting(site, seed % 2 == 0, aliases, _paths(ids))
+
+
 def test_past_the_limit_the_build_fails_in_one_line_and_keeps_the_site(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -89,3 +129,25 @@ def test_past_the_limit_the_build_fails_in_one_line_and_keeps_the_site(
     (line,) = result.stderr.splitlines()
     assert line.startswith("Error: _redirects: ") and "bytes (the limit is 1,000 bytes)" in line
     assert tree_manifest(out) == before
+
+
+def test_a_build_too_large_for_the_rules_stops_before_scoring(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Refused right after loading (the published models and their aliases make the rules):
+    before, a 4,000-model tree with 32 aliases a model was refused only after the whole
+    build, 45 CPU s and 502 MB peak."""
+
+    def scored(*_: object) -> None:
+        raise AssertionError("the build went on past loading")
+
+    monkeypatch.setattr(build, "history", scored)
+    monkeypatch.setattr(hosting, "MAX_REDIRECT_RULES", 10)
+    out = tmp_path / "site_out"
+    result = CliRunner().invoke(
+        cli, ["build", "--data-dir", str(FIXTURE_DATA), "--out-dir", str(out)]
+    )
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("Error: _redirects: ") and "rules (the limit is 10): " in line, line
+    assert "the history rewrites of " in line and "fewer models or shorter ids" in line
