@@ -707,13 +707,13 @@ class _Stager:
 
     def staged_directories(self) -> list[Path]:
         """Directories whose entries this stager changed (those that still exist)."""
-        changed = set(self._changed)
+        above: set[Path] = set()  # each file's folders up to the root, every folder once
         for path in self.written:
-            changed.update(p for p in path.parents if p == self.root or self.root in p.parents)
+            _add_folders(above, path, self.root)
         if not self.spare:
             for rel in self.record:
-                path = self.root / rel
-                changed.update(p for p in path.parents if p == self.root or self.root in p.parents)
+                _add_folders(above, self.root / rel, self.root)
+        changed = self._changed | above
         return sorted(d for d in changed if d == self.root or self.root in d.parents and d.is_dir())
 
     def _directory(self, path: Path) -> None:
@@ -859,3 +859,19 @@ def _swap(staging: Path, out_dir: Path) -> None:
         os.rename(old, out_dir)  # put the old site back at once
         raise
     os.rename(old, staging)
+
+
+def _add_folders(found: set[Path], path: Path, root: Path) -> None:
+    """Add the folders from `path`'s own up to `root` (none unless `path` is below `root`).
+
+    A folder already in `found` came with all of its own, so the walk stops there: each
+    folder is looked at once, not once per file below it.
+    """
+    if root not in path.parents:
+        return
+    folder = path.parent
+    while folder not in found:
+        found.add(folder)
+        if folder == root:
+            return
+        folder = folder.parent
