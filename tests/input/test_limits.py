@@ -4,13 +4,20 @@ the capped problem list) hold, and leave room for the catalogue to grow: the ben
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from support.paths import REPO
 
 from bench.synth import SynthSpec, write_dataset
-from generator.api.hosting import MAX_REDIRECT_BYTES, MAX_REDIRECT_RULES, render_hosting
+from generator.api.hosting import (
+    MAX_REDIRECT_BYTES,
+    MAX_REDIRECT_RULES,
+    check_redirects,
+    redirect_rules,
+    render_hosting,
+)
 from generator.api.urls import SiteConfig
 from generator.errors import MAX_SHOWN_PROBLEMS, BuildError, DataError
 from generator.input.limits import (
@@ -45,6 +52,21 @@ def test_redirect_rules_past_the_limit_are_one_build_error() -> None:
         render_hosting(SiteConfig(), True, flood)
     fine = {f"m{i}": [f"m{i}-alias"] for i in range(MAX_REDIRECT_RULES // 10)}
     assert render_hosting(SiteConfig(), True, fine)["_redirects"].count(b"\n") < MAX_REDIRECT_RULES
+
+
+def test_one_alias_past_the_redirect_rule_limit_is_refused_and_one_fewer_fits() -> None:
+    # rules = the fixed rules + five a lower-case alias (two kinds under two prefixes, the
+    # page); measured, not assumed: 23 + 5 x 19,996 = 100,003 > 100,000 >= 99,998
+    fixed = len(redirect_rules(SiteConfig(), True))
+    per_alias = len(redirect_rules(SiteConfig(), True, {"m0": ["m0-a"]})) - fixed
+    fits = (MAX_REDIRECT_RULES - fixed) // per_alias
+    aliases = {f"m{i}": [f"m{i}-a"] for i in range(fits + 1)}
+    over = f"{fixed + per_alias * (fits + 1):,}"
+    with pytest.raises(BuildError, match=rf"^_redirects: {over} rules \(the limit is 100,000\)"):
+        check_redirects(SiteConfig(), True, aliases)
+    del aliases[f"m{fits}"]
+    check_redirects(SiteConfig(), True, aliases)
+    assert fixed + per_alias * fits <= MAX_REDIRECT_RULES
 
 
 def test_the_tree_walk_counts_nested_folders_and_never_follows_links(tmp_path: Path) -> None:
@@ -88,3 +110,22 @@ def test_the_docs_state_every_limit_as_the_code_has_it(doc: str) -> None:
     assert MAX_FILE_VALUES == MAX_FILE_LINES  # stated once for both
     missing = [what for what, value in stated.items() if value not in text]
     assert missing == []
+
+
+# Every place SECURITY.md states the `_redirects` rule limit: the limits table, its refusal
+# line and the coverage table's row for this file ("over N `_redirects` rules are one build
+# error"). Each must be found, so a reworded row fails here rather than drifting unchecked.
+RULE_LIMIT_CLAIMS = (
+    r"rules in the built `_redirects` \| ([\d,]+) \|",
+    r"_redirects: N rules \(the limit is ([\d,]+)\)",
+    r"\| whole-tree limits \| `tests/input/test_limits\.py` \|"
+    r"[^|]*?over ([\d,]+) `_redirects` rules",
+)
+
+
+@pytest.mark.parametrize("claim", RULE_LIMIT_CLAIMS)
+def test_security_md_states_the_redirect_rule_limit_the_code_has(claim: str) -> None:
+    text = " ".join((REPO / "SECURITY.md").read_text(encoding="utf-8").split())
+    stated = re.findall(claim, text)
+    assert stated, f"SECURITY.md no longer says {claim!r}"
+    assert set(stated) == {f"{MAX_REDIRECT_RULES:,}"}
