@@ -190,6 +190,12 @@ class BodyLimit:
 
 
 CONFLICTING_TYPES = (INVALID_REQUEST, "Invalid Request: conflicting Content-Type headers")
+JSON_MEDIA_TYPE = "application/json"
+UNSUPPORTED_TYPE = (
+    INVALID_REQUEST,
+    f"Unsupported Media Type: Content-Type must be {JSON_MEDIA_TYPE}",
+)
+"""The SDK transport's own 415 answer, word for word."""
 _MEDIA_TYPE_PART = re.compile(r'"(?:[^"\\]|\\.)*"|[^",;]+|[,;]')
 """A quoted string, a run of other characters, or a `,`/`;` separator in a header value."""
 
@@ -220,22 +226,39 @@ def _parameter(text: str) -> str:
     return (name.strip() + sep + setting).lower()
 
 
-def content_type_problem(scope: Scope) -> tuple[int, str] | None:
-    """`CONFLICTING_TYPES` for a request whose `Content-Type` names more than one media type:
-    two header lines that differ, or one line listing two (`application/json, text/plain`).
-    The SDK reads only the first line and accepts it if any listed type is JSON, a proxy or
-    cache in front may read another."""
+def content_type_problem(scope: Scope) -> tuple[int, int, str] | None:
+    """(HTTP status, JSON-RPC code, message) for a request whose `Content-Type` is not one
+    JSON media type, or None.
+
+    400 `CONFLICTING_TYPES` when it names more than one: two header lines that differ, or one
+    line listing two (`application/json, text/plain`); the SDK reads only the first line and
+    accepts it if any listed type is JSON, a proxy or cache in front may read another. 415
+    `UNSUPPORTED_TYPE` when the one type is not `application/json` (in any case) or there is
+    none: what the SDK's transport answers, where its security layer answered a plain-text 400.
+    """
     found: set[str] = set()
     for value in Request(scope).headers.getlist("content-type"):
         named = media_types(value)
         if len(named) > 1:
-            return CONFLICTING_TYPES
+            return 400, *CONFLICTING_TYPES
         found.update(named)
-    return CONFLICTING_TYPES if len(found) > 1 else None
+    if len(found) > 1:
+        return 400, *CONFLICTING_TYPES
+    if not found or next(iter(found)).split(";", 1)[0] != JSON_MEDIA_TYPE:
+        return 415, *UNSUPPORTED_TYPE
+    return None
+
+
+def with_content_type(scope: Scope, media_type: str) -> Scope:
+    """`scope` with one `Content-Type` header, `media_type` (as `media_types` writes it): the
+    SDK compares the type exactly, so `Application/JSON` would get its 415."""
+    headers = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-type"]
+    return {**scope, "headers": [*headers, (b"content-type", media_type.encode("latin-1"))]}
 
 
 class JsonRpcGuard:
-    """Answer 400 with a JSON-RPC error to a POST whose envelope is malformed.
+    """Answer 400 with a JSON-RPC error to a POST whose envelope is malformed (415 to one
+    that is not JSON, `content_type_problem`).
 
     Runs inside the body-size limit, so the body it buffers is bounded. The app behind it
     gets the body replayed, and its parsed form under `PARSED_BODY` in the scope, so nothing
@@ -250,12 +273,15 @@ class JsonRpcGuard:
         if not (_on_path(scope, self.path) and scope["method"] == "POST"):
             await self.app(scope, receive, send)
             return
-        problem = content_type_problem(scope)
-        if problem is not None:
-            await error_response(400, *problem)(scope, receive, send)
+        refusal = content_type_problem(scope)
+        if refusal is not None:
+            await error_response(*refusal)(scope, receive, send)
             return
+        (media_type,) = media_types(Request(scope).headers["content-type"])
+        scope = with_content_type(scope, media_type)
         messages, body = await read_body(receive)
         message, error = decode(body)
+        problem: tuple[int, str] | None
         if error is not None:
             problem = (PARSE_ERROR, f"Parse error: {error}")
         else:

@@ -508,7 +508,9 @@ def test_wrong_content_type_is_refused(sidecar: Sidecar, content_type: str) -> N
     headers = {**HEADERS, "content-type": content_type}
     with no_server_failures(sidecar):
         response = sidecar.post(json.dumps(REQUEST), headers)
-    assert response.status_code in (400, 415), response.status_code
+    assert response.status_code == 415, response.status_code
+    assert response.headers["content-type"] == "application/json"
+    assert response.json()["error"]["code"] == -32600
     assert_still_serving(sidecar)
 
 
