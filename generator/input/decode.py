@@ -27,8 +27,9 @@ import msgspec
 
 from generator.errors import problem_order
 from generator.input.limits import MAX_ALIASES, MAX_FILE_PROBLEMS
-from generator.input.records import ALIAS_PATTERN, SLUG_PATTERN, URL_PATTERN
-from generator.input.text import LINE_PATTERN, line_problem, url_problem
+from generator.input.records import ALIAS_PATTERN, SLUG_PATTERN
+from generator.input.text import LINE_PATTERN, line_problem
+from generator.input.urls import URL_PATTERN, url_problem
 
 MAX_SHOWN = 60
 # Stand-ins for a bad required value: empty text matches no id or name, no date

@@ -17,7 +17,8 @@ import msgspec
 from msgspec import Meta
 
 from generator.input.limits import MAX_ALIASES
-from generator.input.text import LINE_PATTERN, NOT_IN_URL
+from generator.input.text import LINE_PATTERN
+from generator.input.urls import URL_PATTERN
 from generator.vocabulary import IQ_MAX, IQ_MIN, ChartKind, Direction
 
 SLUG_PATTERN = r"\A[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?\Z"
@@ -33,8 +34,7 @@ Alias = Annotated[str, Meta(pattern=ALIAS_PATTERN, max_length=100)]
 Text = Annotated[str, Meta(max_length=4000)]
 Line = Annotated[str, Meta(pattern=LINE_PATTERN, max_length=4000)]
 """One-line text: a name, provider, title, label or source name (`generator/input/text.py`)."""
-URL_PATTERN = f"\\Ahttps?://[^{NOT_IN_URL}]+\\Z"
-"""An http(s) URL of visible characters: no space, bidi control or invisible character."""
+# An http(s) URL of visible characters whose host reads as written (`generator/input/urls.py`).
 Url = Annotated[str, Meta(pattern=URL_PATTERN, max_length=2000)]
 Price = Annotated[float, Meta(ge=0, le=100_000)]
 # A reasoning-effort level or variant as the source names it (`high`, `xhigh`, `16K`, `thinking`).

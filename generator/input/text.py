@@ -13,7 +13,7 @@ the other default-ignorable code points (variation selectors, the combining grap
 joiner, ...), the blank Braille pattern, every space but U+0020, and a value that is empty
 or starts or ends with a space. A URL (a source's link, which a reader follows) refuses the
 same characters as a one-line field, and every space: `example.org/\u202egpj.exe` reads
-as `example.org/exe.jpg`.
+as `example.org/exe.jpg` (its host: `generator/input/urls.py`).
 """
 
 from __future__ import annotations
@@ -99,8 +99,8 @@ def line_problem(text: str) -> str | None:
     return None
 
 
-def url_problem(text: str) -> str | None:
+def url_character_problem(text: str) -> str | None:
     """The problem of a URL holding a character a one-line field may not hold, e.g. `bidi
-    control U+202E in a URL`; None otherwise (its form is the pattern's to check)."""
+    control U+202E in a URL`; None otherwise (its form is `generator/input/urls.py`'s)."""
     bad = _NOT_IN_LINE_RE.search(text)
     return None if bad is None else f"{_describe(bad[0], _LINE_KINDS)} in a URL"

@@ -412,6 +412,44 @@ CASES: tuple[Case, ...] = (
             ),
         ),
     ),
+    # a source URL whose text is not where it goes: user info before the host, a host
+    # that is not ASCII as written (a look-alike letter), a backslash (read as "/")
+    Case(
+        "userinfo-in-result-source-url",
+        setitem(A2, "results.0.source_url", "https://good.example@evil.example/"),
+        (
+            _m(
+                A2,
+                "results[0].source_url",
+                'user info "good.example@" before a URL\'s host (the link goes to evil.example)'
+                ' (value: "https://good.example@evil.example/")',
+            ),
+        ),
+    ),
+    Case(
+        "look-alike-host-in-domain-result-source-url",
+        setitem(CODING, "results.1.source_url", "https://ex\u0430mple.org/x"),
+        (
+            _m(
+                CODING,
+                "results[1].source_url",
+                "non-ASCII U+0430 in a URL's host (write the host in punycode, xn--)"
+                ' (value: "https://ex\u0430mple.org/x")',
+            ),
+        ),
+    ),
+    Case(
+        "backslash-host-in-usage-source-url",
+        setitem(A2, "usage.source_url", "https://evil.example\\good.example/cost"),
+        (
+            _m(
+                A2,
+                "usage.source_url",
+                "'\\' in a URL's host (a host is ASCII letters, digits, '.', '-', '_' and a :port)"
+                ' (value: "https://evil.example\\\\good.example/cost")',
+            ),
+        ),
+    ),
     # missing required fields
     Case("missing-model-name", delitem(A2, "name"), (_m(A2, "name", "missing"),)),
     Case("missing-benchmark-ladder", delitem(GPQA, "ladder"), (_m(GPQA, "ladder", "missing"),)),

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from generator.input.decode import decode
 from generator.input.records import BenchmarkResultRecord, ChartRecord, Line, Url
-from generator.input.text import LINE_PATTERN, line_problem, text_problem, url_problem
+from generator.input.text import LINE_PATTERN, line_problem, text_problem
+from generator.input.urls import url_problem
 from generator.input.validate import folded_name
 
 NONCHARACTERS = [
@@ -169,3 +170,57 @@ def test_the_decoder_names_a_url_field_and_its_bidi_control() -> None:
     assert decode(result, BenchmarkResultRecord).problems == [("source_url", expected)]
     result["source_url"] = "https://example.org/gpqa"
     assert decode(result, BenchmarkResultRecord).problems == []
+
+
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("https://good.example@evil.example/", 'user info "good.example@"'),
+        ("https://user:pass@example.org/x", 'user info "user:pass@"'),
+        ("https://a@b@evil.example", 'user info "a@b@" before a URL\'s host (the link goes to'),
+        ("https://ex\u0430mple.org/", "non-ASCII U+0430 in a URL's host"),
+        ("https://\u4f8b\u3048.jp/", "non-ASCII U+4F8B in a URL's host"),
+        ("https://\uff45xample.org/", "non-ASCII U+FF45 in a URL's host"),  # fullwidth e
+        ("https://evil.example\\good.example/", "'\\' in a URL's host"),
+        ("https://good.example%40evil.example/", "'%' in a URL's host"),
+        ("https:///path", "no host in a URL"),
+        ("https://example.org:80x/", 'bad host "example.org:80x" in a URL (a host is'),
+    ],
+)
+def test_a_url_whose_text_is_not_where_it_goes_is_refused(url: str, problem: str) -> None:
+    with pytest.raises(msgspec.ValidationError):
+        msgspec.convert(url, type=Url)
+    found = url_problem(url)
+    assert found is not None and found.startswith(problem), found
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://medium.com/@user/post",  # an @ in the path, query or fragment is no user info
+        "https://example.org/x?by=@user#@top",
+        "https://example.org?q=a@b",
+        "https://xn--80ak6aa92e.com/",  # punycode: what the reader sees is where it goes
+        "https://Example.ORG:8443/a_b",
+        "http://[2001:db8::1]:8080/x",
+        "https://example.org",
+        "https://example.org/\u4f8b\u3048",  # non-ASCII stays allowed in the path
+    ],
+)
+def test_a_url_whose_host_reads_as_written_passes(url: str) -> None:
+    assert msgspec.convert(url, type=Url) == url
+    assert url_problem(url) is None
+
+
+@settings(deadline=None, max_examples=500)
+@given(st.text(alphabet=st.sampled_from("aZ09.-_:@[]%\\/?#\u0430\uff45"), max_size=16))
+def test_the_url_pattern_and_url_problem_agree_on_hosts(authority: str) -> None:
+    """Whatever follows `https://`, the decoder's pattern refuses exactly what `url_problem`
+    names (so every refusal gets its own line, never only the pattern's)."""
+    url = f"https://{authority}"
+    try:
+        msgspec.convert(url, type=Url)
+        matched = True
+    except msgspec.ValidationError:
+        matched = False
+    assert matched == (url_problem(url) is None), url_problem(url)
