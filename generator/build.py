@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import msgspec
@@ -26,16 +27,19 @@ import msgspec
 from generator.api.contract import MODEL_HISTORY
 from generator.api.hosting import check_redirects, render_hosting
 from generator.api.openapi import build_openapi
-from generator.api.urls import HTML_404, SiteConfig
+from generator.api.urls import HTML_404, SiteConfig, api_file
 from generator.checks import SiteCheck, check_api, fail_on
 from generator.digests import content_digest
 from generator.documents.assemble import (
     api_files,
     api_twins,
     build_documents,
+    history_inputs,
     history_part,
+    history_paths,
     render_api,
 )
+from generator.documents.common import Published
 from generator.documents.derived import derived_files
 from generator.documents.models import model_aliases
 from generator.errors import BuildError, DataError
@@ -159,20 +163,16 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
             del record_cache
             check_hosting(dataset, config)
         with timer.stage("history"):
-            history_cache = SnapshotCache(out_dir)
-            snapshots = history(dataset, history_cache, workers)
-            history_cache.save()
-            del history_cache
             # Its documents first: then the snapshots (every model at every month end, the
             # most this build holds) are gone before today's scores are computed.
-            past = history_part(dataset, snapshots, config)
-            del snapshots
+            past, past_key = history_stage(dataset, config, out_dir, outputs, workers)
         with timer.stage("score"):
             scores = compute_scores(dataset)
         with timer.stage("render"):
+            keys = {api_file(path): past_key for path in past}
             documents = build_documents(dataset, scores, config, past=past)
             del dataset, scores, past  # the documents hold all that is published
-            api = write_api(site, check, documents, config, workers)
+            api = write_api(site, check, documents, config, workers, outputs, keys)
         with timer.stage("downloads"):
             write_derived(site, documents, api, config, outputs, workers)
             del api
@@ -216,15 +216,24 @@ def check_hosting(dataset: Dataset, config: SiteConfig) -> None:
 
 
 def write_api(
-    site: SiteWriter, check: SiteCheck, documents: Documents, config: SiteConfig, workers: int
+    site: SiteWriter,
+    check: SiteCheck,
+    documents: Documents,
+    config: SiteConfig,
+    workers: int,
+    outputs: OutputCache | None = None,
+    keys: Mapping[str, bytes] | None = None,
 ) -> dict[str, bytes]:
     """Stage render, its second half: every API file encoded, checked and put in the site
-    (the alias tree as hard links to the versioned files); returns each file's digest."""
+    (the alias tree as hard links to the versioned files); returns each file's digest.
+    A file with a key in `keys` (by file) is kept from the last build when that key made
+    it (`outputs`) and is recorded under it."""
+    keys = keys or {}
     jobs = [
-        Output(name, make, twins=tuple(api_twins(name)))
+        Output(name, make, key=keys.get(name), twins=tuple(api_twins(name)))
         for name, make in api_files(documents, config)
     ]
-    emit(site, jobs, workers, check=check)
+    emit(site, jobs, workers, outputs, check=check)
     return {job.path: site.digests[job.path] for job in jobs}
 
 
@@ -261,10 +270,11 @@ def emit(
         job = jobs[index]
         data = None
         if outputs is not None and job.key is not None:
-            kept = outputs.kept(job.path, job.key) if not job.twins else None
+            kept = outputs.kept(job.path, job.key)
             placed = site.place_kept(job.path, kept) if kept is not None else None
             if kept is not None and placed is not None:
-                return kept, placed, [], []  # the last build's file, not even read
+                # The last build's file (and its twins), not even read.
+                return kept, placed, _kept_twins(site, job, kept, outputs), []
             data = outputs.lookup(job.path, job.key)
         if data is None:
             data = job.make()
@@ -284,6 +294,67 @@ def emit(
             outputs.record(job.path, job.key, digest)
         if check is not None:
             check.problems.extend(problems)
+
+
+def _kept_twins(site: SiteWriter, job: Output, digest: bytes, outputs: OutputCache) -> list[Placed]:
+    """`job`'s twins beside its kept file: each kept too, else linked to it (read back to
+    be placed, only then)."""
+    twins: list[Placed] = []
+    data: bytes | None = None
+    for twin in job.twins:
+        placed = site.place_kept(twin, digest)
+        if placed is None:
+            if data is None:
+                data = outputs.lookup(job.path, job.key or b"") or job.make()
+            placed = site.place_twin(twin, job.path, data, digest)
+        twins.append(placed)
+    return twins
+
+
+def history_stage(
+    dataset: Dataset, config: SiteConfig, out_dir: Path, outputs: OutputCache, workers: int
+) -> tuple[Documents, bytes]:
+    """Stage history: the documents made from the replayed history, and the key of what
+    they are made from (`history_inputs`, the code, the site settings). When the last
+    build published them from the same key and the site still holds every one of them,
+    they are kept as they are: no month is replayed and no document made again (the pages
+    read the list, the snapshots and the changes, decoded from their files). Otherwise
+    they are made from the replay, every unchanged month from the snapshot cache."""
+    key = outputs.key([b"history", msgspec.msgpack.encode(config), *history_inputs(dataset)])
+    past = _kept_history(dataset, key, outputs)
+    if past is None:
+        snapshot_cache = SnapshotCache(out_dir)
+        snapshots = history(dataset, snapshot_cache, workers)
+        snapshot_cache.save()
+        del snapshot_cache
+        past = history_part(dataset, snapshots, config)
+    return past, key
+
+
+def _kept_history(dataset: Dataset, key: bytes, outputs: OutputCache) -> Documents | None:
+    """The history's documents as the last build published them under `key`, or None when
+    any of their files is not that build's any more (then they are all made again)."""
+    kinds = history_paths(dataset)
+    if any(outputs.kept(api_file(path), key) is None for _, path in kinds):
+        return None
+    past: Documents = {}
+    for kind, path in kinds:
+        read = partial(_read_kept, outputs, api_file(path), key)
+        if kind is MODEL_HISTORY:  # no page reads them: only their files are kept
+            past[path] = Published(kind.response, read)
+            continue
+        data = outputs.lookup(api_file(path), key)
+        if data is None:
+            return None
+        past[path] = msgspec.json.decode(data, type=kind.response)
+    return past
+
+
+def _read_kept(outputs: OutputCache, name: str, key: bytes) -> bytes:
+    data = outputs.lookup(name, key)
+    if data is None:
+        raise BuildError(f"{name}: changed in the site during the build; build again")
+    return data
 
 
 def history(

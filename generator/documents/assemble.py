@@ -17,13 +17,17 @@ import msgspec
 from generator.api.contract import (
     API_VERSION,
     BENCHMARKS,
+    CHANGES,
     CHARTS,
     DOMAIN,
     DOMAINS,
     ENDPOINTS,
     ERROR_CODES,
+    HISTORY,
+    HISTORY_SNAPSHOT,
     INDEX,
     METHODOLOGY,
+    MODEL_HISTORY,
     ApiIndex,
     BenchmarkList,
     BenchmarkMetadata,
@@ -35,6 +39,7 @@ from generator.api.contract import (
     CostBreakdownItem,
     DataSource,
     DerivedRanking,
+    DocumentKind,
     DomainBenchmark,
     DomainCompositeEntry,
     DomainDetail,
@@ -69,7 +74,13 @@ from generator.documents.changes import changes_documents
 from generator.documents.common import (
     SPREAD_DECIMALS as NOISE_DECIMALS,
 )
-from generator.documents.common import EnvelopeFields, envelope, model_urls, scored_benchmarks
+from generator.documents.common import (
+    EnvelopeFields,
+    Published,
+    envelope,
+    model_urls,
+    scored_benchmarks,
+)
 from generator.documents.history import history_documents, model_history_documents
 from generator.documents.interval_check import interval_check
 from generator.documents.models import model_documents
@@ -83,7 +94,7 @@ from generator.documents.rankings import (
 from generator.errors import BuildError
 from generator.input.records import BenchmarkRecord, Dataset, DomainRecord
 from generator.scoring import round_to
-from generator.scoring.history import Snapshot, replay
+from generator.scoring.history import Snapshot, replay, scoring_inputs, snapshot_dates
 from generator.scoring.types import BenchmarkNoise as ScoredNoise
 from generator.scoring.types import DomainEntry, Scores
 
@@ -147,6 +158,44 @@ def history_part(
     documents.update(model_history_documents(dataset, snapshots, config, env))
     documents.update(changes_documents(dataset, snapshots, config, env))
     return documents
+
+
+def history_paths(dataset: Dataset) -> list[tuple[DocumentKind[Any], str]]:
+    """The documents `history_part` makes, kind and API path, in its order, unmade."""
+    dates = [d.isoformat() for d in snapshot_dates(dataset)]
+    return [
+        (HISTORY, HISTORY.path),
+        *((HISTORY_SNAPSHOT, HISTORY_SNAPSHOT.api_path(d)) for d in dates),
+        *((MODEL_HISTORY, MODEL_HISTORY.api_path(m.id)) for m in dataset.models),
+        (CHANGES, CHANGES.path),
+    ]
+
+
+def history_inputs(dataset: Dataset) -> list[bytes]:
+    """Everything of `dataset` that `history_part` reads, as bytes to key its documents by
+    (with the code and the site settings): the scoring inputs, of which each month end's
+    scores are a function (`scoring.history.scoring_inputs`); the month ends; the envelope;
+    the methodology's changelog; and each model's id, name, provider, release date and
+    results' benchmark, date and kind of date. Not prices, aliases or anything else the
+    history does not show, so a price change keeps every history document."""
+    encode = msgspec.msgpack.encode
+    shown = [
+        (
+            m.id,
+            m.name,
+            m.provider,
+            m.release_date,
+            [(r.benchmark, r.as_of, r.as_of_kind) for r in m.results],
+        )
+        for m in dataset.models
+    ]
+    return [
+        encode(scoring_inputs(dataset)),
+        encode(snapshot_dates(dataset)),
+        encode(envelope(dataset)),
+        encode(dataset.methodology.changelog),
+        encode(shown),
+    ]
 
 
 def _benchmarks(
@@ -405,7 +454,9 @@ def api_files(
     `api_twins(name)`."""
     files: list[tuple[str, Callable[[], bytes]]] = []
     for path, doc in documents.items():
-        files.append((api_file(path), partial(encode, doc)))
+        files.append(
+            (api_file(path), doc.read if isinstance(doc, Published) else partial(encode, doc))
+        )
     openapi = f"{API_PREFIXES[0].lstrip('/')}/{OPENAPI_FILE}"
     files.append((openapi, lambda: encode(build_openapi(documents, config))))
     for code, message in ERROR_CODES.items():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -54,3 +55,16 @@ def spread_or_none(value: float | None) -> float | None:
 def cost_or_none(value: float | None) -> float | None:
     """A price-derived number as published: 4 decimals, or null."""
     return None if value is None else round_to(value, COST_DECIMALS)
+
+
+class Published(msgspec.Struct, frozen=True):
+    """A document this build does not hold: the last build published it from the same
+    inputs, so its file is kept as it is. `read` gives its bytes back (checked against
+    their digest) for whatever is still made from it, such as a CSV lost since; `load`
+    the document itself."""
+
+    response: type[msgspec.Struct]
+    read: Callable[[], bytes]
+
+    def load(self) -> msgspec.Struct:
+        return msgspec.json.decode(self.read(), type=self.response)

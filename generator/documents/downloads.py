@@ -49,6 +49,7 @@ from generator.api.files import (
     ranking_download,
     snapshot_download,
 )
+from generator.documents.common import Published
 from generator.encoders import csv_cell, csv_number
 from generator.errors import BuildError
 
@@ -151,6 +152,8 @@ S = TypeVar("S")
 
 def _get(documents: Mapping[str, msgspec.Struct], path: str, kind: type[T]) -> T:
     document = documents[path]
+    if isinstance(document, Published):  # kept from the last build: read back only if needed
+        document = document.load()
     if not isinstance(document, kind):
         raise BuildError(f"downloads: document {path} is not a {kind.__name__}")
     return document
@@ -174,8 +177,8 @@ def download_jobs(documents: Mapping[str, msgspec.Struct]) -> list[Download]:
     ]
     for model in models.models:
         path = MODEL_HISTORY.api_path(model.id)
-        points = _get(documents, path, ModelHistory)
-        one_model = partial(_csv, MODEL_HISTORY_COLUMNS, _model_history_rows, points)
+        points = partial(_get, documents, path, ModelHistory)  # when the CSV is made
+        one_model = partial(_csv_of, MODEL_HISTORY_COLUMNS, _model_history_rows, points)
         jobs.append(Download(model_history_download(model.id), (path,), one_model))
     for entry in _get(documents, RANKINGS.path, RankingList).rankings:
         path = RANKING.api_path(entry.id)
@@ -211,3 +214,9 @@ def _model_rows(models: ModelList) -> Iterable[list[Cell]]:
 
 def _csv(columns: Sequence[str], rows: Callable[[S], Iterable[Sequence[Cell]]], source: S) -> bytes:
     return to_csv(columns, rows(source))
+
+
+def _csv_of(
+    columns: Sequence[str], rows: Callable[[S], Iterable[Sequence[Cell]]], source: Callable[[], S]
+) -> bytes:
+    return to_csv(columns, rows(source()))
