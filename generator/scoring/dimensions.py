@@ -43,17 +43,21 @@ def posterior_estimate(
     prior: Prior | None,
     shown: bool,
     z: float,
+    *,
+    detail: bool = True,
 ) -> DimensionEstimate:
     """The clamped posterior mean, or None when not `shown` and no evidence.
 
     `shown` is true for a model with a composite: every dimension then carries
     an estimate. Otherwise only dimensions with direct or predecessor evidence do.
     `offsets` holds the dimension's benchmark offsets (empty for abstract reasoning).
+    Without `detail` the estimate leaves out what only a model's own documents show
+    (projections, offsets, inputs, its 95% range): the same value, sd and method.
     """
     covered = len(projections)
     used = (
         tuple([(p.benchmark, offsets[p.benchmark]) for p in projections if p.benchmark in offsets])
-        if offsets
+        if offsets and detail
         else ()
     )
     if prior is None:
@@ -66,7 +70,7 @@ def posterior_estimate(
             imputed=covered < slot.min_benchmarks,
             method=NO_ESTIMATE,
             evidence=False,
-            projections=tuple(projections),
+            projections=tuple(projections) if detail else (),
             offsets=used,
         )
     evidence = covered > 0 or prior.evidence
@@ -75,12 +79,13 @@ def posterior_estimate(
         ys = observations(projections, offsets)
         pairs = [(y, sigmas[p.benchmark]) for y, p in zip(ys, projections, strict=True)]
         mean, sd = posterior(prior.mean, prior.sd, pairs)
-        inputs = (*inputs, ("data-mean", sum(ys) / len(ys)))
+        if detail:
+            inputs = (*inputs, ("data-mean", sum(ys) / len(ys)))
     else:  # `posterior` gives the prior back exactly without observations
         mean, sd = prior.mean, prior.sd
     visible = evidence or shown
     value = clamp_iq(mean) if visible else None
-    low, high = interval(value, sd, z) if value is not None else (None, None)
+    low, high = interval(value, sd, z) if value is not None and detail else (None, None)
     return DimensionEstimate(
         slug=slot.slug,
         value=value,
@@ -90,7 +95,7 @@ def posterior_estimate(
         imputed=covered < slot.min_benchmarks,
         method=("posterior" if covered else prior_method(prior.source)) if visible else NO_ESTIMATE,
         evidence=evidence,
-        projections=tuple(projections),
+        projections=tuple(projections) if detail else (),
         offsets=used,
         prior_mean=prior.mean,
         prior_sd=prior.sd,

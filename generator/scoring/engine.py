@@ -19,20 +19,14 @@ from generator.scoring.dimensions import Slot, posterior_estimate
 from generator.scoring.domains import compute_domain
 from generator.scoring.eq import eq_score
 from generator.scoring.noise import estimate_noise
-from generator.scoring.observations import (
-    best_results,
-    eq_projections,
-    group_by_dimension,
-    projections,
-    with_offsets,
-)
+from generator.scoring.observations import ResultMemo, eq_projections, with_offsets
 from generator.scoring.offsets import (
     benchmark_offsets,
     direct_estimate,
     observations,
     population_mean,
 )
-from generator.scoring.priors import abstract_prior, choose_prior
+from generator.scoring.priors import level_abstract_prior, level_prior, own_level
 from generator.scoring.rounding import round_half_up
 from generator.scoring.tasks import TaskMap, in_process
 from generator.scoring.types import (
@@ -211,24 +205,49 @@ def estimate_dimensions(
     predecessor: tuple[DimensionEstimate, ...] | None,
 ) -> tuple[DimensionEstimate, ...]:
     """The model's seven estimates, in dimension order: each a posterior (version 3)."""
+    return _estimate(model, dataset, grouped, population, predecessor, detail=True)
+
+
+def estimate_values(
+    model: ModelRecord,
+    dataset: Dataset,
+    grouped: Mapping[str, tuple[Projection, ...]],
+    population: Population,
+    predecessor: tuple[DimensionEstimate, ...] | None,
+) -> tuple[DimensionEstimate, ...]:
+    """`estimate_dimensions` without the detail only a model's own documents show (the
+    history's): the same values, sds, methods and evidence, computed by the same code."""
+    return _estimate(model, dataset, grouped, population, predecessor, detail=False)
+
+
+def _estimate(
+    model: ModelRecord,
+    dataset: Dataset,
+    grouped: Mapping[str, tuple[Projection, ...]],
+    population: Population,
+    predecessor: tuple[DimensionEstimate, ...] | None,
+    *,
+    detail: bool,
+) -> tuple[DimensionEstimate, ...]:
     params = dataset.methodology.parameters
     direct = population.direct[model.id]
-    shown = sum(1 for v in direct.values() if v is not None) >= params.min_direct_dimensions
+    level = own_level(direct, predecessor)
+    shown = len(level.present) >= params.min_direct_dimensions
     estimates = []
     for slot in population.slots:
         if slot.slug == ABSTRACT:
-            prior = abstract_prior(
+            prior = level_abstract_prior(
                 slot.slug,
-                direct,
-                predecessor,
+                level,
                 population.predictor,
                 model.legacy_abstract_estimate,
                 population.means[slot.slug],
                 params,
+                detail=detail,
             )
         else:
-            prior = choose_prior(
-                slot.slug, direct, predecessor, population.means[slot.slug], params
+            prior = level_prior(
+                slot.slug, level, population.means[slot.slug], params, detail=detail
             )
         estimates.append(
             posterior_estimate(
@@ -239,6 +258,7 @@ def estimate_dimensions(
                 prior,
                 shown,
                 params.interval_z,
+                detail=detail,
             )
         )
     return tuple(estimates)
@@ -270,18 +290,25 @@ class Estimates(msgspec.Struct, frozen=True, kw_only=True):
     ranks: dict[str, int]
 
 
-def estimate_models(dataset: Dataset, estimator: Estimator = estimate_dimensions) -> Estimates:
+def estimate_models(
+    dataset: Dataset, estimator: Estimator = estimate_dimensions, memo: ResultMemo | None = None
+) -> Estimates:
     """Dimensions, composites and composite ranks of every model (no bands, cost or domains).
 
     `estimator` gives one model's dimensions; the methodology check passes the
-    previous version's to compare the two on the same data.
+    previous version's to compare the two on the same data. `memo` keeps each model's
+    projected results across the scorings of one run (made for the same benchmarks).
     """
     params = dataset.methodology.parameters
-    benchmarks: dict[str, BenchmarkRecord] = {b.id: b for b in dataset.benchmarks}
+    if memo is None:
+        memo = ResultMemo(dataset.benchmarks, DIMENSION_SLUGS)
+    elif memo.benchmarks != dataset.benchmarks:
+        raise ValueError("a result memo serves one benchmark catalogue")
     models = {m.id: m for m in sorted(dataset.models, key=lambda m: m.id)}
-    chosen = {m: best_results(models[m], benchmarks) for m in models}
-    projected = {m: projections(chosen[m]) for m in models}
-    grouped = {m: group_by_dimension(projected[m], benchmarks, DIMENSION_SLUGS) for m in models}
+    found = {m: memo.results(models[m]) for m in models}
+    chosen = {m: r.chosen for m, r in found.items()}
+    projected = {m: r.projected for m, r in found.items()}
+    grouped = {m: r.grouped for m, r in found.items()}
     population = build_population(dataset, grouped)
 
     dimensions: dict[str, tuple[DimensionEstimate, ...]] = {}

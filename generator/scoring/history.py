@@ -35,10 +35,12 @@ from generator.input.records import (
     MethodologyRecord,
     ModelRecord,
 )
-from generator.scoring.engine import estimate_models
+from generator.scoring.engine import estimate_models, estimate_values
+from generator.scoring.observations import ResultMemo
 from generator.scoring.tasks import TaskMap, in_process
 from generator.scoring.types import RankBand
 from generator.scoring.uncertainty import uncertainties
+from generator.vocabulary import DIMENSION_SLUGS
 
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
@@ -175,13 +177,15 @@ def _event_dates(dataset: Dataset) -> list[dt.date]:
     return sorted(set(dates))
 
 
-def score_snapshot(dataset: Dataset) -> SnapshotScores:
+def score_snapshot(dataset: Dataset, memo: ResultMemo | None = None) -> SnapshotScores:
     """The published part of `compute_scores`: the same numbers, without what history omits.
 
     Leaves out the dimension rankings' bands, EQ, cost and domains, which no history
-    document shows; every kept field is computed by the same code as `compute_scores`.
+    document shows; every kept field is computed by the same code as `compute_scores`
+    (`estimate_values`: the dimensions without their detail). `memo` keeps the models'
+    projected results from one month to the next (made for `dataset`'s benchmarks).
     """
-    estimates = estimate_models(dataset)
+    estimates = estimate_models(dataset, estimate_values, memo)
     z = dataset.methodology.parameters.interval_z
     spread = uncertainties(
         estimates.dimensions, estimates.composites, estimates.ranks, z, per_dimension=False
@@ -332,7 +336,10 @@ def replay(
     # Newest first: a month holds every model and result of the ones before it, so the
     # costliest run first and the workers finish together (the results are put back in order).
     last = len(pending) - 1
-    encoded = run(lambda i: msgspec.msgpack.encode(score_snapshot(pending[last - i][2])), last + 1)
+    memo = ResultMemo(inputs.benchmarks, DIMENSION_SLUGS)
+    encoded = run(
+        lambda i: msgspec.msgpack.encode(score_snapshot(pending[last - i][2], memo)), last + 1
+    )
     for (date, key, _), data in zip(pending, reversed(encoded), strict=True):
         found[date] = scores = msgspec.msgpack.decode(data, type=SnapshotScores)
         if store is not None:

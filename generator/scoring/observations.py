@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from generator.input.records import BenchmarkRecord, ModelRecord
+from generator.input.records import BenchmarkRecord, BenchmarkResultRecord, ModelRecord
 from generator.scoring.ladder import project
 from generator.scoring.types import Projection, ScoredResult
 
@@ -71,3 +71,42 @@ def eq_projections(
 ) -> tuple[Projection, ...]:
     """The model's projections on EQ benchmarks (category `eq`), in catalogue order."""
     return tuple(p for bid, p in projections.items() if benchmarks[bid].category == "eq")
+
+
+class ModelResults(msgspec.Struct, frozen=True, kw_only=True):
+    """A model's results as scoring starts from them (each a function of its results and
+    the benchmark catalogue alone)."""
+
+    chosen: dict[str, ScoredResult]  # `best_results`
+    projected: dict[str, Projection]  # `projections` of those
+    grouped: dict[str, tuple[Projection, ...]]  # `group_by_dimension` of those
+
+
+class ResultMemo:
+    """`ModelResults` of each model, remembered across the scorings of one run that share a
+    benchmark catalogue (the history's months, where most models keep their results).
+
+    A model whose results equal those remembered for its id gets the remembered answer;
+    any other is projected afresh and replaces it. One entry per id, so the memo holds no
+    more than one scoring does; scoring reads these, never changes them.
+    """
+
+    def __init__(self, benchmarks: tuple[BenchmarkRecord, ...], slugs: Sequence[str]) -> None:
+        self.benchmarks = benchmarks
+        self._by_id = {b.id: b for b in benchmarks}
+        self._slugs = tuple(slugs)
+        self._known: dict[str, tuple[list[BenchmarkResultRecord], ModelResults]] = {}
+        self.hits = 0  # answers remembered rather than computed
+
+    def results(self, model: ModelRecord) -> ModelResults:
+        """`model`'s `ModelResults` (the memo's benchmarks and dimension slugs)."""
+        known = self._known.get(model.id)
+        if known is not None and known[0] == model.results:
+            self.hits += 1
+            return known[1]
+        chosen = best_results(model, self._by_id)
+        projected = projections(chosen)
+        grouped = group_by_dimension(projected, self._by_id, self._slugs)
+        found = ModelResults(chosen=chosen, projected=projected, grouped=grouped)
+        self._known[model.id] = (list(model.results), found)
+        return found

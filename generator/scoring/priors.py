@@ -38,9 +38,43 @@ class Term(msgspec.Struct, frozen=True, kw_only=True):
     sd: float
 
 
+class OwnLevel(msgspec.Struct, frozen=True, kw_only=True):
+    """What every prior of one model reads of its direct estimates and its predecessor,
+    gathered once per model instead of once per dimension (the same lists, in the same order).
+
+    `present`: the model's direct estimates that exist, in `own_direct`'s order; `gaps`:
+    `(slug, own - predecessor's)` where both exist, in that order; `inherited`: the
+    predecessor's value by slug; `evidence`: the slugs where its estimate is evidence.
+    """
+
+    present: tuple[tuple[str, float], ...]
+    gaps: tuple[tuple[str, float], ...]
+    inherited: dict[str, float | None] | None  # None without a predecessor
+    evidence: frozenset[str]
+
+
+def own_level(
+    own_direct: Mapping[str, float | None], predecessor: Sequence[DimensionEstimate] | None
+) -> OwnLevel:
+    """The `OwnLevel` of a model from its direct estimates and its predecessor's estimates."""
+    present = tuple([(slug, value) for slug, value in own_direct.items() if value is not None])
+    if predecessor is None:
+        return OwnLevel(present=present, gaps=(), inherited=None, evidence=frozenset())
+    by_slug = {estimate.slug: estimate.value for estimate in predecessor}
+    gaps = tuple(
+        [(slug, own - theirs) for slug, own in present if (theirs := by_slug.get(slug)) is not None]
+    )
+    evidence = frozenset([estimate.slug for estimate in predecessor if estimate.evidence])
+    return OwnLevel(present=present, gaps=gaps, inherited=by_slug, evidence=evidence)
+
+
 def cross_terms(slug: str, own_direct: Mapping[str, float | None]) -> tuple[float, int] | None:
     """`(C, n_C)`: the mean of the model's direct estimates outside `slug`, and their number."""
-    others = [value for other, value in own_direct.items() if other != slug and value is not None]
+    return _cross_terms(slug, own_level(own_direct, None))
+
+
+def _cross_terms(slug: str, level: OwnLevel) -> tuple[float, int] | None:
+    others = [value for other, value in level.present if other != slug]
     return (sum(others) / len(others), len(others)) if others else None
 
 
@@ -64,15 +98,14 @@ def predecessor_mean(
     estimate and the predecessor's estimate exist of their difference (0 if none).
     None when the predecessor has no estimate in `slug`.
     """
-    by_slug = {estimate.slug: estimate.value for estimate in predecessor}
-    value = by_slug.get(slug)
+    return _predecessor_mean(slug, own_level(own_direct, predecessor))
+
+
+def _predecessor_mean(slug: str, level: OwnLevel) -> tuple[float, float] | None:
+    value = level.inherited.get(slug) if level.inherited is not None else None
     if value is None:
         return None
-    gaps = [
-        own - theirs
-        for other, own in own_direct.items()
-        if other != slug and own is not None and (theirs := by_slug.get(other)) is not None
-    ]
+    gaps = [gap for other, gap in level.gaps if other != slug]
     drift = sum(gaps) / len(gaps) if gaps else 0.0
     return value + drift, drift
 
@@ -89,18 +122,24 @@ def _labels(name: str) -> tuple[str, str]:
 
 
 def combine(
-    terms: Sequence[Term], source: str, evidence: bool, notes: Sequence[tuple[str, float]]
+    terms: Sequence[Term],
+    source: str,
+    evidence: bool,
+    notes: Sequence[tuple[str, float]],
+    *,
+    detail: bool = True,
 ) -> Prior:
     """Terms combined by precision: `1/sd0^2 = sum 1/sd_t^2`, `mean0 = sd0^2 sum mean_t/sd_t^2`.
 
     `components` lists `notes` (the numbers behind the terms), then each term and,
-    with more than one, its weight `sd0^2 / sd_t^2`.
+    with more than one, its weight `sd0^2 / sd_t^2`; empty without `detail` (the same
+    mean and sd).
     """
     if len(terms) == 1:  # what the general path computes for one term, without its lists
         term = terms[0]
         square = term.sd**2
         variance = 1.0 / (0.0 + 1.0 / square)  # `sum` of one float adds it to 0.0
-        alone = (*notes, (term.name, term.mean), (_labels(term.name)[0], term.sd))
+        alone = (*notes, (term.name, term.mean), (_labels(term.name)[0], term.sd)) if detail else ()
         return Prior(
             mean=0.0 + variance / square * term.mean,
             sd=math.sqrt(variance),
@@ -113,34 +152,29 @@ def combine(
     variance = 1.0 / precision
     weights = [variance / square for square in squares]
     mean = sum([w * term.mean for w, term in zip(weights, terms, strict=True)])
-    parts: list[tuple[str, float]] = list(notes)
-    for term, weight in zip(terms, weights, strict=True):
-        sd_label, weight_label = _labels(term.name)
-        parts += [(term.name, term.mean), (sd_label, term.sd), (weight_label, weight)]
+    parts: list[tuple[str, float]] = []
+    if detail:
+        parts += notes
+        for term, weight in zip(terms, weights, strict=True):
+            sd_label, weight_label = _labels(term.name)
+            parts += [(term.name, term.mean), (sd_label, term.sd), (weight_label, weight)]
     return Prior(
         mean=mean, sd=math.sqrt(variance), source=source, evidence=evidence, components=tuple(parts)
     )
 
 
 def _inherited(
-    slug: str,
-    own_direct: Mapping[str, float | None],
-    predecessor: Sequence[DimensionEstimate] | None,
-    params: ParametersRecord,
+    slug: str, level: OwnLevel, params: ParametersRecord, detail: bool
 ) -> tuple[Term | None, bool, list[tuple[str, float]]]:
-    """The `mu_P` term (None without one), whether it is evidence, and its drift."""
-    if predecessor is None:
+    """The `mu_P` term (None without one), whether it is evidence, and its drift (as a note,
+    with `detail`)."""
+    if level.inherited is None:
         return None, False, []
-    found = predecessor_mean(slug, own_direct, predecessor)
+    found = _predecessor_mean(slug, level)
     if found is None:
         return None, False, []
-    evidence = False
-    for estimate in predecessor:
-        if estimate.slug == slug and estimate.evidence:
-            evidence = True
-            break
     term = Term(name="mu-P", mean=found[0], sd=params.sigma_predecessor)
-    return term, evidence, [("drift", found[1])]
+    return term, slug in level.evidence, [("drift", found[1])] if detail else []
 
 
 def _population(population: float | None, params: ParametersRecord) -> Prior | None:
@@ -158,11 +192,24 @@ def choose_prior(
 ) -> Prior | None:
     """Dimensions 2-7, first that applies: `mu_P` and `C` combined by precision,
     `mu_P` alone, `C` alone (sd `sqrt(sigma_cross_scale / n_C)`), the population."""
-    inherited, evidence, notes = _inherited(slug, own_direct, predecessor, params)
+    return level_prior(slug, own_level(own_direct, predecessor), population, params)
+
+
+def level_prior(
+    slug: str,
+    level: OwnLevel,
+    population: float | None,
+    params: ParametersRecord,
+    *,
+    detail: bool = True,
+) -> Prior | None:
+    """`choose_prior` from the model's `OwnLevel` (`detail`: as in `combine`)."""
+    inherited, evidence, notes = _inherited(slug, level, params, detail)
     terms = [inherited] if inherited is not None else []
-    cross = cross_terms(slug, own_direct)
+    cross = _cross_terms(slug, level)
     if cross is not None:
-        notes.append(("n-C", float(cross[1])))
+        if detail:
+            notes.append(("n-C", float(cross[1])))
         terms.append(Term(name="C", mean=cross[0], sd=sigma_cross(params, cross[1])))
     if not terms:
         return _population(population, params)
@@ -170,7 +217,7 @@ def choose_prior(
         source = "predecessor-cross"
     else:
         source = "predecessor" if inherited else "cross-dimension"
-    return combine(terms, source, evidence, notes)
+    return combine(terms, source, evidence, notes, detail=detail)
 
 
 def abstract_prior(
@@ -189,25 +236,42 @@ def abstract_prior(
     `s_R` is the fit's residual sd, or `sigma_population` when the fit has none
     (fewer than three models, or a perfect fit).
     """
-    inherited, evidence, notes = _inherited(slug, own_direct, predecessor, params)
+    level = own_level(own_direct, predecessor)
+    return level_abstract_prior(slug, level, predictor, legacy, population, params)
+
+
+def level_abstract_prior(
+    slug: str,
+    level: OwnLevel,
+    predictor: AbstractPredictor | None,
+    legacy: float | None,
+    population: float | None,
+    params: ParametersRecord,
+    *,
+    detail: bool = True,
+) -> Prior | None:
+    """`abstract_prior` from the model's `OwnLevel` (`detail`: as in `combine`)."""
+    inherited, evidence, notes = _inherited(slug, level, params, detail)
     terms = [inherited] if inherited is not None else []
     residual = params.sigma_population
     if predictor is not None and predictor.residual_sd is not None:
         residual = predictor.residual_sd
-    x = cross_mean(slug, own_direct)
-    if predictor is not None and x is not None:
-        notes += [
-            ("other-dimensions-mean", x),
-            ("intercept", predictor.intercept),
-            ("slope", predictor.slope),
-            ("fit-samples", float(predictor.samples)),
-        ]
+    cross = _cross_terms(slug, level)
+    if predictor is not None and cross is not None:
+        x = cross[0]
+        if detail:
+            notes += [
+                ("other-dimensions-mean", x),
+                ("intercept", predictor.intercept),
+                ("slope", predictor.slope),
+                ("fit-samples", float(predictor.samples)),
+            ]
         terms.append(Term(name="R", mean=predictor.predict(x), sd=residual))
     if legacy is not None:
         terms.append(Term(name="legacy", mean=legacy, sd=residual))
     if not terms:
         return _population(population, params)
-    return combine(terms, _abstract_source(terms), evidence, notes)
+    return combine(terms, _abstract_source(terms), evidence, notes, detail=detail)
 
 
 _TERM_SOURCES = {"mu-P": "predecessor", "R": "regression", "legacy": "legacy"}
