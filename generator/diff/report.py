@@ -6,7 +6,8 @@ place is worded up or down. In Markdown, every text from the data goes through
 `github_text` (generator/encoders.py: it renders as itself, one line, and GitHub links,
 mentions and draws nothing in it), and a section longer
 than `DETAILS_ROWS` rows is collapsed in `<details>`, so a large change still makes a short
-comment.
+comment: one over `MAX_MARKDOWN` bytes has its longest sections cut (each says how many rows
+it lost) and then its last sections left out, named with their rows at the end.
 """
 
 from __future__ import annotations
@@ -273,10 +274,12 @@ def _text(diff: Diff) -> Iterator[str]:
 def _markdown(diff: Diff) -> Iterator[str]:
     sections = [(heading, [_escaped(row) for row in rows]) for heading, rows in _sections(diff)]
     head = ["## modelscores diff", "", f"**{github_text(diff.summary)}**"]
-    fitted = _fitted(sections, MAX_MARKDOWN - _size(head))
+    budget = MAX_MARKDOWN - _size(head)
+    fitted, dropped = _fitted(sections, budget)
     yield from head
     for heading, rows, left_out in fitted:
         yield from _section(heading, rows, left_out)
+    yield from _left_out(dropped, budget - sum(_size(_section(*s)) for s in fitted))
 
 
 def _escaped(row: Row) -> Row:
@@ -307,11 +310,18 @@ def _size(lines: Iterable[str]) -> int:
     return sum(len(line.encode()) + 1 for line in lines)
 
 
-def _fitted(sections: list[tuple[str, list[Row]]], budget: int) -> list[tuple[str, list[Row], int]]:
+Dropped = list[tuple[str, int]]
+"""Sections left out whole: (heading, escaped; how many rows it had), in report order."""
+
+
+def _fitted(
+    sections: list[tuple[str, list[Row]]], budget: int
+) -> tuple[list[tuple[str, list[Row], int]], Dropped]:
     """The sections (headings and rows escaped), the longest cut (by halves, keeping its
     first rows, down to `MIN_ROWS` and then to none) until their Markdown, measured as it
-    will be posted, fits `budget` bytes; then, if the headings alone are too many, the
-    last sections are left out, counted in the last kept section's note."""
+    will be posted, fits `budget` bytes; then, if the headings alone are too many, the last
+    sections are left out whole (returned second), until the rest and a closing note naming
+    each of them (`_left_out`) fit, or one section is left."""
     fitted = [(github_text(heading), rows, 0) for heading, rows in sections]
     sizes = [_size(_section(*section)) for section in fitted]
     floor = MIN_ROWS
@@ -326,13 +336,81 @@ def _fitted(sections: list[tuple[str, list[Row]]], budget: int) -> list[tuple[st
         keep = max(floor, len(rows) // 2)
         fitted[index] = (heading, rows[:keep], left_out + len(rows) - keep)
         sizes[index] = _size(_section(*fitted[index]))
-    while len(fitted) > 1 and sum(sizes) > budget:
-        _, rows, left_out = fitted.pop()
+    # Every section is a bare heading now; one named in the closing note takes fewer bytes
+    # than it did, so the last go there until the note naming them all fits, or one is left.
+    dropped: Dropped = []
+    named_bytes = 0
+    while len(fitted) > 1 and sum(sizes) + _left_out_bound(dropped, named_bytes) > budget:
+        heading, rows, left_out = fitted.pop()
         sizes.pop()
-        heading, kept, kept_out = fitted[-1]
-        fitted[-1] = (heading, kept, kept_out + len(rows) + left_out)
-        sizes[-1] = _size(_section(*fitted[-1]))
-    return fitted
+        dropped.insert(0, (heading, len(rows) + left_out))
+        named_bytes += _size([_named(*dropped[0])])
+    return fitted, dropped
+
+
+def _left_out_bound(dropped: Dropped, named_bytes: int) -> int:
+    """At least the bytes of `_left_out_lines` naming every section of `dropped` (whose rows
+    take `named_bytes`): its lines naming none, those rows and a `<details>` around them."""
+    if not dropped:
+        return 0
+    wrapper = ["", f"<details><summary>{len(dropped)} sections</summary>", "", "</details>"]
+    return _size(_left_out_lines(dropped, 0)) + named_bytes + _size(wrapper)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _named(heading: str, rows: int) -> str:
+    return f"| {heading} | {rows} |"
+
+
+def _left_out(dropped: Dropped, room: int) -> list[str]:
+    """The closing section naming the sections left out whole, each with its rows, as many
+    as fit `room` bytes (at least none: then one row counts them all)."""
+    lines = _left_out_lines(dropped, len(dropped))
+    if _size(lines) <= room:
+        return lines
+    low, high = 0, len(dropped) - 1  # the most named that fit, the rest counted in one row
+    while low < high:
+        middle = (low + high + 1) // 2
+        if _size(_left_out_lines(dropped, middle)) <= room:
+            low = middle
+        else:
+            high = middle - 1
+    return _left_out_lines(dropped, low)
+
+
+def _left_out_lines(dropped: Dropped, named: int) -> list[str]:
+    """The closing section with the first `named` sections left out named (none, when
+    nothing was left out) and the rest counted in one row."""
+    if not dropped:
+        return []
+    rows = sum(count for _, count in dropped)
+    lines = [
+        "",
+        "### Left out",
+        "",
+        f"{_count(len(dropped), 'more section')} ({_count(rows, 'row')}) did not fit this"
+        f" comment: {FULL_REPORT}.",
+        "",
+        "| Section | Rows left out |",
+        "|---|---|",
+        *(_named(heading, count) for heading, count in dropped[:named]),
+    ]
+    rest = dropped[named:]
+    if rest:
+        lines.append(f"| and {_count(len(rest), 'more section')} | {sum(c for _, c in rest)} |")
+    if len(dropped[:named]) + bool(rest) > DETAILS_ROWS:
+        lines[3:] = [
+            lines[3],
+            "",
+            f"<details><summary>{_count(len(dropped), 'section')}</summary>",
+            *lines[4:],
+            "",
+            "</details>",
+        ]
+    return lines
 
 
 def _table(rows: list[Row]) -> Iterator[str]:

@@ -9,7 +9,8 @@ import re
 from markdown_it import MarkdownIt
 
 from generator.diff.changes import Cause, Diff, ModelChange, Move, PlaceMove, RankingChange
-from generator.diff.report import MAX_MARKDOWN, render
+from generator.diff.report import MAX_MARKDOWN, heading, render
+from generator.encoders import github_text
 
 COMMENT_LIMIT = 65_536  # GitHub refuses a longer comment
 MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])
@@ -118,6 +119,70 @@ def test_many_sections_still_fit_with_the_rest_counted() -> None:
     ]  # fmt: skip
     markdown = render(Diff(summary="2000 rankings changed", rankings=rankings), "markdown")
     assert len(markdown.encode()) <= MAX_MARKDOWN
-    counted = re.findall(r"\.\.\. and (\d+) more rows", markdown)
-    shown_rows = sum(1 for line in markdown.splitlines() if line.startswith("| ") and "#" in line)
-    assert shown_rows + sum(map(int, counted)) == 2000 * 7
+    body = markdown.partition("\n### Left out\n")[0]
+    counted = re.findall(r"\.\.\. and (\d+) more rows", body)
+    shown_rows = sum(1 for line in body.splitlines() if line.startswith("| ") and "#" in line)
+    named, rest = _left_out(markdown)
+    left_out = sum(n for _, n in named) + (rest[1] if rest else 0)
+    assert shown_rows + sum(map(int, counted)) + left_out == 2000 * 7
+
+
+def _rankings(count: int, name: str) -> list[RankingChange]:
+    """`count` moved rankings, ranking r with r % 5 + 1 place moves (so each one's count of
+    rows left out is its own)."""
+    return [
+        RankingChange(
+            id=f"r-{r}",
+            name=f"{name} {r}",
+            moves=[PlaceMove(id=f"m-{n}", name=f"{name}{n}", before=n, after=n + 1)
+                   for n in range(1, r % 5 + 2)],
+        )
+        for r in range(count)
+    ]  # fmt: skip
+
+
+def _left_out(markdown: str) -> tuple[list[tuple[str, int]], tuple[int, int] | None]:
+    """The closing "Left out" section's table: (heading, rows) named, and (sections, rows)
+    of its last row when it counts the rest without naming them."""
+    _, _, tail = markdown.partition("\n### Left out\n")
+    rows = re.findall(r"^\| (.+) \| (\d+) \|$", tail, re.M)
+    named = [(cell, int(n)) for cell, n in rows if not cell.startswith("and ")]
+    rest = [re.fullmatch(r"and (\d+) more sections?", c) for c, _ in rows if c.startswith("and ")]
+    others = [int(n) for c, n in rows if c.startswith("and ")]
+    assert len(rest) <= 1 and all(rest)
+    return named, (int(rest[0][1]), others[0]) if rest and rest[0] else None
+
+
+def test_sections_left_out_whole_are_named_with_their_rows_at_the_end() -> None:
+    """400 moved rankings do not fit even as bare headings: those left out are each named
+    at the end with the rows each lost (`... and N more rows` counted them under the last
+    section kept, naming none), and the text of the names stays inert."""
+    rankings = _rankings(400, "@octocat #1 :tada:")
+    markdown = render(Diff(summary="400 rankings changed", rankings=rankings), "markdown")
+    assert len(markdown.encode()) <= MAX_MARKDOWN
+    named, rest = _left_out(markdown)
+    assert rest is None  # every section left out is named
+    body = markdown.partition("\n### Left out\n")[0]
+    kept = re.findall(r"^### Ranking", body, re.M)
+    expected = [(github_text(heading(r.id, r.name)), len(r.moves)) for r in rankings]
+    assert 0 < len(kept) < 400 and named == expected[len(kept) :]
+    assert f"{len(named)} more sections ({sum(n for _, n in named)} rows) did not fit" in markdown
+    cut_rows = sum(map(int, re.findall(r"\.\.\. and (\d+) more rows", body)))
+    shown_rows = sum(1 for line in body.splitlines() if line.startswith("| ") and "#" in line)
+    assert shown_rows + cut_rows == sum(len(r.moves) for r in rankings[: len(kept)])
+    for nodes in _inline_text(markdown):
+        for node in nodes:
+            assert not GITHUB_FINDS.search(node), node
+
+
+def test_too_many_sections_to_name_are_named_while_they_fit_and_the_rest_counted() -> None:
+    name = "@[*]#:" * 10
+    rankings = _rankings(2000, name)
+    markdown = render(Diff(summary="2000 rankings changed", rankings=rankings), "markdown")
+    assert len(markdown.encode()) <= MAX_MARKDOWN
+    named, rest = _left_out(markdown)
+    assert named and rest is not None
+    kept = len(re.findall(r"^### Ranking", markdown, re.M))
+    expected = [(github_text(heading(r.id, r.name)), len(r.moves)) for r in rankings]
+    assert named == expected[kept : kept + len(named)]
+    assert rest == (2000 - kept - len(named), sum(n for _, n in expected[kept + len(named) :]))
