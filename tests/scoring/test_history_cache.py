@@ -252,9 +252,12 @@ def test_a_damaged_snapshot_is_scored_again(
     damage(folder)
     cache = SnapshotCache(site)
     assert [cache.get(bytes.fromhex(p.name)) for p in sorted(folder.iterdir())] == [None] * 3
-    # Other data, so that the build cache does not stop the build before the history.
-    price = data / "models" / "alpha-2.toml"
-    price.write_text(price.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    # A new name: the history's documents are made again (a price edit keeps them, and the
+    # build cache would stop the build before the history), but not its scoring inputs,
+    # so every month is looked up in the damaged snapshot cache.
+    model = data / "models" / "alpha-2.toml"
+    text = model.read_text(encoding="utf-8")
+    model.write_text(text.replace('name = "Alpha 2"', 'name = "Alpha Two"', 1), encoding="utf-8")
     build_site(data, site, SiteConfig(), workers=1)
     assert _tree(site) == _clean(data, tmp_path, clean_builds)
     cache = SnapshotCache(site)
