@@ -249,11 +249,13 @@ def content_type_problem(scope: Scope) -> tuple[int, int, str] | None:
     return None
 
 
-def with_content_type(scope: Scope, media_type: str) -> Scope:
-    """`scope` with one `Content-Type` header, `media_type` (as `media_types` writes it): the
-    SDK compares the type exactly, so `Application/JSON` would get its 415."""
+def as_plain_json(scope: Scope) -> Scope:
+    """`scope` with one `Content-Type: application/json` header, for a request whose type
+    `content_type_problem` accepted: the SDK compares the type exactly (`Application/JSON`
+    would get its 415), and a parameter it never reads (the body must be UTF-8 whatever a
+    `charset` says) could be re-read as a list once unquoted."""
     headers = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-type"]
-    return {**scope, "headers": [*headers, (b"content-type", media_type.encode("latin-1"))]}
+    return {**scope, "headers": [*headers, (b"content-type", JSON_MEDIA_TYPE.encode())]}
 
 
 class JsonRpcGuard:
@@ -277,8 +279,7 @@ class JsonRpcGuard:
         if refusal is not None:
             await error_response(*refusal)(scope, receive, send)
             return
-        (media_type,) = media_types(Request(scope).headers["content-type"])
-        scope = with_content_type(scope, media_type)
+        scope = as_plain_json(scope)
         messages, body = await read_body(receive)
         message, error = decode(body)
         problem: tuple[int, str] | None

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from starlette.routing import Route
 from starlette.testclient import TestClient
 from starlette.types import ASGIApp
 from support.mcp_live import serve
@@ -18,6 +19,7 @@ from support.mcp_live import serve
 from generator.api.urls import MCP_PATH
 from generator.serve import create_app
 from mcp_server.app import create_app as create_mcp_app
+from mcp_server.fastpath import FastPath
 
 CALL = {
     "jsonrpc": "2.0",
@@ -93,6 +95,36 @@ def test_one_or_the_same_content_type_twice_is_answered(built_site: Path, fast_p
             status, _, body = _post(app, *types)
             assert status == 200, (name, types, body[:200])
             assert "result" in json.loads(body)
+
+
+def test_every_spelling_of_json_reaches_the_fast_path_with_the_sdks_answer(
+    built_site: Path,
+) -> None:
+    """The guard hands on a plain `application/json`, so the fast path answers whatever
+    spelling was accepted (it took only the lower-case type, without a listed parameter)."""
+    fast_app = create_mcp_app(built_site)
+    route = fast_app.routes[0]
+    assert isinstance(route, Route) and isinstance(route.app, FastPath)
+    base = "http://localhost"
+    with (
+        TestClient(fast_app, base_url=base) as fast,
+        TestClient(create_mcp_app(built_site, fast_path=False), base_url=base) as sdk,
+    ):
+        for types in (
+            ("Application/JSON",),
+            ("application/json", "Application/JSON "),
+            ('application/json; charset="a,b"',),
+        ):
+            headers = [ACCEPT, *(("content-type", t) for t in types)]
+            before = route.app.answered
+            answers = [
+                client.post(MCP_PATH, content=json.dumps(CALL), headers=headers)
+                for client in (fast, sdk)
+            ]
+            assert route.app.answered == before + 1, types
+            assert [(a.status_code, a.headers["content-type"], a.json()) for a in answers] == [
+                (200, "application/json", answers[1].json())
+            ] * 2
 
 
 UNSUPPORTED = {
