@@ -15,9 +15,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from importlib import resources
+from types import MethodType
 from typing import Any
 
 import jinja2
+import jinja2.runtime
 import markupsafe
 import msgspec
 
@@ -43,6 +45,7 @@ from generator.errors import BuildError
 from generator.pages import apidocs, charts, svg, views
 from generator.pages.axes import format_value
 from generator.pages.charts import DrawnChart
+from generator.pages.links import Hrefs, Linker, page_class
 from generator.pages.reuse import Collect, Outputs, RenderAll, Sink, TaskMap, in_process
 from generator.pages.sitedocs import SiteDocuments
 
@@ -60,75 +63,6 @@ NAV = (
 PAGE_FILE = "index.html"  # the file a page folder is served from
 COMPARE_PAGE = "compare/"  # a page of the site, not of the API: its script reads /models/{id}
 STATIC_FILES = ("site.css", "site.js", "icon.svg", "icon.png")
-
-
-def relative_path(path: str, start: str) -> str:
-    """`posixpath.relpath(path, start)` for relative site paths, without its two getcwd calls.
-
-    A quarter of page rendering went to `relpath` making both paths absolute. Site paths
-    are relative and clean, so the common prefix of their parts is enough; anything else
-    (an absolute path, a `..` part) is left to `posixpath.relpath`.
-    """
-    parts = [p for p in path.split("/") if p and p != "."]
-    base = [p for p in start.split("/") if p and p != "."]
-    if ".." in parts or ".." in base or path.startswith("/") or start.startswith("/"):
-        return posixpath.relpath(path, start)
-    common = 0
-    limit = min(len(parts), len(base))
-    while common < limit and parts[common] == base[common]:
-        common += 1
-    rel = [".."] * (len(base) - common) + parts[common:]
-    return "/".join(rel) if rel else "."
-
-
-@dataclass(frozen=True)
-class Linker:
-    """Turns a site path or a URL under the base URL into an href for one page."""
-
-    base_url: str
-    page: str  # site path of the page file, e.g. "models/gpt-5/index.html"
-    absolute: bool = False
-
-    def site_path(self, url: str) -> str | None:
-        """The site path of a URL under the base URL, or None for an outside URL."""
-        if "://" not in url:
-            return url.lstrip("/")
-        base = self.base_url.rstrip("/")
-        if url == base:
-            return ""
-        if url.startswith(base + "/"):
-            return url[len(base) + 1 :]
-        return None
-
-    def url(self, target: str) -> str:
-        """The absolute public URL of a site path or URL."""
-        path = self.site_path(target)
-        return target if path is None else f"{self.base_url.rstrip('/')}/{path}"
-
-    def anchor(self, text: str, url: str | None, external: bool = False) -> markupsafe.Markup:
-        """`<a>` to a page (or an outside URL with `external`), or just the text without a URL.
-
-        A Python helper rather than a Jinja macro: pages have thousands of links.
-        """
-        if not url:
-            return markupsafe.escape(text)
-        href = markupsafe.escape(url if external else self(url))
-        rel = ' rel="noopener"' if external else ""
-        return markupsafe.Markup(f'<a href="{href}"{rel}>{markupsafe.escape(text)}</a>')
-
-    def __call__(self, target: str) -> str:
-        path = self.site_path(target)
-        if path is None:
-            return target
-        if self.absolute:
-            return self.url(path)
-        path, hash_, fragment = path.partition("#")
-        if not path and hash_:
-            return hash_ + fragment
-        rel = relative_path(path or ".", posixpath.dirname(self.page) or ".")
-        if not path or path.endswith("/"):
-            rel = "./" if rel == "." else rel + "/"
-        return rel + hash_ + fragment
 
 
 def _dash(value: object) -> object:
@@ -187,6 +121,23 @@ class _CompiledTemplates(jinja2.BytecodeCache):
 _COMPILED = _CompiledTemplates()
 
 
+class _Context(jinja2.runtime.Context):
+    """Calls the pages' own link helpers directly.
+
+    Jinja sends every call in a template through `Context.call`, which looks for a
+    `pass_context` marker on the callable and its `__call__` first: a tenth of a page's
+    time. A `Linker` and its bound methods carry no marker, so they are called as they
+    are; every other callable goes the usual way.
+    """
+
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        if type(__obj) is Linker or (type(__obj) is MethodType and type(__obj.__self__) is Linker):
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+            return __obj(*args, **kwargs)
+        return super().call(__obj, *args, **kwargs)
+
+
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("generator.pages", "templates"),
@@ -197,6 +148,7 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.context_class = _Context
     env.filters.update(
         dash=_dash,
         fixed=_fixed,
@@ -451,6 +403,7 @@ class _Pages:
         encoder = msgspec.msgpack.Encoder(enc_hook=_enc_hook)
         self._encode = encoder.encode
         self._shared = digest(b"pages", encoder.encode(config), encoder.encode(meta))
+        self._hrefs: dict[tuple[int, str], Hrefs] = {}  # by page class, in this process
 
     def key(self, job: PageJob) -> bytes | None:
         """A hash of everything the page's bytes depend on; None if it cannot be hashed."""
@@ -463,7 +416,8 @@ class _Pages:
     def render(self, index: int) -> bytes:
         job = self.jobs[index]
         absolute = job.path == "404.html"
-        link = Linker(self.base, job.path, absolute=absolute)
+        memo = None if absolute else self._hrefs.setdefault(page_class(job.path), Hrefs())
+        link = Linker(self.base, job.path, absolute=absolute, memo=memo)
         directory = (
             "" if job.path in ("index.html", "404.html") else posixpath.dirname(job.path) + "/"
         )

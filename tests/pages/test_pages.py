@@ -20,8 +20,9 @@ from generator.api.urls import SiteConfig
 from generator.errors import BuildError
 from generator.pages import svg
 from generator.pages.charts import chart_kind, cost_scatter, inline, iq_histogram
+from generator.pages.links import Linker
 from generator.pages.plots import Bar, Bars, Histogram
-from generator.pages.render import Linker, render_pages
+from generator.pages.render import render_pages
 from generator.pages.sitedocs import SiteDocuments
 from generator.pages.views import cost_rows, format_cost
 

@@ -7,7 +7,7 @@ import posixpath
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.pages.render import relative_path
+from generator.pages.links import relative_path
 
 PART = st.sampled_from(["models", "gpt-5", "a.b", "index.html", "rankings", "x", ".", "..", ""])
 PATH = st.lists(PART, max_size=5).map("/".join)

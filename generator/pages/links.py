@@ -1,0 +1,156 @@
+"""Links between pages: relative hrefs from one page to any site path, shared across pages.
+
+Pages hold hundreds of thousands of links (every history snapshot and ranking row links a
+model), and the same target seen from pages of one depth and first folder has the same
+href: `models/a/` from `history/2025-01-31/` and from `history/2025-02-28/` is
+`../../models/a/`. `Hrefs` keeps those hrefs (and the anchors made of them) for every page
+of such a class, so a link is worked out once per class instead of once per page.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import markupsafe
+
+MEMO_LIMIT = 1 << 18
+"""Entries a class's memo holds at most (about 60 MB at the limit); past it links are
+worked out each time, the same hrefs, so memory stays bounded at any catalogue size."""
+
+
+def relative_path(path: str, start: str) -> str:
+    """`posixpath.relpath(path, start)` for relative site paths, without its two getcwd calls.
+
+    A quarter of page rendering went to `relpath` making both paths absolute. Site paths
+    are relative and clean, so the common prefix of their parts is enough; anything else
+    (an absolute path, a `..` part) is left to `posixpath.relpath`.
+    """
+    parts = _parts(path)
+    base = _parts(start)
+    if ".." in parts or ".." in base or path.startswith("/") or start.startswith("/"):
+        return posixpath.relpath(path, start)
+    common = 0
+    limit = min(len(parts), len(base))
+    while common < limit and parts[common] == base[common]:
+        common += 1
+    rel = [".."] * (len(base) - common) + parts[common:]
+    return "/".join(rel) if rel else "."
+
+
+def _parts(path: str) -> list[str]:
+    return [p for p in path.split("/") if p and p != "."]
+
+
+@dataclass
+class Hrefs:
+    """Hrefs and anchors, by target, for the pages of one class: one folder depth and one
+    first folder. A target whose first folder is not the class's shares no folder with
+    any of its pages, so its href is `../` per folder and the target's own parts, the
+    same from every page of the class. Only such targets are kept (`Linker.shared`)."""
+
+    hrefs: dict[str, str] = field(default_factory=dict)
+    anchors: dict[tuple[str, str, bool], markupsafe.Markup] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Linker:
+    """Turns a site path or a URL under the base URL into an href for one page.
+
+    `memo`: the `Hrefs` of the page's class (`page_class`), shared by every Linker of
+    that class; None works every link out each time (the same hrefs).
+    """
+
+    base_url: str
+    page: str  # site path of the page file, e.g. "models/gpt-5/index.html"
+    absolute: bool = False
+    memo: Hrefs | None = field(default=None, compare=False, repr=False)
+
+    def site_path(self, url: str) -> str | None:
+        """The site path of a URL under the base URL, or None for an outside URL."""
+        if "://" not in url:
+            return url.lstrip("/")
+        base = self.base_url.rstrip("/")
+        if url == base:
+            return ""
+        if url.startswith(base + "/"):
+            return url[len(base) + 1 :]
+        return None
+
+    def url(self, target: str) -> str:
+        """The absolute public URL of a site path or URL."""
+        path = self.site_path(target)
+        return target if path is None else f"{self.base_url.rstrip('/')}/{path}"
+
+    def anchor(self, text: str, url: str | None, external: bool = False) -> markupsafe.Markup:
+        """`<a>` to a page (or an outside URL with `external`), or just the text without a URL.
+
+        A Python helper rather than a Jinja macro: pages have thousands of links.
+        """
+        if not url:
+            return markupsafe.escape(text)
+        # Plain strings only: a Markup text equals the str of its characters but escapes
+        # differently, so it must never find the str's anchor (nor the str the Markup's).
+        memo = self.memo if type(text) is str and type(url) is str else None
+        key = (text, url, external)
+        if memo is not None:
+            found = memo.anchors.get(key)
+            if found is not None:
+                return found
+        href = markupsafe.escape(url if external else self(url))
+        rel = ' rel="noopener"' if external else ""
+        html = markupsafe.Markup(f'<a href="{href}"{rel}>{markupsafe.escape(text)}</a>')
+        if memo is not None and len(memo.anchors) < MEMO_LIMIT and (external or self.shared(url)):
+            memo.anchors[key] = html
+        return html
+
+    def __call__(self, target: str) -> str:
+        memo = self.memo if type(target) is str else None  # as in `anchor`
+        if memo is not None:
+            found = memo.hrefs.get(target)
+            if found is not None:
+                return found
+        href = self._href(target)
+        if memo is not None and len(memo.hrefs) < MEMO_LIMIT and self.shared(target):
+            memo.hrefs[target] = href
+        return href
+
+    def _href(self, target: str) -> str:
+        path = self.site_path(target)
+        if path is None:
+            return target
+        if self.absolute:
+            return self.url(path)
+        path, hash_, fragment = path.partition("#")
+        if not path and hash_:
+            return hash_ + fragment
+        rel = relative_path(path or ".", self.folder)
+        if not path or path.endswith("/"):
+            rel = "./" if rel == "." else rel + "/"
+        return rel + hash_ + fragment
+
+    @cached_property
+    def folder(self) -> str:
+        """The folder of the page, "." at the top."""
+        return posixpath.dirname(self.page) or "."
+
+    def shared(self, target: str) -> bool:
+        """Whether `target`'s href is the same from every page of this page's class."""
+        if self.absolute:
+            return False
+        path = self.site_path(target)
+        if path is None:
+            return True  # an outside URL, as it is
+        path = path.partition("#")[0]
+        parts, base = _parts(path), _parts(self.folder)
+        if ".." in parts or ".." in base or path.startswith("/") or self.folder.startswith("/"):
+            return False  # `relative_path` leaves these to `posixpath.relpath`
+        return not parts or not base or parts[0] != base[0]
+
+
+def page_class(page: str) -> tuple[int, str]:
+    """The class of a page (its folder depth and first folder): pages of one class share
+    the href of every target that `Linker.shared` accepts."""
+    base = _parts(posixpath.dirname(page))
+    return len(base), base[0] if base else ""
