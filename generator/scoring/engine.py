@@ -141,6 +141,8 @@ def _direct_in(
     projections: tuple[Projection, ...], slug: str, offsets: Mapping[str, Mapping[str, float]]
 ) -> float | None:
     """One model's direct estimate in `slug` (abstract reasoning: without offsets)."""
+    if not projections:
+        return None
     if slug == ABSTRACT:
         return direct_estimate([p.iq for p in projections])
     return direct_estimate(observations(projections, offsets[slug]))
