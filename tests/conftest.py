@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.netlify import netlify_dev
+from support.once import made_once
 from support.paths import FIXTURE_DATA, SHIPPED_BASE_URL, SHIPPED_DATA
 
 from generator.api.urls import SiteConfig
@@ -138,6 +140,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 SHARED_SETUP = {
     "tests/pages/test_browser.py": "tests/pages: one served build and one Chromium",
     "tests/pages/test_browser_leaderboard.py": "tests/pages: one served build and one Chromium",
+    "tests/commands/test_netlify.py": "netlify dev over the shipped build (shipped_netlify)",
+    "tests/commands/test_browser_cors.py": "netlify dev over the shipped build (shipped_netlify)",
 }
 
 
@@ -188,10 +192,22 @@ def built_site(built_report: BuildReport) -> Path:
 
 @pytest.fixture(scope="session")
 def shipped_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The shipped data/ built once, under `SHIPPED_BASE_URL`."""
-    out = tmp_path_factory.mktemp("shipped") / "site_out"
-    build_site(SHIPPED_DATA, out, SiteConfig(base_url=SHIPPED_BASE_URL))
-    return out
+    """The shipped data/ built once a run, under `SHIPPED_BASE_URL`: one worker builds it,
+    the other uses the same folder (support/once.py; 2 CPU s a build)."""
+
+    def build(folder: Path) -> None:
+        build_site(SHIPPED_DATA, folder / "site_out", SiteConfig(base_url=SHIPPED_BASE_URL))
+
+    return made_once(tmp_path_factory, "shipped", build) / "site_out"
+
+
+@pytest.fixture(scope="session")
+def shipped_netlify(shipped_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`netlify dev` (offline) over the shipped build, started once for the two files that ask
+    (`SHARED_SETUP` runs them on one worker; about 3 CPU s a start); its base URL. Idle until
+    the run ends, it takes no CPU."""
+    with netlify_dev(shipped_site, tmp_path_factory.mktemp("netlify-shipped")) as base:
+        yield base
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.netlify import NETLIFY, NODE, netlify_dev
+from support.netlify import NETLIFY, NODE
 from support.servers import free_port, python_env, running_server, serve_command
 
 from scripts.screenshots import CHROMIUM_ARGS
@@ -115,7 +115,7 @@ def test_a_page_on_another_origin_reads_every_answer_through_serve(
     reason="netlify-cli is not installed (run scripts/install_tools.sh)",
 )
 def test_a_page_on_another_origin_reads_every_answer_through_netlify_dev(
-    browser: Any, page_origin: str, shipped_site: Path, tmp_path: Path
+    browser: Any, page_origin: str, shipped_site: Path, shipped_netlify: str
 ) -> None:
     """Every simple fetch is read, and the alias with a preflight too. netlify dev's static
     server answers `OPTIONS` with 405 and its proxy puts the applied rule's status in its
@@ -124,8 +124,7 @@ def test_a_page_on_another_origin_reads_every_answer_through_netlify_dev(
     fetch of the id and of the unknown id; no rule set can pass the last while keeping the
     JSON 404 (docs/DECISIONS.md, "Preflights"; tests/commands/test_netlify.py). Netlify
     documents no `OPTIONS` handling for its CDN; `serve` answers every preflight (above)."""
-    with netlify_dev(shipped_site, tmp_path) as base:
-        answers = fetch_all(browser, page_origin, base)
+    answers = fetch_all(browser, page_origin, shipped_netlify)
     simple = {path: answers[(path, False)] for path in PATHS}
     assert [simple[path]["status"] for path in PATHS] == [200, 200, 404]
     assert simple[PATHS[0]]["body"] == simple[PATHS[1]]["body"] == _detail(shipped_site)

@@ -11,7 +11,6 @@ exactly what the workflows read, and the 404 codes exactly the error documents a
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import shutil
@@ -23,7 +22,7 @@ from pathlib import Path
 
 import pytest
 import yaml  # type: ignore[import-untyped]  # (pyyaml, in the lock through schemathesis; no stubs)
-from support.netlify import NETLIFY, NODE
+from support.netlify import NETLIFY, NODE, netlify_output
 from support.paths import REPO
 from support.servers import free_port, python_env, running_server
 
@@ -155,26 +154,13 @@ def test_the_404_codes_are_the_error_documents_a_build_writes(built_site: Path) 
     assert "history_not_found" in codes
 
 
-def _netlify_help(tmp_path: Path, *command: str) -> str:
-    assert NODE is not None
-    result = subprocess.run(
-        [NODE, str(NETLIFY), *command],
-        env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), "NETLIFY_TELEMETRY_DISABLED": "1"},
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout
-
-
 @pytest.mark.skipif(
     not NETLIFY.is_file() or NODE is None,
     reason="netlify-cli is not installed (run scripts/install_tools.sh)",
 )
-def test_the_netlify_commands_exist_in_the_pinned_cli(tmp_path: Path) -> None:
+def test_the_netlify_commands_exist_in_the_pinned_cli(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
     """The account steps cannot run here, but what they type can be checked: each
     `netlify sites:create` flag and each `netlify api` operation."""
     text = DOC.read_text(encoding="utf-8")
@@ -187,11 +173,11 @@ def test_the_netlify_commands_exist_in_the_pinned_cli(tmp_path: Path) -> None:
     ]
     create = [argv for argv in lines if argv[1] == "sites:create"]
     assert create
-    help_text = _netlify_help(tmp_path, "sites:create", "--help")
+    help_text = netlify_output(tmp_path_factory, "sites:create", "--help")
     for flag in {a for argv in create for a in argv if a.startswith("--")}:
         assert flag in help_text, flag
     operations = {argv[2] for argv in lines if argv[1] == "api"}
     assert {"updateSite", "listSiteDeploys", "restoreSiteDeploy"} <= operations
-    listed = _netlify_help(tmp_path, "api", "--list")
+    listed = netlify_output(tmp_path_factory, "api", "--list")
     for operation in operations:
         assert f"| {operation} " in listed, operation

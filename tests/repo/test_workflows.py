@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import yaml  # type: ignore[import-untyped]  # (pyyaml, in the lock through schemathesis; no stubs)
+from support.netlify import netlify_output
 from support.standins import stand_in
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -283,7 +284,9 @@ def test_deploy_refuses_an_incomplete_build_or_missing_secrets(
 @pytest.mark.skipif(
     not NETLIFY_CLI.is_file(), reason="netlify-cli not installed (scripts/install_tools.sh)"
 )
-def test_the_pinned_netlify_cli_knows_every_flag_the_deploy_uses(tmp_path: Path) -> None:
+def test_the_pinned_netlify_cli_knows_every_flag_the_deploy_uses(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     node = next((ROOT / ".tools" / "node22" / "node_modules").glob("node-linux-*/bin/node"))
     result = subprocess.run(
         [str(node), str(NETLIFY_CLI), "deploy", "--help"],
@@ -301,18 +304,10 @@ def test_the_pinned_netlify_cli_knows_every_flag_the_deploy_uses(tmp_path: Path)
     assert used == {"--no-build", "--json", "--dir", "--site", "--message"}
     assert all(flag in result.stdout for flag in used)
     # `netlify api OPERATION` runs operations of Netlify's API by name: the ones used exist
-    listed = subprocess.run(
-        [str(node), str(NETLIFY_CLI), "api", "--list"],
-        env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), "NETLIFY_TELEMETRY_DISABLED": "1"},
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert listed.returncode == 0, listed.stderr
+    # (one listing a run: test_deploy_doc.py reads it too)
+    listed = netlify_output(tmp_path_factory, "api", "--list")
     for operation in set(re.findall(r"api (\w+)", script)) | {"getSite", "restoreSiteDeploy"}:
-        assert operation in listed.stdout, operation
+        assert operation in listed, operation
 
 
 def test_sidecar_image_is_built_for_the_public_addresses_and_pushed(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@
 - `documents`: the one builder of sample contract documents, written through `render_api`.
 - `scoring`: records for scoring tests (datasets, models, results).
 - `servers`: free ports, starting and stopping servers, child-process environments.
+- `once`: set-up made once per run and shared by the run's worker processes.
 - `bounded`: Python modules run as bounded children forked from one warm parent.
 - `http_cases`: what every API URL must answer, for any server in front of a build.
 - `mcp_live`: an in-process MCP server on a real socket.

@@ -1,5 +1,6 @@
 """`netlify dev` (offline) over a built site, for the tests that check the site as Netlify
-serves it (tests/commands/test_netlify.py, tests/repo/test_smoke_check.py).
+serves it (tests/commands/test_netlify.py, tests/repo/test_smoke_check.py); the CLI's
+listings for the tests that check the commands the docs and workflows type.
 
 netlify-cli is pinned and installed into .tools/ by scripts/install_tools.sh. It is run
 with the hidden `--internal-disable-edge-functions` flag (the edge runtime needs the
@@ -9,11 +10,16 @@ network), HOME in a temp dir and its local database kept from starting.
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
+from support.once import made_once
 from support.paths import REPO
 from support.servers import free_port, running_server
 
@@ -71,3 +77,27 @@ def netlify_dev(site: Path, work: Path) -> Iterator[str]:
         command, f"{base}/api/v1", env=env, cwd=project, timeout=120, log=work / "netlify.log"
     ):
         yield base
+
+
+def netlify_output(tmp_path_factory: pytest.TempPathFactory, *args: str) -> str:
+    """The pinned CLI's standard output for `netlify ARGS` (its help, `api --list`), run
+    once a run: test_deploy_doc.py and test_workflows.py, on either worker, read the same
+    listing (support/once.py). HOME is the command's own folder; it must exit 0."""
+
+    def run(folder: Path) -> None:
+        assert NODE is not None
+        env = {"PATH": os.environ["PATH"], "HOME": str(folder), "NETLIFY_TELEMETRY_DISABLED": "1"}
+        result = subprocess.run(
+            [NODE, str(NETLIFY), *args],
+            env=env,
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        (folder / "stdout").write_text(result.stdout, encoding="utf-8")
+
+    name = "netlify-" + re.sub(r"[^a-z0-9]+", "-", " ".join(args).lower()).strip("-")
+    return (made_once(tmp_path_factory, name, run) / "stdout").read_text(encoding="utf-8")
