@@ -45,10 +45,14 @@ DOWNLOADS = "^/downloads/"
 `--url` overrides, so they run apart, with the site root as the base."""
 
 
+# Examples per operation in the fuzzing and stateful phases (the examples and coverage phases
+# do not depend on it). Every path parameter is an enum of the fixture's few published values,
+# so 50 reach each of them many times over; the rest are invalid values, each answered by the
+# same JSON 404. At 100 the versioned run sent 1,200 requests in 34 s, at 50 660 in 18 s.
 @pytest.mark.parametrize(
     ("schema_prefix", "base", "operations", "examples"),
     [
-        ("/api/v1", "/api/v1", ("--exclude-path-regex", DOWNLOADS), 100),
+        ("/api/v1", "/api/v1", ("--exclude-path-regex", DOWNLOADS), 50),
         ("/api", "/api", ("--exclude-path-regex", DOWNLOADS), 20),  # the same bytes: lighter
         ("/api/v1", "", ("--include-path-regex", DOWNLOADS), 30),  # the CSVs, text/csv
     ],
