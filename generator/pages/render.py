@@ -82,11 +82,22 @@ def _signed(value: object, digits: int = 1) -> str:
     return f"{value:+z.{digits}f}"
 
 
+_WHOLES: dict[tuple[type, float | int], str] = {}
+WHOLES_LIMIT = 1 << 16
+"""Range ends `_whole` keeps (2-decimal IQs repeat: every history snapshot row has two)."""
+
+
 def _whole(value: object) -> str:
     """A range end as a whole IQ point, half up (the API keeps 2 decimals)."""
     if not isinstance(value, float | int):
         return "–"
-    return str(Decimal(repr(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP) + 0)  # no -0
+    key = (type(value), value)  # 0.0 and -0.0 share a key, as they share "0"
+    found = _WHOLES.get(key)
+    if found is None:
+        found = str(Decimal(repr(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP) + 0)  # no -0
+        if len(_WHOLES) < WHOLES_LIMIT:
+            _WHOLES[key] = found
+    return found
 
 
 def _inline_code(text: str) -> markupsafe.Markup:
@@ -228,6 +239,7 @@ def _chart_pages(out: _Renderer, drawn: list[DrawnChart]) -> None:
 
 def _model_pages(out: _Renderer) -> None:
     docs = out.docs
+    pages = {date: HISTORY_SNAPSHOT.page_path(date) for date in docs.history_details}
     for model in docs.model_details.values():
         out.page(
             out.page_file(model.url),
@@ -237,16 +249,15 @@ def _model_pages(out: _Renderer) -> None:
             model=model,
             view=views.model_view(docs, model),
             history=[
-                (date, rank, iq, HISTORY_SNAPSHOT.page_path(date))
-                for date, rank, iq in docs.model_history(model.id)
+                (date, rank, iq, pages[date]) for date, rank, iq in docs.model_history(model.id)
             ],
             history_csv=model_history_download(model.id),
         )
 
 
-def _ranking_pages(out: _Renderer) -> None:
+def _ranking_pages(out: _Renderer, landing: views.LandingView) -> None:
     docs = out.docs
-    imputed = views.imputed_counts(docs)
+    imputed = views.imputed_counts(docs, landing)
     for entry in docs.rankings.rankings:
         ranking = docs.ranking_details[entry.id]
         out.page(
@@ -517,12 +528,13 @@ def emit_pages(
         if c.kind == "benchmark-scores"
         for b in c.chart.related_benchmarks
     }
+    landing = views.landing_view(docs)
     out.page(
         MODELS.page + PAGE_FILE,
         "index.html",
         "AI model scores",
         "Composite IQ leaderboard of AI models, with dimensions, cost and benchmarks.",
-        view=views.landing_view(docs),
+        view=landing,
         drawn=drawn,
     )
     out.page(
@@ -530,10 +542,10 @@ def emit_pages(
         "compare.html",
         "Compare models",
         "Two to four AI models side by side: dimensions with ranges, EQ, cost, rank bands.",
-        view=views.compare_view(docs),
+        view=views.compare_view(docs, landing),
     )
     _model_pages(out)
-    _ranking_pages(out)
+    _ranking_pages(out, landing)
     _benchmark_pages(out, chart_urls)
     _domain_pages(out)
     _chart_pages(out, drawn)

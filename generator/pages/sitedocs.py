@@ -8,6 +8,7 @@ ranking of a benchmark, the domains a model appears in) without recomputing anyt
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 from typing import TypeVar
 
 import msgspec
@@ -15,6 +16,7 @@ import msgspec
 from generator.api.contract import (
     BENCHMARKS,
     CHARTS,
+    DIMENSION_SLUGS,
     DOMAIN,
     DOMAINS,
     HISTORY,
@@ -92,10 +94,25 @@ class SiteDocuments:
 
     def benchmark(self, benchmark_id: str) -> BenchmarkMetadata | None:
         """The metadata of a scored benchmark, by id or source field."""
+        return self._benchmarks.get(benchmark_id)
+
+    @cached_property
+    def _benchmarks(self) -> dict[str, BenchmarkMetadata]:
+        """Each benchmark by id and by source field; the first in catalog order wins."""
+        found: dict[str, BenchmarkMetadata] = {}
         for b in self.benchmarks.benchmarks:
-            if benchmark_id in (b.id, b.field):
-                return b
-        return None
+            found.setdefault(b.id, b)
+            found.setdefault(b.field, b)
+        return found
+
+    @cached_property
+    def dimension_names(self) -> dict[str, str]:
+        """Dimension slug to its name, from the methodology document (read once)."""
+        names = {slug: slug.replace("-", " ").capitalize() for slug in DIMENSION_SLUGS}
+        for ranking in self.methodology.derived_rankings:
+            for dim in ranking.dimensions or []:
+                names[dim.slug] = dim.name
+        return names
 
     def benchmark_ranking(self, benchmark: BenchmarkMetadata) -> RankingDetail | None:
         """The benchmark's ranking: catalog entry of type benchmark, matched by id then field."""

@@ -90,11 +90,7 @@ def format_cost(value: float | None) -> str:
 
 def dimension_names(docs: SiteDocuments) -> dict[str, str]:
     """Dimension slug to its name, from the methodology document."""
-    names = {slug: slug.replace("-", " ").capitalize() for slug in DIMENSION_SLUGS}
-    for ranking in docs.methodology.derived_rankings:
-        for dim in ranking.dimensions or []:
-            names[dim.slug] = dim.name
-    return names
+    return docs.dimension_names
 
 
 def dimension_iq(model: ModelSummary, slug: str) -> int | None:
@@ -143,8 +139,12 @@ def dimension_cells(model: ModelDetail) -> list[DimensionCell]:
     return cells
 
 
-def imputed_counts(docs: SiteDocuments) -> dict[str, int]:
-    """Model id to how many of its dimensions have an imputed value."""
+def imputed_counts(docs: SiteDocuments, landing: LandingView | None = None) -> dict[str, int]:
+    """Model id to how many of its dimensions have an imputed value (read off `landing`'s
+    rows, one per model, when given)."""
+    if landing is not None:
+        counted = {row.model.id: row.imputed for row in landing.rows}
+        return {model_id: counted[model_id] for model_id in docs.model_details}
     return {
         model_id: sum(c.imputed for c in dimension_cells(detail))
         for model_id, detail in docs.model_details.items()
@@ -185,8 +185,9 @@ class CompareView:
     dimensions: list[tuple[str, str]]  # (slug, name) in dimension order
 
 
-def compare_view(docs: SiteDocuments) -> CompareView:
-    landing = landing_view(docs)
+def compare_view(docs: SiteDocuments, landing: LandingView | None = None) -> CompareView:
+    """`landing`: the landing page's view, if made already (it orders the pickers)."""
+    landing = landing if landing is not None else landing_view(docs)
     names = dimension_names(docs)
     return CompareView(
         options=[(r.model.id, r.model.name) for r in landing.rows],

@@ -1,0 +1,52 @@
+"""What the pages work out once per build is what each page worked out for itself.
+
+The landing view orders the compare page's pickers and counts the ranking page's imputed
+dimensions; the dimension names and the benchmark index are read once from the documents.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+from support.documents import sample_documents
+
+from generator.api.contract import BENCHMARKS, BenchmarkList
+from generator.pages import views
+from generator.pages.sitedocs import SiteDocuments
+
+
+def test_views_from_the_landing_view_are_the_ones_made_alone() -> None:
+    docs = SiteDocuments(sample_documents())
+    landing = views.landing_view(docs)
+    assert views.compare_view(docs, landing) == views.compare_view(docs)
+    counted = views.imputed_counts(docs, landing)
+    assert counted == views.imputed_counts(docs)
+    assert list(counted) == list(docs.model_details)
+    assert any(counted.values())  # the sample has imputed dimensions to count
+
+
+def test_a_benchmark_is_found_by_id_then_field_the_first_in_catalog_order() -> None:
+    documents = dict(sample_documents())
+    catalog = documents[BENCHMARKS.api_path()]
+    assert isinstance(catalog, BenchmarkList)
+    first, second = catalog.benchmarks[0], catalog.benchmarks[1]
+    # A later benchmark whose field is the first one's id, and one repeating the second's
+    # field: the first in catalog order is found, as a scan finds it.
+    extra = [
+        replace(second, id="later", field=first.id),
+        replace(first, id="dup", field=second.field),
+    ]
+    documents[BENCHMARKS.api_path()] = replace(catalog, benchmarks=[*catalog.benchmarks, *extra])
+    docs = SiteDocuments(documents)
+    assert docs.benchmark(first.id) is first
+    assert docs.benchmark(second.field) is second
+    assert docs.benchmark("later") is extra[0]
+    assert docs.benchmark("no-such-benchmark") is None
+
+
+def test_dimension_names_come_from_the_methodology() -> None:
+    docs = SiteDocuments(sample_documents())
+    names = views.dimension_names(docs)
+    derived = {
+        d.slug: d.name for r in docs.methodology.derived_rankings for d in r.dimensions or []
+    }
+    assert derived and all(names[slug] == name for slug, name in derived.items())
