@@ -20,6 +20,7 @@ from generator.importers.upstream import (
     read_bounded,
     read_csv,
 )
+from generator.input.urls import is_source_url
 
 KEY = "Model version"
 DATE_COLUMNS = (
@@ -95,8 +96,10 @@ def _row(row: dict[str, str], label: str) -> UpstreamRow:
 
 
 def _link(row: dict[str, str]) -> str | None:
+    """The row's first link that data/ takes as a URL; None (the file's URL stands in)
+    when it has none: `https://user@aider.chat/` reads as aider.chat but goes elsewhere."""
     for column in LINK_COLUMNS:
         text = row.get(column, "").strip()
-        if re.fullmatch(r"https?://\S{1,1990}", text):
+        if is_source_url(text):
             return text
     return None

@@ -23,6 +23,7 @@ from generator.importers.upstream import (
     read_bounded,
     read_toml,
 )
+from generator.input.urls import is_source_url
 
 BASES = "_models"
 PRICE_KEYS = ("input", "output", "cache_read", "cache_write")
@@ -57,7 +58,8 @@ def read_models_dev(
                     )
                 else:
                     doc = _inherit(read_toml(read_bounded(base, where, max_bytes), where), doc)
-            out[key] = _info(key, doc, f"{url.rstrip('/')}/{rel.as_posix()}")
+            link = f"{url.rstrip('/')}/{rel.as_posix()}"
+            out[key] = _info(key, doc, link if is_source_url(link) else url)
         except UpstreamError as exc:
             problems += exc.problems
         except (ValueError, TypeError) as exc:

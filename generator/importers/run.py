@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 
+from generator.errors import DataError
 from generator.importers import epoch
 from generator.importers.collect import Bounds, Collected, Observation, collect
 from generator.importers.configurations import configurations
@@ -92,7 +93,7 @@ def run_import(data_dir: Path, raw_dir: Path, *, dry_run: bool = False) -> Outco
     }
     outcome.written = sorted(changed)
     if changed and not dry_run:
-        _write_checked(data_dir, changed)
+        write_checked(data_dir, changed)
     return outcome
 
 
@@ -396,7 +397,7 @@ def _current(path: Path) -> bytes | None:
         return None
 
 
-def _write_checked(data_dir: Path, changed: Mapping[str, str]) -> None:
+def write_checked(data_dir: Path, changed: Mapping[str, str]) -> None:
     """Write a full copy with the changes, load it (raising on any problem), then move
     each changed file into place (an atomic rename per file)."""
     parent = data_dir.resolve().parent
@@ -406,7 +407,10 @@ def _write_checked(data_dir: Path, changed: Mapping[str, str]) -> None:
         for rel, text in changed.items():
             (copy / rel).parent.mkdir(parents=True, exist_ok=True)
             (copy / rel).write_text(text, encoding="utf-8")
-        load_dataset(copy)
+        try:
+            load_dataset(copy)
+        except DataError as exc:  # named in data_dir: the copy is gone once the line is read
+            raise DataError(p.replace(str(copy), str(data_dir)) for p in exc.problems) from None
         for rel in changed:
             target = data_dir / rel
             target.parent.mkdir(parents=True, exist_ok=True)

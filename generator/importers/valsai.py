@@ -15,6 +15,7 @@ from generator.importers.upstream import (
     read_bounded,
     read_csv,
 )
+from generator.input.urls import is_source_url
 
 COLUMNS = ("benchmark", "task", "model", "accuracy", "benchmark_updated")
 PAGE = "https://www.vals.ai/benchmarks/"
@@ -39,10 +40,18 @@ def read_vals(path: Path, label: str, max_bytes: int, max_rows: int) -> list[Ups
                 key=key,
                 values={c: v.strip() for c, v in row.items()},
                 date=parse_day(row["benchmark_updated"]),
-                url=PAGE + bench if bench.replace("-", "").replace("_", "").isalnum() else None,
+                url=_page(bench),
                 effort=effort if effort and effort != "none" else None,
             )
         )
     if problems:
         raise UpstreamError(problems)
     return out
+
+
+def _page(bench: str) -> str | None:
+    """The benchmark's page on vals.ai, when its name makes a URL data/ takes; else None
+    (the file's URL stands in)."""
+    page = PAGE + bench
+    plain = bench.replace("-", "").replace("_", "").isalnum()
+    return page if plain and is_source_url(page) else None

@@ -18,7 +18,7 @@ from msgspec import Meta
 
 from generator.input.limits import MAX_ALIASES
 from generator.input.text import LINE_PATTERN
-from generator.input.urls import URL_PATTERN
+from generator.input.urls import MAX_URL_LENGTH, URL_PATTERN
 from generator.vocabulary import IQ_MAX, IQ_MIN, ChartKind, Direction
 
 SLUG_PATTERN = r"\A[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?\Z"
@@ -35,7 +35,7 @@ Text = Annotated[str, Meta(max_length=4000)]
 Line = Annotated[str, Meta(pattern=LINE_PATTERN, max_length=4000)]
 """One-line text: a name, provider, title, label or source name (`generator/input/text.py`)."""
 # An http(s) URL of visible characters whose host reads as written (`generator/input/urls.py`).
-Url = Annotated[str, Meta(pattern=URL_PATTERN, max_length=2000)]
+Url = Annotated[str, Meta(pattern=URL_PATTERN, max_length=MAX_URL_LENGTH)]
 Price = Annotated[float, Meta(ge=0, le=100_000)]
 # A reasoning-effort level or variant as the source names it (`high`, `xhigh`, `16K`, `thinking`).
 Effort = Annotated[str, Meta(pattern=r"\A[A-Za-z0-9][A-Za-z0-9._-]{0,31}\Z")]

@@ -24,6 +24,8 @@ _HOST = r"(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{0,5})?"
 URL_PATTERN = f"\\Ahttps?://{_HOST}(?:[/?#][^{NOT_IN_URL}]*)?\\Z"
 """An http(s) URL whose host reads as written (a msgspec pattern; `url_problem` names what
 it refuses)."""
+MAX_URL_LENGTH = 2000
+_URL_RE = re.compile(URL_PATTERN)
 _HOST_RE = re.compile(f"\\A{_HOST}\\Z")
 _SCHEME = re.compile(r"\Ahttps?://")
 _AUTHORITY_END = re.compile(r"[/?#\\]")
@@ -35,6 +37,13 @@ _SHOWN = 60
 
 def _cut(text: str) -> str:
     return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "\u2026"
+
+
+def is_source_url(text: str) -> bool:
+    """Whether data/ takes `text` as a URL: the loader's rule for every URL field, which an
+    importer applies to an upstream link before writing it (a refused link is dropped for
+    the source file's own URL)."""
+    return len(text) <= MAX_URL_LENGTH and _URL_RE.search(text) is not None
 
 
 def url_problem(url: str) -> str | None:

@@ -17,6 +17,8 @@ import rtoml
 from click.testing import CliRunner, Result
 
 from generator.cli import cli
+from generator.errors import DataError
+from generator.importers.run import write_checked
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "data"
@@ -248,3 +250,53 @@ def test_a_missing_raw_folder_is_one_line(data: Path, tmp_path: Path) -> None:
         f"{tmp_path / 'nowhere'}: directory: the upstream files' folder is not found",
         "Aborted: 1 data error",
     ]
+
+
+AIDER_LINK = "https://aider.chat/docs/leaderboards/#polyglot-leaderboard"
+COMMAND_A = "c4ai-command-a-03-2025"
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        "https://user@aider.chat/docs/",  # user info: the link goes elsewhere than it reads
+        "https://\u4f8b\u3048.jp/x",  # a host not ASCII as written
+        "https://aider%2echat/docs/",  # '%' in the host
+    ],
+)
+def test_an_upstream_link_the_data_refuses_falls_back_to_the_files_url(
+    data: Path, tmp_path: Path, link: str
+) -> None:
+    """An upstream row's link that the loader's URL rule refuses is dropped for the source
+    file's own URL (as a non-http(s) link is), so one odd row does not fail the import."""
+    raw = tmp_path / "raw"
+    shutil.copytree(RAW, raw)
+    table = raw / "epoch_benchmark_data" / "aider_polyglot_external.csv"
+    lines = table.read_text(encoding="utf-8").splitlines(keepends=True)
+    (at,) = [n for n, line in enumerate(lines) if line.startswith(COMMAND_A + ",")]
+    assert AIDER_LINK in lines[at]
+    lines[at] = lines[at].replace(AIDER_LINK, link)
+    table.write_text("".join(lines), encoding="utf-8")
+    result = _import(data, raw)
+    assert result.exit_code == 0, result.output
+    model = rtoml.loads((data / "models" / f"{COMMAND_A}.toml").read_text(encoding="utf-8"))
+    (aider,) = [r for r in model["results"] if r["benchmark"] == "aider-polyglot"]
+    assert aider["source_url"] == "https://epoch.ai/data/benchmark_data.zip"
+
+
+def test_a_written_file_the_loader_refuses_is_named_in_data_not_a_temporary_copy(
+    data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The import loads a full copy of data/ with its changes before moving them in: a
+    problem found there names the file under the data/ folder given, never the copy's
+    temporary folder (deleted by the time the line is read)."""
+    monkeypatch.chdir(data.parent)
+    model = Path("data") / "models" / f"{COMMAND_A}.toml"
+    text = model.read_text(encoding="utf-8").replace(AIDER_LINK, "https://user@aider.chat/")
+    with pytest.raises(DataError) as caught:
+        write_checked(Path("data"), {f"models/{COMMAND_A}.toml": text})
+    assert caught.value.problems == [
+        f'{model}: results[0].source_url: user info "user@" before a URL\'s host (the link'
+        ' goes to aider.chat) (value: "https://user@aider.chat/")'
+    ]
+    assert "https://user@" not in model.read_text(encoding="utf-8")
