@@ -266,7 +266,7 @@ def _ranking_pages(out: _Renderer, landing: views.LandingView) -> None:
             ranking.ranking_name,
             f"{ranking.ranking_name}: every ranked model in order.",
             ranking=ranking,
-            rows=views.ranking_rows(docs, ranking),
+            urls=views.profile_urls(docs, ranking),
             banded=any(isinstance(r.rank_low, int) for r in ranking.models),
             imputed=imputed if ranking.id == "composite-iq" else None,
             benchmark=docs.benchmark(ranking.id) if ranking.ranking_type == "benchmark" else None,
@@ -292,7 +292,7 @@ def _benchmark_pages(out: _Renderer, chart_urls: Mapping[str, str]) -> None:
             benchmark.description or f"{benchmark.name}: scores of every model.",
             benchmark=benchmark,
             ranking=ranking,
-            rows=views.ranking_rows(docs, ranking) if ranking else [],
+            urls=views.profile_urls(docs, ranking) if ranking else {},
             chart_svg=charts.inline(plot, "score-chart", f"{benchmark.name} scores")
             if plot and plot.bars
             else None,

@@ -18,11 +18,9 @@ from generator.api.contract import (
     DerivedRanking,
     DimensionScoreDetailed,
     DomainCompositeEntry,
-    ModelBenchmarkResult,
     ModelCost,
     ModelDetail,
     ModelSummary,
-    RankedModel,
     RankingCatalogEntry,
     RankingDetail,
 )
@@ -215,11 +213,13 @@ class DomainLink:
 
 @dataclass(frozen=True)
 class ModelView:
-    """Everything a model profile shows besides the ModelDetail itself."""
+    """Everything a model profile shows besides the ModelDetail itself. The dimensions and
+    results name the detail's fields and keys rather than repeat them: a page's context is
+    its cache key, encoded and hashed on every build."""
 
-    dimensions: list[tuple[str, str, DimensionScoreDetailed, str | None]]
+    dimensions: list[tuple[str, str, str, str | None]]  # slug, name, field, ranking URL
     cost: list[CostRow]
-    results: list[tuple[str, ModelBenchmarkResult, str | None]]
+    results: list[tuple[str, str | None]]  # benchmark id, its page's URL
     domains: list[tuple[DomainLink, int, int, DomainCompositeEntry]]
     dimension_names: dict[str, str]
 
@@ -259,12 +259,11 @@ def model_view(docs: SiteDocuments, model: ModelDetail) -> ModelView:
     dims = []
     for slug in DIMENSION_SLUGS:
         ranking = docs.ranking_details.get(f"{slug}-iq")
-        detail: DimensionScoreDetailed = getattr(model.dimensions, slug.replace("-", "_"))
-        dims.append((slug, names[slug], detail, ranking.url if ranking else None))
+        dims.append((slug, names[slug], slug.replace("-", "_"), ranking.url if ranking else None))
     results = []
-    for bench_id, result in model.benchmark_results.items():
+    for bench_id in model.benchmark_results:
         bench = docs.benchmark(bench_id)
-        results.append((bench_id, result, bench.url if bench else None))
+        results.append((bench_id, bench.url if bench else None))
     domains = [
         (DomainLink(domain.name, domain.url), position, total, domain.models[position - 1])
         for domain, position, total in docs.domain_standings(model.id)
@@ -272,11 +271,11 @@ def model_view(docs: SiteDocuments, model: ModelDetail) -> ModelView:
     return ModelView(dims, cost_rows(model.cost), results, domains, names)
 
 
-def ranking_rows(
-    docs: SiteDocuments, ranking: RankingDetail
-) -> list[tuple[RankedModel, str | None]]:
-    """Ranked models with the URL of their profile."""
-    return [(m, m.url if isinstance(m.url, str) else docs.model_url(m.id)) for m in ranking.models]
+def profile_urls(docs: SiteDocuments, ranking: RankingDetail) -> dict[str, str | None]:
+    """The profile URL of each ranked model without a `url` of its own (usually none), by
+    id: a page links `r.url if r.url is string else urls.get(r.id)`, so its context (and its
+    cache key) holds the ranked models once, in the ranking."""
+    return {m.id: docs.model_url(m.id) for m in ranking.models if not isinstance(m.url, str)}
 
 
 def ranking_groups(docs: SiteDocuments) -> list[tuple[str, list[RankingCatalogEntry]]]:

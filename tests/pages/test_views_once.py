@@ -6,11 +6,14 @@ dimensions; the dimension names and the benchmark index are read once from the d
 
 from __future__ import annotations
 
+from markupsafe import escape
 from msgspec.structs import replace
-from support.documents import sample_documents
+from support.documents import BASE, sample_documents
 
 from generator.api.contract import BENCHMARKS, BenchmarkList
+from generator.api.urls import SiteConfig
 from generator.pages import views
+from generator.pages.render import render_pages
 from generator.pages.sitedocs import SiteDocuments
 
 
@@ -50,3 +53,23 @@ def test_dimension_names_come_from_the_methodology() -> None:
         d.slug: d.name for r in docs.methodology.derived_rankings for d in r.dimensions or []
     }
     assert derived and all(names[slug] == name for slug, name in derived.items())
+
+
+def test_ranked_rows_link_their_own_url_or_the_models_profile() -> None:
+    """A benchmark ranking's rows carry a `url`; a derived ranking's rows do not and link the
+    profile (`profile_urls`), as the rows paired with their URLs did."""
+    documents = sample_documents()
+    docs = SiteDocuments(documents)
+    pages = render_pages(documents, SiteConfig(base_url=BASE))
+    for entry in docs.rankings.rankings:
+        ranking = docs.ranking_details[entry.id]
+        html = pages[f"rankings/{entry.id}/index.html"].decode()
+        urls = views.profile_urls(docs, ranking)
+        for model in ranking.models:
+            url = model.url if isinstance(model.url, str) else docs.model_url(model.id)
+            assert url is not None
+            href = url.removeprefix(BASE + "/")
+            assert f'<a href="../../{href}">{escape(model.name)}</a>' in html
+            assert (model.id in urls) is not isinstance(model.url, str)
+    own = [m for r in docs.ranking_details.values() for m in r.models if isinstance(m.url, str)]
+    assert own and len(own) < sum(len(r.models) for r in docs.ranking_details.values())
