@@ -80,7 +80,8 @@ def headers_qualify(scope: Scope) -> bool:
     if "mcp-session-id" in headers or len(headers.getlist("content-type")) != 1:
         return False
     content_type = headers["content-type"]
-    if len(media_types(content_type)) != 1:  # `a, b`: refused by the guard in front
+    named = media_types(content_type)
+    if named is None or len(set(named)) != 1:  # `a, b`: refused by the guard in front
         return False
     # The SDK's two checks: the security layer's prefix test and the transport's own.
     if not content_type.lower().startswith(JSON):

@@ -196,34 +196,80 @@ UNSUPPORTED_TYPE = (
     f"Unsupported Media Type: Content-Type must be {JSON_MEDIA_TYPE}",
 )
 """The SDK transport's own 415 answer, word for word."""
-_MEDIA_TYPE_PART = re.compile(r'"(?:[^"\\]|\\.)*"|[^",;]+|[,;]')
-"""A quoted string, a run of other characters, or a `,`/`;` separator in a header value."""
+MAX_CONTENT_TYPE_CHARS = 1024
+"""Longest `Content-Type` value read (`application/json; charset=utf-8` is 31); a longer one
+is refused unread, as not JSON."""
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_QUOTED = re.compile(r'"((?:[\t !#-\[\]-~\x80-\xff]|\\[\t -~\x80-\xff])*)"')
+"""RFC 9110's token and quoted-string (5.6.2, 5.6.4). Matched at one place only, each is one
+left-to-right pass: no character can start both a plain and an escaped character."""
+_ESCAPED = re.compile(r"\\(.)")
 
 
-def media_types(value: str) -> list[str]:
+def media_types(value: str) -> list[str] | None:
     """The media types a `Content-Type` value names, each normalised: lower case, spaces
     around `;` and `=` dropped and a quoted parameter value unquoted, so two spellings with
-    one meaning compare equal. A `,` outside quotes starts another type (a proxy joins
-    repeated header lines so); one inside a quoted parameter value does not."""
-    types: list[list[str]] = [[]]
-    part = ""
-    for token in [*_MEDIA_TYPE_PART.findall(value), ";"]:
-        if token in ",;":
-            types[-1].append(_parameter(part))
-            part = ""
-            if token == ",":
-                types.append([])
-        else:
-            part += token
-    return [";".join(p for p in parts if p) for parts in types]
+    one meaning compare equal; None when it is not a `,`-separated list of RFC 9110 media
+    types (`type/subtype` of tokens, then `;name=value` parameters, a value a token or a
+    quoted string): an unmatched quote, an empty type or list item, a space inside a type.
+
+    A `,` outside quotes starts another type (a proxy joins repeated header lines so); one
+    inside a quoted parameter value does not. The value is read once from left to right,
+    each place at most once (an unmatched quote ends the reading)."""
+    types: list[str] = []
+    at = 0
+    while True:
+        read = _media_type(value, _after_spaces(value, at))
+        if read is None:
+            return None
+        named, at = read
+        types.append(named)
+        if at == len(value):
+            return types
+        at += 1  # past the `,` that `_media_type` stopped at
 
 
-def _parameter(text: str) -> str:
-    name, sep, setting = text.partition("=")
-    setting = setting.strip()
-    if len(setting) >= 2 and setting[0] == setting[-1] == '"':
-        setting = re.sub(r"\\(.)", r"\1", setting[1:-1])
-    return (name.strip() + sep + setting).lower()
+def _media_type(value: str, at: int) -> tuple[str, int] | None:
+    """(the media type at `at`, normalised; where it ends: the end or a `,`), or None."""
+    kind = _TOKEN.match(value, at)
+    if kind is None or not value.startswith("/", kind.end()):
+        return None
+    subtype = _TOKEN.match(value, kind.end() + 1)
+    if subtype is None:
+        return None
+    parts, at = [f"{kind[0]}/{subtype[0]}".lower()], subtype.end()
+    while True:
+        at = _after_spaces(value, at)
+        if at == len(value) or value[at] == ",":
+            return ";".join(parts), at
+        if value[at] != ";":
+            return None
+        at = _after_spaces(value, at + 1)
+        if at == len(value) or value[at] in ";,":
+            continue  # an empty parameter (`application/json;`), which RFC 9110 allows
+        read = _parameter(value, at)
+        if read is None:
+            return None
+        parameter, at = read
+        parts.append(parameter)
+
+
+def _after_spaces(value: str, at: int) -> int:
+    while at < len(value) and value[at] in " \t":
+        at += 1
+    return at
+
+
+def _parameter(value: str, at: int) -> tuple[str, int] | None:
+    """(`name=value` in lower case, unquoted; where it ends) for the parameter at `at`."""
+    name = _TOKEN.match(value, at)
+    if name is None or not value.startswith("=", name.end()):
+        return None
+    setting = _QUOTED.match(value, name.end() + 1) or _TOKEN.match(value, name.end() + 1)
+    if setting is None:
+        return None
+    text = _ESCAPED.sub(r"\1", setting[1]) if setting[0].startswith('"') else setting[0]
+    return f"{name[0]}={text}".lower(), setting.end()
 
 
 def content_type_problem(scope: Scope) -> tuple[int, int, str] | None:
@@ -238,9 +284,9 @@ def content_type_problem(scope: Scope) -> tuple[int, int, str] | None:
     """
     found: set[str] = set()
     for value in Request(scope).headers.getlist("content-type"):
-        named = media_types(value)
-        if len(named) > 1:
-            return 400, *CONFLICTING_TYPES
+        named = media_types(value) if len(value) <= MAX_CONTENT_TYPE_CHARS else None
+        if named is None:
+            return 415, *UNSUPPORTED_TYPE
         found.update(named)
     if len(found) > 1:
         return 400, *CONFLICTING_TYPES

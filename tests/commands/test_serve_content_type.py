@@ -7,6 +7,8 @@ is a JSON-RPC 415 (the SDK's security layer answered it with a plain-text 400)."
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -20,6 +22,9 @@ from generator.api.urls import MCP_PATH
 from generator.serve import create_app
 from mcp_server.app import create_app as create_mcp_app
 from mcp_server.fastpath import FastPath
+from mcp_server.guards import MAX_CONTENT_TYPE_CHARS
+
+ROOT = Path(__file__).resolve().parents[2]
 
 CALL = {
     "jsonrpc": "2.0",
@@ -56,7 +61,6 @@ def _post(app: ASGIApp, *types: str) -> tuple[int, str, bytes]:
         # the fast path split on `,` and took the first answer as JSON, the second a 400.
         ("application/json, text/plain",),
         ("text/plain, application/json",),
-        ("application/json,application/json",),
         ("application/json; charset=utf-8, text/plain",),
         ("application/json", "application/json, text/plain"),
     ],
@@ -90,6 +94,10 @@ def test_one_or_the_same_content_type_twice_is_answered(built_site: Path, fast_p
         ("application/json;charset=utf-8", "application/json; charset=utf-8"),
         ("application/json; charset=UTF-8", 'application/json ;charset="utf-8"'),
         ('application/json; charset="a,b"',),  # a comma inside a quoted value is no list
+        # One line listing the same type twice is what a proxy makes of two identical lines.
+        ("application/json,application/json",),
+        ("application/json; charset=utf-8, Application/JSON;charset=UTF-8",),
+        ("application/json;",),  # an empty parameter (RFC 9110 5.6.6)
     ):
         for name, app in _apps(built_site, fast_path).items():  # an app runs once
             status, _, body = _post(app, *types)
@@ -135,6 +143,12 @@ UNSUPPORTED = {
         "message": "Unsupported Media Type: Content-Type must be application/json",
     },
 }
+
+
+def _id(text: str) -> str:
+    return repr(text) if len(text) <= 40 else f"{text[:20]!r}...({len(text)} chars)"
+
+
 WRONG_TYPES = [
     ("text/plain",),
     (),  # none at all
@@ -146,11 +160,28 @@ WRONG_TYPES = [
     ("application/json-seq",),
     ("text/plain; charset=application/json",),
     ("text/plain", "text/plain"),  # the same wrong type twice: no conflict, still wrong
+    # Not a media type (RFC 9110 8.3.1: type "/" subtype, each a token; a parameter is
+    # token=token or token=quoted-string): both SDK checks refused these; an unmatched quote
+    # was dropped and an empty type before ';' left out, so they were answered.
+    ('application/js"on',),
+    ('"application/json',),
+    (";application/json",),
+    ('app"lication/json; charset=utf-8',),
+    ('application/json; charset="utf-8',),
+    ("application/json; charset",),
+    ("application/json; =utf-8",),
+    ("application/json, ",),
+    (", application/json",),
+    ("application /json",),
+    ("application/",),
+    ("application/json", 'application/js"on'),
+    # Over MAX_CONTENT_TYPE_CHARS (1,024): refused before it is read.
+    ("application/json; x=" + "a" * 1005,),
 ]
 
 
 @pytest.mark.parametrize("fast_path", [True, False], ids=["fast-path", "sdk"])
-@pytest.mark.parametrize("types", WRONG_TYPES, ids=lambda t: " + ".join(map(repr, t)) or "none")
+@pytest.mark.parametrize("types", WRONG_TYPES, ids=lambda t: " + ".join(map(_id, t)) or "none")
 def test_a_wrong_or_missing_content_type_is_a_json_rpc_415(
     built_site: Path, fast_path: bool, types: tuple[str, ...]
 ) -> None:
@@ -179,3 +210,28 @@ def test_a_wrong_content_type_over_real_http_is_a_json_rpc_415(
             headers=[ACCEPT, ("content-type", "Application/JSON; Charset=UTF-8")],
         )
         assert ok.status_code == 200 and "result" in ok.json(), ok.content[:200]
+
+
+@pytest.mark.parametrize("fast_path", [True, False], ids=["fast-path", "sdk"])
+def test_a_content_type_of_the_longest_length_is_read(built_site: Path, fast_path: bool) -> None:
+    longest = "application/json; x=" + "a" * (MAX_CONTENT_TYPE_CHARS - 20)
+    assert len(longest) == MAX_CONTENT_TYPE_CHARS
+    for name, app in _apps(built_site, fast_path).items():
+        status, _, body = _post(app, longest)
+        assert status == 200, (name, body[:200])
+
+
+def test_reading_a_content_type_takes_linear_time() -> None:
+    """A megabyte of `\\"` after a quote: each unmatched quote started a scan to the end
+    (16 KB took 2 s, so 1 MB would take hours); read once from left to right it is
+    refused at once. Run in a child process, so a quadratic reading fails by its timeout
+    rather than by a wall-time bound in this one."""
+    code = (
+        "from mcp_server.guards import media_types\n"
+        "for text in ('\"' + '\\\\\"' * 500_000, 'a/b; c=' + '\"\\\\' * 500_000):\n"
+        "    assert media_types(text) is None\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr[-500:]
