@@ -11,11 +11,11 @@ canonical and social-preview URLs are absolute, from the configured base URL.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from importlib import resources
-from types import MethodType
+from types import CodeType, MethodType
 from typing import Any
 
 import jinja2
@@ -132,6 +132,52 @@ class _CompiledTemplates(jinja2.BytecodeCache):
 _COMPILED = _CompiledTemplates()
 
 
+try:
+    from markupsafe import _escape_inner  # type: ignore[attr-defined]  # its own, in C
+except ImportError:  # pragma: no cover - a markupsafe without it: escape() does the work
+
+    def _escape_inner(text: str, /) -> str:
+        return str(markupsafe.escape(text))
+
+
+_new_markup = str.__new__
+
+
+def escape(value: object) -> markupsafe.Markup:
+    """`markupsafe.escape(value)`, the same Markup for every value, at a third of the cost
+    for the two kinds pages print most: a plain str (escaped by markupsafe's own function)
+    and a plain int (digits and a sign: nothing to escape). Anything else, a Markup or an
+    object with `__html__` included, is `markupsafe.escape`'s."""
+    kind = value.__class__
+    if kind is str:
+        return _new_markup(markupsafe.Markup, _escape_inner(value))  # type: ignore[arg-type]
+    if kind is int:
+        return _new_markup(markupsafe.Markup, str(value))
+    return markupsafe.escape(value)
+
+
+class _Template(jinja2.Template):
+    """A template whose `{{ ... }}` output goes through `escape` above.
+
+    Jinja's compiled templates import `escape` (markupsafe's) into their own module and
+    call it on every value they print under autoescape: a third of a page's time. The
+    name is rebound in that module only, to a function that returns the same Markup."""
+
+    @classmethod
+    def from_code(
+        cls,
+        environment: jinja2.Environment,
+        code: CodeType,
+        globals: MutableMapping[str, Any],
+        uptodate: Callable[[], bool] | None = None,
+    ) -> jinja2.Template:
+        template = super().from_code(environment, code, globals, uptodate)
+        namespace = template.root_render_func.__globals__
+        if namespace.get("escape") is markupsafe.escape:
+            namespace["escape"] = escape
+        return template
+
+
 class _Context(jinja2.runtime.Context):
     """Calls the pages' own link helpers directly.
 
@@ -160,6 +206,7 @@ def _environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.context_class = _Context
+    env.template_class = _Template
     env.filters.update(
         dash=_dash,
         fixed=_fixed,
