@@ -9,8 +9,10 @@ with the cyclic garbage collector off (as `build_site` runs):
   spent in `rank_bands` (**rank bands**: the composite's and the seven dimensions' bands) and
   the rest; then its wall time, best of two, in one process and with the band passes in
   `--jobs` forked workers (where the commit's `compute_scores` takes a `run`);
-- `replay`, every month end from scratch (**history**), in this process; its wall time,
-  and the wall time of the same replay with the months scored by `--jobs` forked workers
+- `replay`, every month end from scratch (**history**), in this process; its wall time, the
+  child's peak RSS just after it (**history peak RSS**: the snapshots it holds and what
+  scoring a month takes besides), and the wall time of the same replay with the months
+  scored by `--jobs` forked workers
   (`generator/output/pool.py`, as a cold build runs it; **history wall, 1 process** and
   **N workers**; the scores checked equal);
 - where the commit keeps snapshots between builds (`generator.output.snapshots`), the
@@ -72,11 +74,12 @@ for _ in range(int(sys.argv[4])):
 score, bands[0] = min(runs)
 uncertainty.rank_bands = rank_bands
 replays = sys.argv[3] == "1"
-snapshots, history, history_wall = [], None, None
+snapshots, history, history_wall, history_rss = [], None, None, None
 if replays:
     wall = time.perf_counter(); start = cpu()
     snapshots = replay(dataset)
     history, history_wall = cpu() - start, time.perf_counter() - wall
+    history_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 try:
     from generator.output.pool import map_ordered
 except ImportError:
@@ -115,7 +118,8 @@ if SnapshotCache is not None and replays:
     start = cpu(); replay(dataset, store=store, code=store.code); cached = cpu() - start
     assert store.misses == 0, store.misses
 print(json.dumps({"score": score, "bands": bands[0], "history": history, "cached": cached,
-                  "history_wall": history_wall, "pooled_wall": pooled_wall,
+                  "history_wall": history_wall, "history_rss": history_rss,
+                  "pooled_wall": pooled_wall,
                   "score_wall": score_wall, "score_pooled_wall": score_pooled_wall,
                   "snapshots": len(snapshots)}))
 """
@@ -152,6 +156,10 @@ def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
+def _mib(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.0f}"
+
+
 def _exponent(low: float, high: float, n_low: int, n_high: int) -> str:
     if low <= 0 or high <= 0:
         return "-"
@@ -179,6 +187,8 @@ def report(
                 _seconds(old["history"]),
                 _seconds(new["history"]),
                 _seconds(new["cached"]),
+                _mib(old.get("history_rss")),
+                _mib(new.get("history_rss")),
                 f"{(old['history'] or 0) / (old['score'] or 1):.1f}x",
                 f"{(new['history'] or 0) / (new['score'] or 1):.1f}x",
             ]
@@ -193,6 +203,8 @@ def report(
         f"history s ({before})",
         f"history s ({after})",
         f"history cached s ({after})",
+        f"history peak RSS MiB ({before})",
+        f"history peak RSS MiB ({after})",
         "history/score before",
         "history/score after",
     ]

@@ -128,6 +128,7 @@ def test_history_benchmark_compares_two_commits(tmp_path: Path) -> None:
         before, after = raw[models]["before"], raw[models]["after"]
         assert before["snapshots"] == after["snapshots"] > 1
         assert after["cached"] is not None and after["history"] > 0
+        assert after["history_rss"] > 0  # MiB, read after the replay
 
 
 def test_history_docs_bench_measures_both_families(tmp_path: Path) -> None:
