@@ -29,7 +29,7 @@ from generator.errors import problem_order
 from generator.input.limits import MAX_ALIASES, MAX_FILE_PROBLEMS
 from generator.input.records import ALIAS_PATTERN, SLUG_PATTERN
 from generator.input.text import LINE_PATTERN, line_problem
-from generator.input.urls import URL_PATTERN, url_problem
+from generator.input.urls import GENERAL, URL_PATTERN, is_source_url, url_problem
 
 MAX_SHOWN = 60
 # Stand-ins for a bad required value: empty text matches no id or name, no date
@@ -172,7 +172,7 @@ _FIELD_MSG = re.compile(
 )
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
 ONE_LINE = "must be one line of visible text"
-URL = "must be an http(s) URL without spaces"
+URL = GENERAL
 _PATTERN_MEANINGS = {
     f"Expected `str` matching regex {LINE_PATTERN!r}": ONE_LINE,
     f"Expected `array` of length <= {MAX_ALIASES}": f"at most {MAX_ALIASES} aliases a model",
@@ -351,6 +351,8 @@ class _Walker:
         except msgspec.ValidationError as exc:
             relative, problem = validation_problem(str(exc))
             relative = "" if relative == "$" else relative
+            if problem == URL and not relative and isinstance(raw, str) and is_source_url(raw):
+                return raw  # the pattern is a quick yes: `xn--` names and IPv6 are asked here
             step = relative if relative.startswith("[") or not relative else "." + relative
             if problem in (ONE_LINE, URL):  # name the character: `bidi control U+202E in ...`
                 problem = _line_problem(raw, step, problem == URL) or problem

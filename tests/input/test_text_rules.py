@@ -3,6 +3,7 @@ checked against Unicode's own tables (unicodedata), not against the module's lis
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import unicodedata
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from generator.input.decode import decode
 from generator.input.records import BenchmarkResultRecord, ChartRecord, Line, Url
 from generator.input.text import LINE_PATTERN, line_problem, text_problem
-from generator.input.urls import url_problem
+from generator.input.urls import is_source_url, url_problem
 from generator.input.validate import folded_name
 
 NONCHARACTERS = [
@@ -184,7 +185,7 @@ def test_the_decoder_names_a_url_field_and_its_bidi_control() -> None:
         ("https://evil.example\\good.example/", "'\\' in a URL's host"),
         ("https://good.example%40evil.example/", "'%' in a URL's host"),
         ("https:///path", "no host in a URL"),
-        ("https://example.org:80x/", 'bad host "example.org:80x" in a URL (a host is'),
+        ("https://example.org:80x/", 'bad port "80x" in a URL (a port is 1 to 65535'),
     ],
 )
 def test_a_url_whose_text_is_not_where_it_goes_is_refused(url: str, problem: str) -> None:
@@ -208,12 +209,12 @@ def test_a_url_whose_text_is_not_where_it_goes_is_refused(url: str, problem: str
     ],
 )
 def test_a_url_whose_host_reads_as_written_passes(url: str) -> None:
-    assert msgspec.convert(url, type=Url) == url
-    assert url_problem(url) is None
+    assert _url_problems(url) == []
+    assert url_problem(url) is None and is_source_url(url)
 
 
 @settings(deadline=None, max_examples=500)
-@given(st.text(alphabet=st.sampled_from("aZ09.-_:@[]%\\/?#\u0430\uff45"), max_size=16))
+@given(st.text(alphabet=st.sampled_from("aZ0195xXn.-_:@[]%\\/?#\u0430\uff45"), max_size=16))
 def test_the_url_pattern_and_url_problem_agree_on_hosts(authority: str) -> None:
     """Whatever follows `https://`, the decoder's pattern refuses exactly what `url_problem`
     names (so every refusal gets its own line, never only the pattern's)."""
@@ -223,4 +224,88 @@ def test_the_url_pattern_and_url_problem_agree_on_hosts(authority: str) -> None:
         matched = True
     except msgspec.ValidationError:
         matched = False
-    assert matched == (url_problem(url) is None), url_problem(url)
+    problem = url_problem(url)
+    assert not matched or problem is None, problem  # the pattern: a quick yes, never a wrong one
+    problems = _url_problems(url)
+    assert problems == ([] if problem is None else [("source_url", _shown(problem, url))])
+    assert is_source_url(url) == (problem is None)
+
+
+def _url_problems(url: str) -> list[tuple[str, str]]:
+    """The loader's problems with a result whose `source_url` is `url`."""
+    result = {
+        "benchmark": "gpqa-diamond",
+        "value": 0.5,
+        "source_name": "s",
+        "source_url": url,
+        "as_of": "2026-01-15",
+    }
+    decoded = decode(result, BenchmarkResultRecord)
+    if not decoded.problems:
+        assert decoded.record.source_url == url
+    return decoded.problems
+
+
+def _shown(problem: str, url: str) -> str:
+    return f"{problem} (value: {json.dumps(url, ensure_ascii=False)})"
+
+
+NUMERIC = "(an IPv4 address is written a.b.c.d, each 0 to 255 without leading zeros)"
+
+
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        # A host whose last label is a number is an IPv4 address to a browser (WHATWG URL
+        # standard): octal, hex, fewer parts and one number go elsewhere than they read.
+        ("http://010.010.010.010/", f'numeric host "010.010.010.010" in a URL {NUMERIC}'),
+        ("http://0x7f.1/", f'numeric host "0x7f.1" in a URL {NUMERIC}'),
+        ("http://2130706433/", f'numeric host "2130706433" in a URL {NUMERIC}'),
+        ("http://127.1/", f'numeric host "127.1" in a URL {NUMERIC}'),
+        ("http://999.1.1.1/", f'numeric host "999.1.1.1" in a URL {NUMERIC}'),
+        ("http://1.2.3.4.5/", f'numeric host "1.2.3.4.5" in a URL {NUMERIC}'),
+        ("http://example.0x/", f'numeric host "example.0x" in a URL {NUMERIC}'),
+        ("http://1.2.3.4./", f'numeric host "1.2.3.4." in a URL {NUMERIC}'),
+        ("http://a.example:65536/", 'bad port "65536" in a URL (a port is 1 to 65535'),
+        ("http://a.example:0/", 'bad port "0" in a URL (a port is 1 to 65535'),
+        ("http://a.example:080/", 'bad port "080" in a URL (a port is 1 to 65535'),
+        ("http://[1::2::3]/", 'bad IPv6 address "[1::2::3]" in a URL'),
+        ("http://[1:2]/", 'bad IPv6 address "[1:2]" in a URL'),
+        ("http://[::1]x/", 'bad host "[::1]x" in a URL'),
+        ("http://xn--/", 'label "xn--" in a URL\'s host is not punycode'),
+        ("http://xn--zz-zzzz.example/", 'label "xn--zz-zzzz" in a URL\'s host is not punycode'),
+        ("http://xn--a.example/", 'label "xn--a" in a URL\'s host is not punycode'),
+        ("http://xn--abc-.example/", 'label "xn--abc-" in a URL\'s host is not punycode'),
+        ("http://./", 'label "" in a URL\'s host has no letter or digit'),
+        ("http://-/", 'label "-" in a URL\'s host has no letter or digit'),
+        ("http://_/", 'label "_" in a URL\'s host has no letter or digit'),
+        ("http://a.-.example/", 'label "-" in a URL\'s host has no letter or digit'),
+        ("http://a..example/", 'label "" in a URL\'s host has no letter or digit'),
+    ],
+)
+def test_a_host_a_browser_reads_otherwise_or_refuses_is_refused(url: str, problem: str) -> None:
+    found = url_problem(url)
+    assert found is not None and found.startswith(problem), found
+    assert not is_source_url(url)
+    assert _url_problems(url) == [("source_url", _shown(found, url))]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://8.8.8.8/",
+        "http://0.0.0.0:1/",
+        "http://255.255.255.255:65535/x",
+        "http://10.1.2.3a/",  # its last label is no number: a name, as written
+        "https://example.org./",  # the root's empty label at the end
+        "https://a-b_c.example/",
+        "https://xn--mnchen-3ya.de/",
+        "https://XN--MNCHEN-3YA.example/",
+        "http://[::1]/",
+        "http://[::ffff:1.2.3.4]:8080/",
+        "https://example.org:/x",  # an empty port is the default one
+    ],
+)
+def test_a_host_a_browser_reads_as_written_passes(url: str) -> None:
+    assert url_problem(url) is None and is_source_url(url)
+    assert _url_problems(url) == []
