@@ -388,12 +388,27 @@ def write_derived(
     workers: int,
 ) -> None:
     """Stage downloads: the CSV downloads, the Atom feed and llms.txt, each reused when the
-    API files it is made from (by digest, `api`) and the site settings did not change."""
-    jobs = [
-        Output(d.path, d.make, key=outputs.key([d.path.encode(), *d.inputs]))
-        for d in derived_files(documents, api, config)
-    ]
-    emit(site, jobs, workers, outputs)
+    API files it is made from (by digest, `api`) and the site settings did not change. A
+    file made of others' rows (the whole history's CSV) is joined from their bytes once
+    they are in the site, not written cell by cell again."""
+    files = derived_files(documents, api, config)
+    for later in (False, True):
+        jobs = [
+            Output(
+                d.path,
+                partial(_joined, site, d.parts, d.join) if d.join is not None else d.make,
+                key=outputs.key([d.path.encode(), *d.inputs]),
+            )
+            for d in files
+            if (d.join is not None) is later
+        ]
+        emit(site, jobs, workers, outputs)
+
+
+def _joined(
+    site: SiteWriter, parts: Sequence[str], join: Callable[[Sequence[bytes]], bytes]
+) -> bytes:
+    return join([site.staged(part) for part in parts])
 
 
 def _pages(

@@ -6,7 +6,7 @@ so that a build can keep the last build's file when those did not change.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -27,6 +27,8 @@ class Derived:
     path: str
     inputs: tuple[bytes, ...]
     make: Callable[[], bytes]
+    parts: tuple[str, ...] = ()  # files whose bytes `join` makes it from, once they are made
+    join: Callable[[Sequence[bytes]], bytes] | None = None
 
 
 def derived_files(
@@ -35,7 +37,13 @@ def derived_files(
     """Every CSV download, the feed and llms.txt, not yet made."""
     settings = msgspec.msgpack.encode(config)
     files = [
-        Derived(job.path, tuple(api[api_file(path)] for path in job.sources), job.make)
+        Derived(
+            job.path,
+            tuple(api[api_file(path)] for path in job.sources),
+            job.make,
+            job.parts,
+            job.join,
+        )
         for job in download_jobs(documents)
     ]
     changes = api[api_file(CHANGES.path)]

@@ -165,6 +165,9 @@ class Download(msgspec.Struct, frozen=True):
     path: str
     sources: tuple[str, ...]
     make: Callable[[], bytes]
+    parts: tuple[str, ...] = ()
+    """Downloads whose rows, in order, are this one's: `join` makes it from their bytes."""
+    join: Callable[[Sequence[bytes]], bytes] | None = None
 
 
 def download_jobs(documents: Mapping[str, msgspec.Struct]) -> list[Download]:
@@ -198,7 +201,9 @@ def download_jobs(documents: Mapping[str, msgspec.Struct]) -> list[Download]:
     paths = [HISTORY_SNAPSHOT.api_path(s.date.isoformat()) for s in history.snapshots]
     snapshots = [_get(documents, path, HistoryDetail) for path in paths]
     every = partial(_csv, HISTORY_COLUMNS, _history_rows, snapshots)
-    jobs.append(Download(history_download(), (HISTORY.path, *paths), every))
+    parts = tuple(snapshot_download(s.date.isoformat()) for s in snapshots)
+    join = partial(joined, HISTORY_COLUMNS)
+    jobs.append(Download(history_download(), (HISTORY.path, *paths), every, parts, join))
     for path, snapshot in zip(paths, snapshots, strict=True):
         csv_path = snapshot_download(snapshot.date.isoformat())
         one = partial(_csv, HISTORY_COLUMNS, _history_rows, [snapshot])
@@ -220,3 +225,12 @@ def _csv_of(
     columns: Sequence[str], rows: Callable[[S], Iterable[Sequence[Cell]]], source: Callable[[], S]
 ) -> bytes:
     return to_csv(columns, rows(source()))
+
+
+def joined(columns: Sequence[str], parts: Sequence[bytes]) -> bytes:
+    """The CSV of `columns` whose rows are those of `parts` (CSV files of the same columns),
+    in order: the same bytes as `to_csv` of all their rows, without writing a cell again."""
+    header = to_csv(columns, [])
+    if any(not part.startswith(header) for part in parts):
+        raise BuildError("downloads: a part of a joined CSV has other columns")
+    return header + b"".join(part[len(header) :] for part in parts)

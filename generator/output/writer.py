@@ -492,6 +492,18 @@ class SiteWriter:
         self.note(rel, placed)
         return placed[0].digest
 
+    def staged(self, rel: str) -> bytes:
+        """The bytes of `rel`, put in this build (and noted), read back from the staging
+        tree and checked against its digest (safe in a forked worker)."""
+        digest = self.digests.get(rel)
+        try:
+            data = (self.stager.root / rel).read_bytes()
+        except OSError as exc:
+            raise self._error(exc) from exc
+        if digest is None or content_digest(data) != digest:
+            raise BuildError(f"{rel}: not the bytes this build put in the site")
+        return data
+
     def place_kept(self, rel: str, digest: bytes) -> Placed | None:
         """Place the claimed `rel` without its bytes, when the spare or the live site holds
         a file of that digest (by the record); None if neither does (safe in a worker)."""

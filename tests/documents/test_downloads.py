@@ -5,8 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from generator.api.files import NOT_FOUND_FILE
 from generator.api.hosting import header_rules, headers_for, parse_headers
@@ -16,8 +19,10 @@ from generator.documents.downloads import (
     MODEL_COLUMNS,
     MODEL_HISTORY_COLUMNS,
     RANKING_COLUMNS,
+    joined,
     to_csv,
 )
+from generator.errors import BuildError
 from generator.serve import StaticHost
 
 
@@ -138,3 +143,24 @@ def test_an_unknown_download_is_a_csv_404_as_its_content_type_says(built_site: P
         assert response.headers["content-type"].startswith("text/csv"), path
         assert response.body == (built_site / NOT_FOUND_FILE).read_bytes(), path
     assert host.respond("/downloads/models.csv").status_code == 200
+
+
+def test_to_csv_refuses_what_is_not_a_finite_number() -> None:
+    for value in (math.inf, -math.inf, math.nan):
+        with pytest.raises(ValueError, match="cannot publish"):
+            to_csv(["a", "b"], [[1.5, value]])
+
+
+def test_the_whole_history_is_its_snapshots_joined(built_site: Path) -> None:
+    """history.csv, as the build joins it from the snapshots' files, is `to_csv` of all
+    their rows; a part with other columns is refused."""
+    history = json.loads((built_site / "api" / "v1" / "history.json").read_bytes())
+    parts = [
+        (built_site / "downloads" / "history" / f"{s['date']}.csv").read_bytes()
+        for s in history["snapshots"]
+    ]
+    whole = (built_site / "downloads" / "history.csv").read_bytes()
+    assert len(parts) > 0 and joined(HISTORY_COLUMNS, parts) == whole
+    assert joined(HISTORY_COLUMNS, []) == to_csv(HISTORY_COLUMNS, [])
+    with pytest.raises(BuildError, match="other columns"):
+        joined(HISTORY_COLUMNS, [*parts, to_csv(RANKING_COLUMNS, [])])

@@ -185,3 +185,16 @@ def test_a_concurrent_build_is_refused(tmp_path: Path) -> None:
     with site._locked(tmp_path), pytest.raises(BuildError, match="another build"):
         write_site(_site(), out)
     assert not out.exists()
+
+
+def test_staged_reads_back_a_file_put_in_this_build(tmp_path: Path) -> None:
+    """What a file joined from others reads: the bytes put, checked by their digest."""
+    out = tmp_path / "site_out"
+    with site.SiteWriter(out) as writer:
+        writer.put("a/part.csv", b"x\r\n1\r\n")
+        assert writer.staged("a/part.csv") == b"x\r\n1\r\n"
+        (writer.stager.root / "a" / "part.csv").write_bytes(b"x\r\n2\r\n")
+        with pytest.raises(BuildError, match="not the bytes this build put"):
+            writer.staged("a/part.csv")
+        with pytest.raises(BuildError, match="cannot write the site"):
+            writer.staged("never/put.csv")
