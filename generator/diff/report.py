@@ -30,6 +30,10 @@ MAX_MARKDOWN = 60_000
 """UTF-8 bytes of a whole Markdown report, counted as posted (escaped, with its markup): a
 pull request comment holds 65,536 characters, and `scripts/ci/comment-pr` cuts a body over
 60,000 bytes at a line (which could leave a table or `<details>` open)."""
+MAX_SUMMARY_BYTES = 1000
+"""UTF-8 bytes of the Markdown report's bold summary line at most, escaped (a longer summary is
+cut, with `…`): it quotes the methodology versions, and its bytes come out of `MAX_MARKDOWN`
+like every other line's."""
 MIN_ROWS = 5
 FULL_REPORT = (
     "the whole report is `modelscores diff --format json` (or the text one) of the same builds"
@@ -273,13 +277,22 @@ def _text(diff: Diff) -> Iterator[str]:
 
 def _markdown(diff: Diff) -> Iterator[str]:
     sections = [(heading, [_escaped(row) for row in rows]) for heading, rows in _sections(diff)]
-    head = ["## modelscores diff", "", f"**{github_text(diff.summary)}**"]
+    head = ["## modelscores diff", "", _summary_line(diff.summary)]
     budget = MAX_MARKDOWN - _size(head)
     fitted, dropped = _fitted(sections, budget)
     yield from head
     for heading, rows, left_out in fitted:
         yield from _section(heading, rows, left_out)
     yield from _left_out(dropped, budget - sum(_size(_section(*s)) for s in fitted))
+
+
+def _summary_line(summary: str) -> str:
+    """`**summary**`, escaped, cut (with `…`) to at most `MAX_SUMMARY_BYTES` bytes."""
+    text, mark = summary, ""
+    while (size := len(f"**{github_text(text + mark)}**".encode())) > MAX_SUMMARY_BYTES:
+        # Escaping lengthens text unevenly (`www.` takes 12 bytes): cut in proportion.
+        text, mark = text[: min(len(text) - 1, len(text) * MAX_SUMMARY_BYTES // size)], "\u2026"
+    return f"**{github_text(text + mark)}**"
 
 
 def _escaped(row: Row) -> Row:

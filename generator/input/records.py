@@ -407,7 +407,8 @@ class IntervalCheckRecord(Record, kw_only=True, frozen=True):
 class MethodologyRecord(Record, kw_only=True, frozen=True):
     """`data/methodology.toml`: version, summary, parameters, dimensions, changelog."""
 
-    version: Annotated[str, Meta(pattern=r"\A\d{4}-\d{2}-\d{2}[a-z0-9.-]*\Z")]
+    # Quoted on every page and in the diff comment's summary line: 64 characters at most.
+    version: Annotated[str, Meta(pattern=r"\A\d{4}-\d{2}-\d{2}[a-z0-9.-]*\Z", max_length=64)]
     summary: Line  # one line: the agents' text summary quotes it in one
     updated: dt.datetime
     cost_unit: Line

@@ -6,10 +6,20 @@ from __future__ import annotations
 
 import re
 
+import msgspec
 from markdown_it import MarkdownIt
 
-from generator.diff.changes import Cause, Diff, ModelChange, Move, PlaceMove, RankingChange
-from generator.diff.report import MAX_MARKDOWN, heading, render
+from generator.diff.changes import (
+    Cause,
+    Diff,
+    MethodologyChange,
+    ModelChange,
+    Move,
+    PlaceMove,
+    RankingChange,
+    summary,
+)
+from generator.diff.report import MAX_MARKDOWN, MAX_SUMMARY_BYTES, heading, render
 from generator.encoders import github_text
 
 COMMENT_LIMIT = 65_536  # GitHub refuses a longer comment
@@ -186,3 +196,21 @@ def test_too_many_sections_to_name_are_named_while_they_fit_and_the_rest_counted
     expected = [(github_text(heading(r.id, r.name)), len(r.moves)) for r in rankings]
     assert named == expected[kept : kept + len(named)]
     assert rest == (2000 - kept - len(named), sum(n for _, n in expected[kept + len(named) :]))
+
+
+def test_a_long_summary_line_is_cut_so_the_comment_keeps_its_budget() -> None:
+    """The summary quotes the methodology versions: one of `2026-02-01-` and 6,000 `www.`
+    (each escaped longer) made a 72,255-byte comment, the head line past the whole budget.
+    The line is cut; every byte of the comment, head included, stays within it."""
+    version = Move("2026-02-01", "2026-02-01-" + "www." * 6000)
+    rankings = _rankings(300, "ranking")
+    draft = Diff(summary="", rankings=rankings, methodology=MethodologyChange(version=version))
+    diff = msgspec.structs.replace(draft, summary=summary(draft))
+    assert len(diff.summary.encode()) > MAX_MARKDOWN / 3
+    markdown = render(diff, "markdown")
+    assert len(markdown.encode()) <= MAX_MARKDOWN
+    head = markdown.splitlines()[2]
+    assert head.startswith(
+        "**300 rankings changed, methodology 2026-02-01 -\\> 2026-02-01-www<!-- -->.www"
+    )
+    assert head.endswith("\u2026**") and len(head.encode()) <= MAX_SUMMARY_BYTES

@@ -516,3 +516,22 @@ def test_validation_problem_turns_msgspec_paths_into_fields(
     message: str, expected: tuple[str, str]
 ) -> None:
     assert validation_problem(message) == expected
+
+
+def test_a_methodology_version_over_its_length_is_one_line(tmp_path: Path) -> None:
+    """The version is quoted in the diff comment's summary line and on every page: 64
+    characters at most (`2026-02-01-` and 6,000 `www.` made a 72,255-byte comment)."""
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURE, data)
+    methodology = data / "methodology.toml"
+    text = methodology.read_text(encoding="utf-8")
+    longest = "2026-02-01-" + "a" * 53
+    methodology.write_text(text.replace('version = "2026-02-01"', f'version = "{longest}"', 1))
+    assert load_dataset(data).methodology.version == longest
+    methodology.write_text(text.replace('version = "2026-02-01"', f'version = "{longest}a"', 1))
+    with pytest.raises(DataError) as caught:
+        load_dataset(data)
+    assert caught.value.problems == [
+        f"{methodology}: version: Expected `str` of length <= 64 (value:"
+        f' "2026-02-01-{"a" * 47}\u2026)'
+    ]
