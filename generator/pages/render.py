@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from importlib import resources
-from types import CodeType, MethodType
+from types import BuiltinMethodType, CodeType, MethodType
 from typing import Any
 
 import jinja2
@@ -179,16 +179,22 @@ class _Template(jinja2.Template):
 
 
 class _Context(jinja2.runtime.Context):
-    """Calls the pages' own link helpers directly.
+    """Calls the pages' own link helpers and built-in methods directly.
 
     Jinja sends every call in a template through `Context.call`, which looks for a
     `pass_context` marker on the callable and its `__call__` first: a tenth of a page's
-    time. A `Linker` and its bound methods carry no marker, so they are called as they
-    are; every other callable goes the usual way.
+    time. A `Linker`, its bound methods and a built-in function or method (`date.isoformat`,
+    `dict.get`: they cannot hold a marker) are called as they are; every other callable
+    goes the usual way.
     """
 
     def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:
-        if type(__obj) is Linker or (type(__obj) is MethodType and type(__obj.__self__) is Linker):
+        kind = type(__obj)
+        if (
+            kind is Linker
+            or kind is BuiltinMethodType
+            or (kind is MethodType and type(__obj.__self__) is Linker)
+        ):
             kwargs.pop("_block_vars", None)
             kwargs.pop("_loop_vars", None)
             return __obj(*args, **kwargs)
@@ -199,6 +205,7 @@ def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("generator.pages", "templates"),
         bytecode_cache=_COMPILED,
+        auto_reload=False,  # an environment lives for one build: no stat a page per template
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
