@@ -95,12 +95,21 @@ def decode(body: bytes) -> tuple[Any, str | None]:
     or not UTF-8: a short reason, never the body itself)."""
     try:
         return msgspec.json.decode(body), None
-    except UnicodeDecodeError as exc:
-        return None, f"the body is not UTF-8 (byte {exc.start})"
+    except UnicodeDecodeError:  # its `start` counts from the string's start, not the body's
+        return None, f"the body is not UTF-8 (byte {_bad_byte(body)})"
     except RecursionError:
         return None, "the body is nested too deeply"
     except msgspec.DecodeError as exc:
         return None, str(exc)[:120]
+
+
+def _bad_byte(body: bytes) -> int:
+    """The offset in `body` of its first byte that is not UTF-8 (0 if there is none)."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start
+    return 0
 
 
 def envelope_problem(body: bytes) -> tuple[int, str] | None:

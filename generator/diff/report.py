@@ -307,7 +307,7 @@ def _section(heading: str, rows: list[Row], left_out: int) -> Iterator[str]:
     yield ""
     table = list(_table(rows))
     if left_out:
-        table += ["", f"... and {left_out} more rows: {FULL_REPORT}."]
+        table += ["", f"... and {_count(left_out, 'more row')}: {FULL_REPORT}."]
     if len(rows) > DETAILS_ROWS:
         yield f"<details><summary>{len(rows) + left_out} rows</summary>"
         yield ""
@@ -366,7 +366,8 @@ def _left_out_bound(dropped: Dropped, named_bytes: int) -> int:
     take `named_bytes`): its lines naming none, those rows and a `<details>` around them."""
     if not dropped:
         return 0
-    wrapper = ["", f"<details><summary>{len(dropped)} sections</summary>", "", "</details>"]
+    summary = f"<details><summary>{_count(len(dropped), 'section')}</summary>"
+    wrapper = ["", summary, "", "</details>"]
     return _size(_left_out_lines(dropped, 0)) + named_bytes + _size(wrapper)
 
 

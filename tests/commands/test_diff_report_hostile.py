@@ -130,7 +130,7 @@ def test_many_sections_still_fit_with_the_rest_counted() -> None:
     markdown = render(Diff(summary="2000 rankings changed", rankings=rankings), "markdown")
     assert len(markdown.encode()) <= MAX_MARKDOWN
     body = markdown.partition("\n### Left out\n")[0]
-    counted = re.findall(r"\.\.\. and (\d+) more rows", body)
+    counted = re.findall(r"\.\.\. and (\d+) more rows?:", body)
     shown_rows = sum(1 for line in body.splitlines() if line.startswith("| ") and "#" in line)
     named, rest = _left_out(markdown)
     left_out = sum(n for _, n in named) + (rest[1] if rest else 0)
@@ -177,7 +177,7 @@ def test_sections_left_out_whole_are_named_with_their_rows_at_the_end() -> None:
     expected = [(github_text(heading(r.id, r.name)), len(r.moves)) for r in rankings]
     assert 0 < len(kept) < 400 and named == expected[len(kept) :]
     assert f"{len(named)} more sections ({sum(n for _, n in named)} rows) did not fit" in markdown
-    cut_rows = sum(map(int, re.findall(r"\.\.\. and (\d+) more rows", body)))
+    cut_rows = sum(map(int, re.findall(r"\.\.\. and (\d+) more rows?:", body)))
     shown_rows = sum(1 for line in body.splitlines() if line.startswith("| ") and "#" in line)
     assert shown_rows + cut_rows == sum(len(r.moves) for r in rankings[: len(kept)])
     for nodes in _inline_text(markdown):
@@ -214,3 +214,13 @@ def test_a_long_summary_line_is_cut_so_the_comment_keeps_its_budget() -> None:
         "**300 rankings changed, methodology 2026-02-01 -\\> 2026-02-01-www<!-- -->.www"
     )
     assert head.endswith("\u2026**") and len(head.encode()) <= MAX_SUMMARY_BYTES
+
+
+def test_one_row_left_out_is_one_more_row() -> None:
+    """Six changed models of 11,000-byte names: five fit the budget, and the sixth is
+    counted in the singular."""
+    models = [_changed(f"m-{n}", f"{n}{'x' * 11_000}") for n in range(6)]
+    markdown = render(Diff(summary="6 models changed", models_changed=models), "markdown")
+    assert len(markdown.encode()) <= MAX_MARKDOWN
+    assert "... and 1 more row: the whole report is" in markdown
+    assert "more rows" not in markdown

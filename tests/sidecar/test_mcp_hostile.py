@@ -442,6 +442,23 @@ def test_malformed_json_rpc_is_a_client_error(
     assert_still_serving(sidecar)
 
 
+@pytest.mark.parametrize("before", [b"", b"\xc3\xa9" * 3, b"x" * 5000])
+def test_a_body_not_utf_8_is_named_by_the_offset_of_its_bad_byte(
+    sidecar: Sidecar, before: bytes
+) -> None:
+    """A Latin-1 `\xe9` inside a string: msgspec counted its offset from the string's start
+    (`byte 0`); the error names its offset in the body."""
+    body = b'{"x":"' + before + b'\xe9"}'
+    with no_server_failures(sidecar):
+        response = sidecar.post(body)
+    message = assert_sane(sidecar, response)
+    assert message is not None, response.text
+    assert message["error"] == {
+        "code": -32700,
+        "message": f"Parse error: the body is not UTF-8 (byte {6 + len(before)})",
+    }
+
+
 def test_unknown_method_is_method_not_found(sidecar: Sidecar) -> None:
     for method in ("nope", "tools/delete", "resources/write", "rpc.discover", "", "x" * 5000):
         with no_server_failures(sidecar):
