@@ -1069,4 +1069,30 @@ CASES: tuple[Case, ...] = (
             ),
         ),
     ),
+    # a source URL host a browser reads as another one (010.010.010.010 goes to 8.8.8.8) or
+    # refuses (an xn-- label that is not punycode: the decoder asks the whole rule)
+    Case(
+        "octal-ipv4-host-in-result-source-url",
+        setitem(A2, "results.0.source_url", "http://010.010.010.010/"),
+        (
+            _m(
+                A2,
+                "results[0].source_url",
+                'numeric host "010.010.010.010" in a URL (an IPv4 address is written a.b.c.d,'
+                ' each 0 to 255 without leading zeros) (value: "http://010.010.010.010/")',
+            ),
+        ),
+    ),
+    Case(
+        "bad-punycode-host-in-domain-result-source-url",
+        setitem(CODING, "results.1.source_url", "https://xn--zz-zzzz.example/x"),
+        (
+            _m(
+                CODING,
+                "results[1].source_url",
+                'label "xn--zz-zzzz" in a URL\'s host is not punycode (an xn-- label is the'
+                ' ASCII form of a name that is not ASCII) (value: "https://xn--zz-zzzz.example/x")',
+            ),
+        ),
+    ),
 )
