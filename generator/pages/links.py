@@ -92,7 +92,7 @@ class Linker:
             return markupsafe.escape(text)
         # Plain strings only: a Markup text equals the str of its characters but escapes
         # differently, so it must never find the str's anchor (nor the str the Markup's).
-        memo = self.memo if type(text) is str and type(url) is str else None
+        memo = self.shared_memo if type(text) is str and type(url) is str else None
         key = (text, url, external)
         if memo is not None:
             found = memo.anchors.get(key)
@@ -106,7 +106,7 @@ class Linker:
         return html
 
     def __call__(self, target: str) -> str:
-        memo = self.memo if type(target) is str else None  # as in `anchor`
+        memo = self.shared_memo if type(target) is str else None  # as in `anchor`
         if memo is not None:
             found = memo.hrefs.get(target)
             if found is not None:
@@ -129,6 +129,14 @@ class Linker:
         if not path or path.endswith("/"):
             rel = "./" if rel == "." else rel + "/"
         return rel + hash_ + fragment
+
+    @cached_property
+    def shared_memo(self) -> Hrefs | None:
+        """`memo`, for a page whose folder is clean (no `..` part, not absolute): another
+        page's href holds for this one only when both are worked out the same way."""
+        base = _parts(self.folder)
+        clean = ".." not in base and not self.folder.startswith("/") and not self.absolute
+        return self.memo if clean else None
 
     @cached_property
     def folder(self) -> str:

@@ -64,6 +64,16 @@ def test_memoised_links_are_the_links_each_page_makes_alone(
     assert _compare(calls) == []
 
 
+def test_a_page_with_a_dotdot_folder_takes_nothing_from_its_class() -> None:
+    """`a/..` is the top folder, yet of the class of `a/b` (depth 2, first folder `a`):
+    its links are worked out alone (hypothesis found this one)."""
+    calls = [
+        ("a/b/index.html", "x/", "x", False),  # "../../x/", kept for the class
+        ("a/../index.html", "x/", "x", False),  # "x/", not the class's "../../x/"
+    ]
+    assert _compare(calls) == []
+
+
 def test_a_memo_that_keeps_page_specific_hrefs_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparison has teeth: keep every href (a stale one for pages of another folder)
     and it finds the wrong link."""
