@@ -147,8 +147,9 @@ def escape(value: object) -> markupsafe.Markup:
     """`markupsafe.escape(value)`, the same Markup for every value, at a third of the cost
     for the two kinds pages print most: a plain str (escaped by markupsafe's own function)
     and a plain int (digits and a sign: nothing to escape). Anything else, a Markup or an
-    object with `__html__` included, is `markupsafe.escape`'s."""
-    kind = value.__class__
+    object with `__html__` included, is `markupsafe.escape`'s. The kind is `type(value)`,
+    as markupsafe's: a proxy may report another `__class__`."""
+    kind = type(value)
     if kind is str:
         return _new_markup(markupsafe.Markup, _escape_inner(value))  # type: ignore[arg-type]
     if kind is int:

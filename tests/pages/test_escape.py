@@ -34,6 +34,23 @@ class _Level(enum.IntEnum):
     HIGH = 3
 
 
+class _StrProxy:
+    """Reports str as its class (as proxies do) but prints through its own `__html__`."""
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return str
+
+    def __html__(self) -> str:
+        return "<b>proxied</b>"
+
+
+class _IntProxy(_StrProxy):
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return int
+
+
 VALUES = st.one_of(
     st.text(),
     st.text(alphabet="<>&'\"a1 –").map(str),
@@ -45,6 +62,8 @@ VALUES = st.one_of(
     st.text(alphabet="<>&'\"a").map(_Text),
     st.just(_Html()),
     st.just(_Level.HIGH),
+    st.just(_StrProxy()),
+    st.just(_IntProxy()),
 )
 
 
@@ -52,6 +71,12 @@ VALUES = st.one_of(
 def test_escape_is_markupsafes(value: Any) -> None:
     ours, theirs = render.escape(value), markupsafe.escape(value)
     assert ours == theirs and type(ours) is type(theirs) is markupsafe.Markup
+
+
+def test_a_proxy_reporting_str_or_int_keeps_its_html() -> None:
+    """markupsafe picks by type(), not __class__, which a proxy can report falsely."""
+    assert render.escape(_StrProxy()) == markupsafe.Markup("<b>proxied</b>")
+    assert render.escape(_IntProxy()) == markupsafe.Markup("<b>proxied</b>")
 
 
 def test_hostile_text_is_escaped() -> None:
