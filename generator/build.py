@@ -341,6 +341,8 @@ def _kept_history(dataset: Dataset, key: bytes, outputs: OutputCache) -> Documen
     for kind, path in kinds:
         read = partial(_read_kept, outputs, api_file(path), key)
         if kind is MODEL_HISTORY:  # no page reads them: only their files are kept
+            if outputs.lookup(api_file(path), key) is None:  # changed, size and time kept
+                return None
             past[path] = Published(kind.response, read)
             continue
         data = outputs.lookup(api_file(path), key)
@@ -396,7 +398,7 @@ def write_derived(
         jobs = [
             Output(
                 d.path,
-                partial(_joined, site, d.parts, d.join) if d.join is not None else d.make,
+                partial(_joined, site, d.parts, d.join, d.make) if d.join is not None else d.make,
                 key=outputs.key([d.path.encode(), *d.inputs]),
             )
             for d in files
@@ -406,9 +408,18 @@ def write_derived(
 
 
 def _joined(
-    site: SiteWriter, parts: Sequence[str], join: Callable[[Sequence[bytes]], bytes]
+    site: SiteWriter,
+    parts: Sequence[str],
+    join: Callable[[Sequence[bytes]], bytes],
+    make: Callable[[], bytes],
 ) -> bytes:
-    return join([site.staged(part) for part in parts])
+    """`join` of the parts' bytes; made cell by cell when a part kept from the last build
+    is not the bytes it was (damaged in the site with its size and time unchanged)."""
+    try:
+        data = [site.staged(part) for part in parts]
+    except BuildError:
+        return make()
+    return join(data)
 
 
 def _pages(

@@ -8,6 +8,7 @@ history shows makes them all again; either way the site is a clean build's, byte
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from collections.abc import Callable, Iterator
@@ -19,7 +20,7 @@ from support.paths import FIXTURE_DATA
 from support.sitetree import drop_caches
 
 from generator import build
-from generator.api.files import model_history_download
+from generator.api.files import history_download, model_history_download
 from generator.api.urls import SiteConfig
 from generator.build import build_site
 from generator.documents import assemble
@@ -85,6 +86,17 @@ def _new_result(data: Path) -> None:
         r"\Z",
         '\n[[results]]\nbenchmark = "arc-agi-1"\nvalue = 0.3\nsource_name = "Test source"\n'
         'source_url = "https://example.org/arc"\nas_of = 2026-01-10\n',
+    )
+
+
+def _next_month(data: Path) -> None:  # a new month: the ones before it are kept
+    beta = data / "models" / "beta-1.toml"
+    _edit(beta, r"^updated = 2026-01-10T00:00:00Z$", "updated = 2026-02-11T00:00:00Z")
+    _edit(
+        beta,
+        r"\Z",
+        '\n[[results]]\nbenchmark = "arc-agi-1"\nvalue = 0.3\nsource_name = "Test source"\n'
+        'source_url = "https://example.org/arc"\nas_of = 2026-02-10\n',
     )
 
 
@@ -176,6 +188,51 @@ def test_a_lost_model_history_csv_is_made_from_the_kept_file(
     assert made == []
     assert csv.exists()
     assert _tree(site) == _clean(data, tmp_path / "clean" / "site_out")
+
+
+def _damage_quietly(path: Path, old: bytes, new: bytes) -> None:
+    """Same size, same inode, same mtime: what a no-op build trusts without reading."""
+    assert len(old) == len(new)
+    before = path.stat()
+    data = path.read_bytes()
+    assert old in data
+    path.write_bytes(data.replace(old, new, 1))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_ino == before.st_ino
+
+
+def test_a_quietly_damaged_model_history_is_made_again_not_a_failed_build(
+    built: tuple[Path, Path], made: list[int], tmp_path: Path
+) -> None:
+    """A kept model history whose bytes changed (size and time kept) while its CSV is gone:
+    the build makes the history again and the CSV from it, twice running (a reviewer saw
+    "changed in the site during the build; build again" on every build)."""
+    data, site = built
+    _damage_quietly(site / "api" / "v1" / "model-history" / "gamma-1", b"Gamma", b"Gxmma")
+    (site / model_history_download("gamma-1")).unlink()
+    _price(data)
+    build_site(data, site, SiteConfig())
+    build_site(data, site, SiteConfig())
+    assert made == [1]
+    clean = _clean(data, tmp_path / "clean" / "site_out")
+    csv = model_history_download("gamma-1")
+    assert (site / csv).read_bytes() == clean[csv]
+
+
+def test_a_quietly_damaged_snapshot_csv_leaves_the_whole_history_csv_right(
+    built: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The whole history's CSV is joined from the snapshot CSVs in the site; one kept from
+    the last build but damaged (size and time kept) makes it cell by cell instead of
+    failing every later build."""
+    data, site = built
+    (oldest,) = (site / "downloads" / "history").iterdir()  # January, kept by February
+    _damage_quietly(oldest, b"alpha-1", b"alpha-9")
+    _next_month(data)
+    build_site(data, site, SiteConfig())
+    build_site(data, site, SiteConfig())
+    clean = _clean(data, tmp_path / "clean" / "site_out")
+    assert (site / history_download()).read_bytes() == clean[history_download()]
 
 
 def test_a_wrong_key_would_be_caught(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
