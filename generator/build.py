@@ -339,16 +339,13 @@ def _kept_history(dataset: Dataset, key: bytes, outputs: OutputCache) -> Documen
         return None
     past: Documents = {}
     for kind, path in kinds:
-        read = partial(_read_kept, outputs, api_file(path), key)
-        if kind is MODEL_HISTORY:  # no page reads them: only their files are kept
-            if outputs.lookup(api_file(path), key) is None:  # changed, size and time kept
-                return None
-            past[path] = Published(kind.response, read)
-            continue
         data = outputs.lookup(api_file(path), key)
-        if data is None:
+        if data is None:  # changed since, its size and time kept
             return None
-        past[path] = msgspec.json.decode(data, type=kind.response)
+        if kind is MODEL_HISTORY:  # no page reads them: only their files are kept
+            past[path] = Published(kind.response, partial(_read_kept, outputs, api_file(path), key))
+        else:
+            past[path] = msgspec.json.decode(data, type=kind.response)
     return past
 
 
