@@ -34,6 +34,11 @@ MAX_FILE_PROBLEMS = 100
 """Problems listed for one file; the rest are counted in one line."""
 
 
+def more_problems(count: int) -> str:
+    """The problems past a file's cap, counted: "1 more problem", "1,234 more problems"."""
+    return f"{count:,} more problem{'' if count == 1 else 's'}"
+
+
 def tree_problems(data_dir: Path) -> list[str]:
     """One line per whole-tree limit `data_dir` passes (empty when within every limit)."""
     if data_dir.is_symlink():

@@ -31,6 +31,7 @@ from generator.input.limits import (
     MAX_FILE_PROBLEMS,
     MAX_FILE_VALUES,
     MAX_TREE_LINES,
+    more_problems,
     tree_problems,
 )
 from generator.input.loaded import Loaded, Records
@@ -388,7 +389,7 @@ def _parse_file(
     more = len(found) - MAX_FILE_PROBLEMS + decoded.unlisted
     if more > 0:
         problems.append(
-            f"{path}: file: {more:,} more problems (only the first {MAX_FILE_PROBLEMS} of a"
+            f"{path}: file: {more_problems(more)} (only the first {MAX_FILE_PROBLEMS} of a"
             " file are listed)"
         )
     record = decoded.record

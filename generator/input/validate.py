@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from generator.input.decode import shown_field, suggest
-from generator.input.limits import MAX_FILE_PROBLEMS
+from generator.input.limits import MAX_FILE_PROBLEMS, more_problems
 from generator.input.loaded import Loaded, Records
 from generator.input.provenance import check_provenance
 from generator.input.records import (
@@ -39,7 +39,7 @@ def _capped(problems: list[str]) -> list[str]:
         if counts[label] <= MAX_FILE_PROBLEMS:
             kept.append(problem)
     return kept + [
-        f"{label}: file: {count - MAX_FILE_PROBLEMS:,} more problems with other records (only"
+        f"{label}: file: {more_problems(count - MAX_FILE_PROBLEMS)} with other records (only"
         f" the first {MAX_FILE_PROBLEMS} of a file are listed)"
         for label, count in counts.items()
         if count > MAX_FILE_PROBLEMS

@@ -5,9 +5,11 @@ the capped problem list) hold, and leave room for the catalogue to grow: the ben
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
+from support.paths import FIXTURE_DATA as FIXTURE
 from support.paths import REPO
 
 from bench.synth import SynthSpec, write_dataset
@@ -31,7 +33,8 @@ from generator.input.limits import (
     MAX_TREE_LINES,
     tree_problems,
 )
-from generator.input.load import MAX_FILE_BYTES
+from generator.input.load import MAX_FILE_BYTES, load_dataset
+from generator.input.validate import _capped
 
 
 def test_problem_output_is_capped_with_a_count_of_the_rest() -> None:
@@ -42,6 +45,34 @@ def test_problem_output_is_capped_with_a_count_of_the_rest() -> None:
     assert DataError(problems).problems == sorted(problems)  # every problem kept for callers
     exact = DataError(problems[:MAX_SHOWN_PROBLEMS]).format_message().splitlines()
     assert len(exact) == MAX_SHOWN_PROBLEMS + 1 and not any(x.startswith("...") for x in exact)
+
+
+@pytest.mark.parametrize(("extra", "counted"), [(1, "1 more problem"), (2, "2 more problems")])
+def test_a_file_past_its_problem_cap_counts_the_rest_in_words(
+    tmp_path: Path, extra: int, counted: str
+) -> None:
+    # MAX_FILE_PROBLEMS + extra unknown keys in one model file: the cap lists 100, then one
+    # line counts the `extra` left over, singular for one
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURE, data)
+    model = data / "models" / "alpha-1.toml"
+    keys = "".join(f"k{i} = 1\n" for i in range(MAX_FILE_PROBLEMS + extra))
+    model.write_text(keys + model.read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(DataError) as raised:
+        load_dataset(data)
+    tail = f"{model}: file: {counted} (only the first {MAX_FILE_PROBLEMS} of a file are listed)"
+    assert [line for line in raised.value.problems if ": file: " in line] == [tail]
+
+
+@pytest.mark.parametrize(("extra", "counted"), [(1, "1 more problem"), (3, "3 more problems")])
+def test_checks_past_a_files_problem_cap_count_the_rest_in_words(extra: int, counted: str) -> None:
+    problems = [f"models/m.toml: aliases: clash {i}" for i in range(MAX_FILE_PROBLEMS + extra)]
+    capped = _capped(problems)
+    assert capped[:-1] == problems[:MAX_FILE_PROBLEMS]
+    assert capped[-1] == (
+        f"models/m.toml: file: {counted} with other records"
+        f" (only the first {MAX_FILE_PROBLEMS} of a file are listed)"
+    )
 
 
 def test_redirect_rules_past_the_limit_are_one_build_error() -> None:
