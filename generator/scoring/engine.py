@@ -19,7 +19,12 @@ from generator.scoring.dimensions import Slot, posterior_estimate
 from generator.scoring.domains import compute_domain
 from generator.scoring.eq import eq_score
 from generator.scoring.noise import estimate_noise
-from generator.scoring.observations import ResultMemo, eq_projections, with_offsets
+from generator.scoring.observations import (
+    ModelResults,
+    ResultMemo,
+    eq_projections,
+    with_offsets,
+)
 from generator.scoring.offsets import (
     benchmark_offsets,
     direct_estimate,
@@ -292,6 +297,29 @@ class Estimates(msgspec.Struct, frozen=True, kw_only=True):
     ranks: dict[str, int]
 
 
+def gather_results(
+    dataset: Dataset, memo: ResultMemo | None = None
+) -> tuple[dict[str, ModelRecord], dict[str, ModelResults]]:
+    """The models by id (sorted) and each one's `ModelResults` (from `memo` where it has them)."""
+    if memo is None:
+        memo = ResultMemo(dataset.benchmarks, DIMENSION_SLUGS)
+    elif memo.benchmarks != dataset.benchmarks:
+        raise ValueError("a result memo serves one benchmark catalogue")
+    models = {m.id: m for m in sorted(dataset.models, key=lambda m: m.id)}
+    return models, {m: memo.results(models[m]) for m in models}
+
+
+def composite_ranks(
+    composites: Mapping[str, float | None],
+) -> tuple[dict[str, int], dict[str, int]]:
+    """The published (rounded) composite of each model that has one, and its rank."""
+    published_iq = {m: round_half_up(c) for m, c in composites.items() if c is not None}
+    ranks = {
+        e.model_id: e.rank for e in rank_entries(sorted(published_iq.items()), "higher_is_better")
+    }
+    return published_iq, ranks
+
+
 def estimate_models(
     dataset: Dataset, estimator: Estimator = estimate_dimensions, memo: ResultMemo | None = None
 ) -> Estimates:
@@ -302,12 +330,7 @@ def estimate_models(
     projected results across the scorings of one run (made for the same benchmarks).
     """
     params = dataset.methodology.parameters
-    if memo is None:
-        memo = ResultMemo(dataset.benchmarks, DIMENSION_SLUGS)
-    elif memo.benchmarks != dataset.benchmarks:
-        raise ValueError("a result memo serves one benchmark catalogue")
-    models = {m.id: m for m in sorted(dataset.models, key=lambda m: m.id)}
-    found = {m: memo.results(models[m]) for m in models}
+    models, found = gather_results(dataset, memo)
     chosen = {m: r.chosen for m, r in found.items()}
     projected = {m: r.projected for m, r in found.items()}
     grouped = {m: r.grouped for m, r in found.items()}
@@ -322,10 +345,7 @@ def estimate_models(
         )
 
     composites = {m: composite_score(dimensions[m], params.min_direct_dimensions) for m in models}
-    published_iq = {m: round_half_up(c) for m, c in composites.items() if c is not None}
-    ranks = {
-        e.model_id: e.rank for e in rank_entries(sorted(published_iq.items()), "higher_is_better")
-    }
+    published_iq, ranks = composite_ranks(composites)
     return Estimates(
         models=models,
         projected=projected,

@@ -35,11 +35,18 @@ from generator.input.records import (
     MethodologyRecord,
     ModelRecord,
 )
-from generator.scoring.engine import estimate_models, estimate_values
+from generator.scoring.engine import (
+    build_population,
+    composite_ranks,
+    estimate_models,
+    estimate_values,
+    gather_results,
+)
+from generator.scoring.monthly import MonthValues, composite_sds, month_composites, month_values
 from generator.scoring.observations import ResultMemo
 from generator.scoring.tasks import TaskMap, in_process
 from generator.scoring.types import RankBand
-from generator.scoring.uncertainty import uncertainties
+from generator.scoring.uncertainty import composite_uncertainties, uncertainties
 from generator.vocabulary import DIMENSION_SLUGS
 
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
@@ -181,10 +188,56 @@ def score_snapshot(dataset: Dataset, memo: ResultMemo | None = None) -> Snapshot
     """The published part of `compute_scores`: the same numbers, without what history omits.
 
     Leaves out the dimension rankings' bands, EQ, cost and domains, which no history
-    document shows; every kept field is computed by the same code as `compute_scores`
-    (`estimate_values`: the dimensions without their detail). `memo` keeps the models'
-    projected results from one month to the next (made for `dataset`'s benchmarks).
+    document shows. The dimensions are `estimate_values`' (without their detail), computed
+    column-wise over the models (`monthly.py`); every other kept field by the same code as
+    `compute_scores`. `memo` keeps the models' projected results from one month to the
+    next (made for `dataset`'s benchmarks).
     """
+    params = dataset.methodology.parameters
+    models, found = gather_results(dataset, memo)
+    grouped = {m: r.grouped for m, r in found.items()}
+    population = build_population(dataset, grouped)
+    values = month_values(models, grouped, population, params)
+    if values is None:
+        return score_snapshot_plainly(dataset, memo)
+    ids = list(models)
+    composites = dict(zip(ids, month_composites(values, params.min_direct_dimensions), strict=True))
+    published_iq, ranks = composite_ranks(composites)
+    spreads = {
+        m: sd
+        for m, sd in zip(ids, composite_sds(values), strict=True)
+        if m in ranks and sd is not None
+    }
+    spread = composite_uncertainties(ids, composites, spreads, ranks, params.interval_z)
+    dimensions = _dimension_values(values)
+    return SnapshotScores(
+        models={
+            m: SnapshotModel(
+                model_id=m,
+                dimensions=dimensions[row],
+                composite=composites[m],
+                iq=published_iq.get(m),
+                rank=ranks.get(m),
+                composite_sd=spread[m].sd,
+                composite_low95=spread[m].low95,
+                composite_high95=spread[m].high95,
+                rank_band=spread[m].band,
+            )
+            for row, m in enumerate(ids)
+        }
+    )
+
+
+def _dimension_values(values: MonthValues) -> list[tuple[float | None, ...]]:
+    """Each row's seven values, None where the estimate has none."""
+    return [
+        tuple(v if h else None for v, h in zip(row, has, strict=True))
+        for row, has in zip(values.value.tolist(), values.has.tolist(), strict=True)
+    ]
+
+
+def score_snapshot_plainly(dataset: Dataset, memo: ResultMemo | None = None) -> SnapshotScores:
+    """`score_snapshot` one model at a time (`estimate_values`), as `compute_scores` scores."""
     estimates = estimate_models(dataset, estimate_values, memo)
     z = dataset.methodology.parameters.interval_z
     spread = uncertainties(

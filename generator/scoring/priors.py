@@ -121,6 +121,13 @@ def _labels(name: str) -> tuple[str, str]:
     return found
 
 
+def precision_weights(sds: Sequence[float]) -> tuple[list[float], float]:
+    """Each term's weight `sd0^2 / sd_t^2` and the combined variance `sd0^2` (as `combine`)."""
+    squares = [sd**2 for sd in sds]
+    variance = 1.0 / sum([1.0 / square for square in squares])
+    return [variance / square for square in squares], variance
+
+
 def combine(
     terms: Sequence[Term],
     source: str,
@@ -147,10 +154,7 @@ def combine(
             evidence=evidence,
             components=alone,
         )
-    squares = [term.sd**2 for term in terms]
-    precision = sum([1.0 / square for square in squares])
-    variance = 1.0 / precision
-    weights = [variance / square for square in squares]
+    weights, variance = precision_weights([term.sd for term in terms])
     mean = sum([w * term.mean for w, term in zip(weights, terms, strict=True)])
     parts: list[tuple[str, float]] = []
     if detail:
