@@ -13,7 +13,6 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 from importlib import resources
 from types import BuiltinMethodType, CodeType, MethodType
 from typing import Any
@@ -42,9 +41,10 @@ from generator.api.openapi import build_openapi
 from generator.api.urls import SiteConfig, api_url, mcp_url, openapi_url
 from generator.digests import content_digest, digest
 from generator.errors import BuildError
-from generator.pages import apidocs, charts, svg, views
+from generator.pages import apidocs, charts, rows, svg, views
 from generator.pages.axes import format_value
 from generator.pages.charts import DrawnChart
+from generator.pages.formats import dash, escape, fixed, signed, whole
 from generator.pages.links import Hrefs, Linker, page_class
 from generator.pages.reuse import Collect, Outputs, RenderAll, Sink, TaskMap, in_process
 from generator.pages.sitedocs import SiteDocuments
@@ -63,41 +63,6 @@ NAV = (
 PAGE_FILE = "index.html"  # the file a page folder is served from
 COMPARE_PAGE = "compare/"  # a page of the site, not of the API: its script reads /models/{id}
 STATIC_FILES = ("site.css", "site.js", "icon.svg", "icon.png")
-
-
-def _dash(value: object) -> object:
-    return "–" if value is None or value is msgspec.UNSET else value
-
-
-def _fixed(value: object, digits: int = 2) -> str:
-    if not isinstance(value, float | int):
-        return "–"
-    return f"{value:z,.{digits}f}"  # z: a value that rounds to zero is never `-0.00`
-
-
-def _signed(value: object, digits: int = 1) -> str:
-    """`+1.5`, `-0.3`; a value that rounds to zero is `+0.0`, never `-0.0` or `+-0.0`."""
-    if not isinstance(value, float | int):
-        return "–"
-    return f"{value:+z.{digits}f}"
-
-
-_WHOLES: dict[tuple[type, float | int], str] = {}
-WHOLES_LIMIT = 1 << 16
-"""Range ends `_whole` keeps (2-decimal IQs repeat: every history snapshot row has two)."""
-
-
-def _whole(value: object) -> str:
-    """A range end as a whole IQ point, half up (the API keeps 2 decimals)."""
-    if not isinstance(value, float | int):
-        return "–"
-    key = (type(value), value)  # 0.0 and -0.0 share a key, as they share "0"
-    found = _WHOLES.get(key)
-    if found is None:
-        found = str(Decimal(repr(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP) + 0)  # no -0
-        if len(_WHOLES) < WHOLES_LIMIT:
-            _WHOLES[key] = found
-    return found
 
 
 def _inline_code(text: str) -> markupsafe.Markup:
@@ -132,33 +97,8 @@ class _CompiledTemplates(jinja2.BytecodeCache):
 _COMPILED = _CompiledTemplates()
 
 
-try:
-    from markupsafe import _escape_inner  # type: ignore[attr-defined]  # its own, in C
-except ImportError:  # pragma: no cover - a markupsafe without it: escape() does the work
-
-    def _escape_inner(text: str, /) -> str:
-        return str(markupsafe.escape(text))
-
-
-_new_markup = str.__new__
-
-
-def escape(value: object) -> markupsafe.Markup:
-    """`markupsafe.escape(value)`, the same Markup for every value, at a third of the cost
-    for the two kinds pages print most: a plain str (escaped by markupsafe's own function)
-    and a plain int (digits and a sign: nothing to escape). Anything else, a Markup or an
-    object with `__html__` included, is `markupsafe.escape`'s. The kind is `type(value)`,
-    as markupsafe's: a proxy may report another `__class__`."""
-    kind = type(value)
-    if kind is str:
-        return _new_markup(markupsafe.Markup, _escape_inner(value))  # type: ignore[arg-type]
-    if kind is int:
-        return _new_markup(markupsafe.Markup, str(value))
-    return markupsafe.escape(value)
-
-
 class _Template(jinja2.Template):
-    """A template whose `{{ ... }}` output goes through `escape` above.
+    """A template whose `{{ ... }}` output goes through `formats.escape`.
 
     Jinja's compiled templates import `escape` (markupsafe's) into their own module and
     call it on every value they print under autoescape: a third of a page's time. The
@@ -216,14 +156,20 @@ def _environment() -> jinja2.Environment:
     env.context_class = _Context
     env.template_class = _Template
     env.filters.update(
-        dash=_dash,
-        fixed=_fixed,
-        signed=_signed,
-        whole=_whole,
+        dash=dash,
+        fixed=fixed,
+        signed=signed,
+        whole=whole,
         value=format_value,
         cost=views.format_cost,
         dim=views.dimension_iq,
         code=_inline_code,
+        snapshot_rows=rows.snapshot_rows,
+        model_history_rows=rows.model_history_rows,
+        dimension_rows=rows.dimension_rows,
+        result_rows=rows.result_rows,
+        benchmark_rows=rows.benchmark_rows,
+        ranking_rows=rows.ranking_rows,
     )
     return env
 

@@ -1,6 +1,6 @@
 """The page filters that keep what they worked out give what working it out again gives.
 
-`_whole` (a 95% range end as a whole IQ point, half up) keeps each value's text: every
+`whole` (a 95% range end as a whole IQ point, half up) keeps each value's text: every
 history snapshot row shows two range ends, and 2-decimal IQs repeat across rows.
 """
 
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.pages import render
-from generator.pages.render import _whole
+from generator.pages import formats
+from generator.pages.formats import whole as _whole
 
 
 def _worked_out(value: float | int) -> str:
@@ -43,8 +43,8 @@ def test_half_up_and_no_negative_zero_whichever_comes_first() -> None:
 
 
 def test_what_is_kept_stops_at_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(render, "_WHOLES", {})
-    monkeypatch.setattr(render, "WHOLES_LIMIT", 3)
+    monkeypatch.setattr(formats, "_WHOLES", {})
+    monkeypatch.setattr(formats, "WHOLES_LIMIT", 3)
     values = [v / 10 for v in range(1000, 1010)]
     assert [_whole(v) for v in values] == [_worked_out(v) for v in values]
-    assert len(render._WHOLES) == 3
+    assert len(formats._WHOLES) == 3

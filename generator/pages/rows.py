@@ -1,0 +1,186 @@
+"""The rows of the pages' largest tables, as HTML, in Python.
+
+A history snapshot lists every ranked model, a ranking or benchmark page every scored one,
+and a model page a row per month end: at 10,000 models most of the site's printed values
+sit in these rows, and Jinja spends about as much on each (a loop step, attribute lookups,
+a yield through every enclosing template) as on the value itself. Each function here
+makes the exact bytes of one template's former row loop: every value goes through the
+same filter and `escape` as the template's `{{ ... }}` (tests/pages/test_rows.py compares
+them with the loops, hostile text included). The templates print the result, a Markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import markupsafe
+
+from generator.pages.axes import format_value
+from generator.pages.formats import dash, escape, fixed, whole
+from generator.pages.links import Linker
+from generator.pages.views import format_cost
+
+IMPUTED_MARK = (
+    '<span class="mark" aria-hidden="true">i</span><span class="visually-hidden"> (imputed)</span>'
+)
+"""macros.html's `imputed_mark`: the mark after an imputed score."""
+
+
+def snapshot_rows(models: Iterable[Any], link: Linker) -> markupsafe.Markup:
+    """history_snapshot.html: a row per model of one month end's leaderboard."""
+    anchor = link.anchor
+    return markupsafe.Markup(
+        "".join(
+            [
+                f'<tr><td class="num">{escape(r.rank)}</td>'
+                f'<td class="num">{escape(dash(r.rank_low))}–{escape(dash(r.rank_high))}</td>'
+                f'<th scope="row">{anchor(r.name, r.url)}</th>'
+                f'<td>{escape(r.provider)}</td><td class="num strong">{escape(r.iq)}</td>'
+                f'<td class="num">{escape(whole(r.iq_low95))}–{escape(whole(r.iq_high95))}</td>'
+                "</tr>\n"
+                for r in models
+            ]
+        )
+    )
+
+
+def model_history_rows(history: Iterable[Any], link: Linker) -> markupsafe.Markup:
+    """model.html: a row per month end since the model was first ranked, from
+    `(date, rank, iq, snapshot page)`."""
+    return markupsafe.Markup(
+        "".join(
+            [
+                f'<tr><th scope="row"><a href="{escape(link(page))}">{escape(date)}</a></th>'
+                f'<td class="num">{escape(rank)}</td><td class="num">{escape(iq)}</td></tr>\n'
+                for date, rank, iq, page in history
+            ]
+        )
+    )
+
+
+def _dimension_iq(d: Any) -> str:
+    if d.imputed and d.iq is not None:
+        return f'<span class="imp">{escape(d.iq)}{IMPUTED_MARK}</span>'
+    return escape(dash(d.iq))
+
+
+def _dimension_range(d: Any) -> str:
+    if d.iq_low95 is not None:
+        return f"{escape(whole(d.iq_low95))}–{escape(whole(d.iq_high95))}"
+    return "–"
+
+
+def _dimension_estimate(d: Any) -> str:
+    badge = (
+        '<span class="badge imputed">imputed</span>'
+        if d.imputed
+        else '<span class="badge direct">direct</span>'
+    )
+    method = d.estimation_method
+    return f'{badge} <span class="muted">{escape(method)}</span>' if method else badge
+
+
+def dimension_rows(model: Any, dimensions: Iterable[Any], link: Linker) -> markupsafe.Markup:
+    """model.html: the seven dimensions, from the view's `(slug, name, field, ranking URL)`."""
+    out = []
+    for _slug, name, field, url in dimensions:
+        d = getattr(model.dimensions, field)
+        out.append(
+            f'<tr>\n<th scope="row">{link.anchor(name, url)}</th>\n'
+            f'<td class="num strong">{_dimension_iq(d)}</td>\n'
+            f'<td class="num">{_dimension_range(d)}</td>\n'
+            f'<td class="num">{escape(d.benchmarks_covered)} of {escape(d.benchmarks_total)}</td>\n'
+            f"<td>{_dimension_estimate(d)}</td>\n</tr>\n"
+        )
+    return markupsafe.Markup("".join(out))
+
+
+def result_rows(model: Any, view: Any, link: Linker) -> markupsafe.Markup:
+    """model.html: a row per benchmark result, from the view's `(benchmark id, page URL)`."""
+    names = view.dimension_names
+    out = []
+    for bid, url in view.results:
+        r = model.benchmark_results[bid]
+        unnamed = "Emotional reasoning" if r.category == "eq" else "–"
+        dimension = names.get(r.dimension or "", unnamed)
+        source = link.anchor(r.source_name, r.source_url, external=True)
+        out.append(
+            f'<tr>\n<th scope="row">{link.anchor(r.name, url)}</th>\n'
+            f"<td>{escape(dimension)}</td>\n"
+            f'<td class="num">{escape(format_value(r.value))}</td>\n'
+            f'<td class="num">{escape(fixed(r.projected_iq, 2))}</td>\n'
+            f"<td>{escape(dash(r.harness))}</td>\n<td>{escape(dash(r.effort))}</td>\n"
+            f'<td>{source}</td>\n<td class="date">{escape(r.as_of.isoformat())}</td>\n'
+            "</tr>\n"
+        )
+    return markupsafe.Markup("".join(out))
+
+
+def _profile_url(r: Any, urls: Mapping[str, str | None]) -> str | None:
+    """`r.url if r.url is string else urls.get(r.id)`, as the ranking templates set it."""
+    url = r.url
+    return url if isinstance(url, str) else urls.get(r.id)
+
+
+def benchmark_rows(
+    models: Iterable[Any], link: Linker, urls: Mapping[str, str | None]
+) -> markupsafe.Markup:
+    """benchmark.html: a row per ranked model."""
+    anchor = link.anchor
+    return markupsafe.Markup(
+        "".join(
+            [
+                f'<tr><td class="num">{escape(r.rank)}</td>'
+                f'<th scope="row">{anchor(r.name, _profile_url(r, urls))}</th>'
+                f"<td>{escape(r.provider)}</td>"
+                f'<td class="num strong">{escape(format_value(r.score))}</td></tr>\n'
+                for r in models
+            ]
+        )
+    )
+
+
+def _ranking_score(r: Any, cost: bool) -> str:
+    if cost:
+        return escape(format_cost(r.score))
+    if r.imputed is True and r.score is not None:
+        return f'<span class="imp">{escape(format_value(r.score))}{IMPUTED_MARK}</span>'
+    return escape(format_value(r.score))
+
+
+def _estimate(r: Any) -> str:
+    if r.imputed:
+        return '<td><span class="badge imputed">imputed</span></td>'
+    return '<td><span class="badge direct">direct</span></td>'
+
+
+def ranking_rows(
+    ranking: Any,
+    link: Linker,
+    urls: Mapping[str, str | None],
+    banded: bool,
+    imputed: Mapping[str, int] | None,
+) -> markupsafe.Markup:
+    """ranking.html: a row per ranked model, with the columns the ranking has (a rank
+    band when `banded`, the estimate of a dimension ranking, the composite's imputed
+    counts when `imputed`)."""
+    anchor = link.anchor
+    cost = ranking.id == "effective-cost"
+    dimension = ranking.ranking_type == "dimension"
+    out = []
+    for r in ranking.models:
+        band = (
+            f'<td class="num">{escape(dash(r.rank_low))}–{escape(dash(r.rank_high))}</td>'
+            if banded
+            else ""
+        )
+        estimate = _estimate(r) if dimension else ""
+        count = f'<td class="num">{escape(imputed.get(r.id, 0))} of 7</td>' if imputed else ""
+        out.append(
+            f'<tr>\n<td class="num">{escape(r.rank)}</td>\n{band}'
+            f'<th scope="row">{anchor(r.name, _profile_url(r, urls))}</th>\n'
+            f"<td>{escape(r.provider)}</td>\n"
+            f'<td class="num strong">{_ranking_score(r, cost)}</td>\n{estimate}{count}</tr>\n'
+        )
+    return markupsafe.Markup("".join(out))

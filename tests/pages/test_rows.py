@@ -1,0 +1,284 @@
+"""The Python row renderers print what the templates' row loops printed, byte for byte.
+
+`generator/pages/rows.py` replaced the row loops of history_snapshot.html, ranking.html,
+benchmark.html and model.html. Each test renders the replaced loop (kept here, verbatim,
+as the reference) and the renderer through the pages' own Jinja environment, from rows
+whose names, ids, providers and URLs are hostile text, and compares the output.
+"""
+
+from __future__ import annotations
+
+import datetime
+from types import SimpleNamespace
+from typing import Any
+
+import markupsafe
+import msgspec
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.api.contract import (
+    DimensionDetails,
+    DimensionScoreDetailed,
+    HistoryEntry,
+    ModelBenchmarkResult,
+    RankedModel,
+)
+from generator.pages import render, rows
+from generator.pages.links import Hrefs, Linker
+
+BASE = "https://scores.example"
+HOSTILE = st.one_of(
+    st.text(max_size=12),
+    st.text(alphabet="<>&'\"`=/ a–é\u2028", max_size=12),
+    st.sampled_from(["<script>alert(1)</script>", '" onmouseover="x', "&amp;", "{{ x }}", ""]),
+)
+URLS = st.one_of(
+    HOSTILE.map(lambda s: f"{BASE}/models/{s}/"),  # a page of the site
+    HOSTILE.map(lambda s: f"https://elsewhere.example/{s}"),  # outside the base URL
+    HOSTILE,  # a site path, or nothing
+)
+RANKS = st.integers(1, 10**6)
+MAYBE_RANKS = st.one_of(st.none(), RANKS)
+REALS = st.floats(-1e4, 1e4, allow_nan=False)
+MAYBE_REALS = st.one_of(st.none(), REALS)
+PAGES = st.sampled_from(
+    ["history/2025-01-31/index.html", "rankings/composite-iq/index.html", "models/a/index.html"]
+)
+
+
+def _same(reference: str, made: str, page: str, **context: Any) -> None:
+    """The reference loop and the renderer's template give the same text, and the
+    renderer's output is Markup (printed as it is)."""
+    env = render._environment()
+    link = Linker(BASE, page, memo=Hrefs())
+    expected = env.from_string(reference).render(link=link, **context)
+    got = env.from_string(made).render(link=Linker(BASE, page, memo=Hrefs()), **context)
+    assert got == expected
+
+
+HISTORY_ENTRIES = st.builds(
+    HistoryEntry,
+    id=HOSTILE,
+    name=HOSTILE,
+    provider=HOSTILE,
+    rank=RANKS,
+    iq=st.integers(0, 200),
+    iq_low95=MAYBE_REALS,
+    iq_high95=MAYBE_REALS,
+    rank_low=MAYBE_RANKS,
+    rank_high=MAYBE_RANKS,
+    url=URLS,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(models=st.lists(HISTORY_ENTRIES, max_size=6), page=PAGES)
+def test_snapshot_rows_print_what_the_loop_printed(models: list[HistoryEntry], page: str) -> None:
+    reference = """<tbody>
+{% for r in models %}
+<tr><td class="num">{{ r.rank }}</td><td class="num">{{ r.rank_low|dash }}–{{ r.rank_high|dash }}</td><th scope="row">{{ link.anchor(r.name, r.url) }}</th><td>{{ r.provider }}</td><td class="num strong">{{ r.iq }}</td><td class="num">{{ r.iq_low95|whole }}–{{ r.iq_high95|whole }}</td></tr>
+{% endfor %}
+</tbody>"""  # noqa: E501
+    _same(reference, "<tbody>\n{{ models|snapshot_rows(link) }}</tbody>", page, models=models)
+
+
+MODEL_HISTORY = st.lists(
+    st.tuples(HOSTILE, RANKS, st.integers(0, 200), HOSTILE.map(lambda s: f"history/{s}/")),
+    max_size=6,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(history=MODEL_HISTORY, page=PAGES)
+def test_model_history_rows_print_what_the_loop_printed(
+    history: list[tuple[str, int, int, str]], page: str
+) -> None:
+    reference = """<tbody>
+{% for date, rank, iq, page in history %}
+<tr><th scope="row"><a href="{{ link(page) }}">{{ date }}</a></th><td class="num">{{ rank }}</td><td class="num">{{ iq }}</td></tr>
+{% endfor %}
+</tbody>"""  # noqa: E501
+    made = "<tbody>\n{{ history|model_history_rows(link) }}</tbody>"
+    _same(reference, made, page, history=history)
+
+
+RANKED = st.builds(
+    RankedModel,
+    id=HOSTILE,
+    name=HOSTILE,
+    provider=HOSTILE,
+    rank=RANKS,
+    score=MAYBE_REALS,
+    imputed=st.sampled_from([True, False, msgspec.UNSET]),
+    rank_low=st.one_of(st.just(msgspec.UNSET), RANKS),
+    rank_high=st.one_of(st.just(msgspec.UNSET), RANKS),
+    url=st.one_of(st.just(msgspec.UNSET), URLS),
+)
+PROFILES = st.dictionaries(HOSTILE, st.one_of(st.none(), URLS), max_size=3)
+
+
+def _with_known_ids(models: list[RankedModel], urls: dict[str, str | None]) -> dict[str, Any]:
+    """Profile URLs for some of the models' ids as well as for others."""
+    known = {m.id: f"{BASE}/models/{m.id}/" for m in models[::2]}
+    return {**urls, **known}
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    models=st.lists(RANKED, max_size=6),
+    urls=PROFILES,
+    ranking_id=st.sampled_from(["composite-iq", "effective-cost", "math-iq", "<b>"]),
+    kind=st.sampled_from(["derived", "dimension", "benchmark"]),
+    banded=st.booleans(),
+    counts=st.one_of(st.none(), st.dictionaries(HOSTILE, st.integers(0, 7), max_size=3)),
+    page=PAGES,
+)
+def test_ranking_rows_print_what_the_loop_printed(
+    models: list[RankedModel],
+    urls: dict[str, str | None],
+    ranking_id: str,
+    kind: str,
+    banded: bool,
+    counts: dict[str, int] | None,
+    page: str,
+) -> None:
+    ranking = SimpleNamespace(id=ranking_id, ranking_type=kind, models=models)
+    if counts is not None:
+        counts.update({m.id: 3 for m in models[1::2]})
+    reference = """{% import "macros.html" as m with context %}<tbody>
+{% for r in ranking.models %}
+{% set url = r.url if r.url is string else urls.get(r.id) %}
+<tr>
+<td class="num">{{ r.rank }}</td>
+{% if banded %}<td class="num">{{ r.rank_low|dash }}–{{ r.rank_high|dash }}</td>{% endif %}
+<th scope="row">{{ link.anchor(r.name, url) }}</th>
+<td>{{ r.provider }}</td>
+<td class="num strong">{% if ranking.id == "effective-cost" %}{{ r.score|cost }}{% elif r.imputed is true and r.score is not none %}<span class="imp">{{ r.score|value }}{{ m.imputed_mark }}</span>{% else %}{{ r.score|value }}{% endif %}</td>
+{% if ranking.ranking_type == "dimension" %}<td>{% if r.imputed %}<span class="badge imputed">imputed</span>{% else %}<span class="badge direct">direct</span>{% endif %}</td>{% endif %}
+{% if imputed %}<td class="num">{{ imputed.get(r.id, 0) }} of 7</td>{% endif %}
+</tr>
+{% endfor %}
+</tbody>"""  # noqa: E501
+    made = "<tbody>\n{{ ranking|ranking_rows(link, urls, banded, imputed) }}</tbody>"
+    context = {"ranking": ranking, "urls": _with_known_ids(models, urls), "banded": banded}
+    _same(reference, made, page, imputed=counts, ranges_statement=None, **context)
+
+
+@settings(max_examples=60, deadline=None)
+@given(models=st.lists(RANKED, max_size=6), urls=PROFILES, page=PAGES)
+def test_benchmark_rows_print_what_the_loop_printed(
+    models: list[RankedModel], urls: dict[str, str | None], page: str
+) -> None:
+    reference = """<tbody>
+{% for r in models %}
+{% set url = r.url if r.url is string else urls.get(r.id) %}
+<tr><td class="num">{{ r.rank }}</td><th scope="row">{{ link.anchor(r.name, url) }}</th><td>{{ r.provider }}</td><td class="num strong">{{ r.score|value }}</td></tr>
+{% endfor %}
+</tbody>"""  # noqa: E501
+    made = "<tbody>\n{{ models|benchmark_rows(link, urls) }}</tbody>"
+    _same(reference, made, page, models=models, urls=_with_known_ids(models, urls))
+
+
+DIMENSION = st.builds(
+    DimensionScoreDetailed,
+    iq=st.one_of(st.none(), st.integers(0, 200)),
+    iq_sd=st.none(),
+    iq_low95=MAYBE_REALS,
+    iq_high95=MAYBE_REALS,
+    benchmarks_covered=st.integers(0, 50),
+    benchmarks_total=st.integers(0, 50),
+    imputed=st.booleans(),
+    estimation_method=st.one_of(st.just(msgspec.UNSET), HOSTILE),
+)
+FIELDS = [f for f in DimensionDetails.__struct_fields__]
+RESULTS = st.builds(
+    ModelBenchmarkResult,
+    value=REALS,
+    field=HOSTILE,
+    name=HOSTILE,
+    category=st.sampled_from(["iq", "eq"]),
+    dimension=st.one_of(st.none(), st.sampled_from(["math", "<x>", ""]), HOSTILE),
+    direction=st.just("higher_is_better"),
+    projected_iq=REALS,
+    source_name=HOSTILE,
+    source_url=URLS,
+    as_of=st.dates(datetime.date(2020, 1, 1), datetime.date(2030, 1, 1)),
+    harness=st.one_of(st.none(), HOSTILE),
+    effort=st.one_of(st.none(), HOSTILE),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    dimensions=st.lists(DIMENSION, min_size=len(FIELDS), max_size=len(FIELDS)),
+    names=st.lists(HOSTILE, min_size=len(FIELDS), max_size=len(FIELDS)),
+    urls=st.lists(st.one_of(st.none(), URLS), min_size=len(FIELDS), max_size=len(FIELDS)),
+    results=st.dictionaries(HOSTILE, RESULTS, max_size=4),
+    result_urls=st.lists(st.one_of(st.none(), URLS), min_size=4, max_size=4),
+    dimension_names=st.dictionaries(st.sampled_from(["math", "<x>", ""]), HOSTILE),
+    page=PAGES,
+)
+def test_model_rows_print_what_the_loops_printed(
+    dimensions: list[DimensionScoreDetailed],
+    names: list[str],
+    urls: list[str | None],
+    results: dict[str, ModelBenchmarkResult],
+    result_urls: list[str | None],
+    dimension_names: dict[str, str],
+    page: str,
+) -> None:
+    model = SimpleNamespace(
+        dimensions=DimensionDetails(**dict(zip(FIELDS, dimensions, strict=True))),
+        benchmark_results=results,
+    )
+    view = SimpleNamespace(
+        dimensions=[(f, n, f, u) for f, n, u in zip(FIELDS, names, urls, strict=True)],
+        results=list(zip(results, result_urls, strict=False)),
+        dimension_names=dimension_names,
+    )
+    reference = """{% import "macros.html" as m with context %}<tbody>
+{% for slug, name, field, url in view.dimensions %}
+{% set d = model.dimensions[field] %}
+<tr>
+<th scope="row">{{ link.anchor(name, url) }}</th>
+<td class="num strong">{% if d.imputed and d.iq is not none %}<span class="imp">{{ d.iq }}{{ m.imputed_mark }}</span>{% else %}{{ d.iq|dash }}{% endif %}</td>
+<td class="num">{% if d.iq_low95 is not none %}{{ d.iq_low95|whole }}–{{ d.iq_high95|whole }}{% else %}–{% endif %}</td>
+<td class="num">{{ d.benchmarks_covered }} of {{ d.benchmarks_total }}</td>
+<td>{% if d.imputed %}<span class="badge imputed">imputed</span>{% else %}<span class="badge direct">direct</span>{% endif %}{% if d.estimation_method %} <span class="muted">{{ d.estimation_method }}</span>{% endif %}</td>
+</tr>
+{% endfor %}
+</tbody>
+<tbody>
+{% for bid, url in view.results %}
+{% set r = model.benchmark_results[bid] %}
+<tr>
+<th scope="row">{{ link.anchor(r.name, url) }}</th>
+<td>{{ view.dimension_names.get(r.dimension or "", "Emotional reasoning" if r.category == "eq" else "–") }}</td>
+<td class="num">{{ r.value|value }}</td>
+<td class="num">{{ r.projected_iq|fixed(2) }}</td>
+<td>{{ r.harness|dash }}</td>
+<td>{{ r.effort|dash }}</td>
+<td>{{ link.anchor(r.source_name, r.source_url, external=True) }}</td>
+<td class="date">{{ r.as_of.isoformat() }}</td>
+</tr>
+{% endfor %}
+</tbody>"""  # noqa: E501
+    made = """<tbody>
+{{ model|dimension_rows(view.dimensions, link) }}</tbody>
+<tbody>
+{{ model|result_rows(view, link) }}</tbody>"""
+    _same(reference, made, page, model=model, view=view, ranges_statement=None)
+
+
+def test_hostile_text_is_escaped_once() -> None:
+    """A name that is markup prints as text: the renderer does not pass it through raw,
+    nor escape the anchor it makes a second time."""
+    entry = HistoryEntry(
+        id="x", name="<b>&amp;", provider="<i>", rank=1, iq=100, iq_low95=None,
+        iq_high95=None, rank_low=None, rank_high=None, url=f"{BASE}/models/x/",
+    )  # fmt: skip
+    html = rows.snapshot_rows([entry], Linker(BASE, "history/d/index.html"))
+    assert isinstance(html, markupsafe.Markup)
+    assert '<a href="../../models/x/">&lt;b&gt;&amp;amp;</a>' in html
+    assert "<td>&lt;i&gt;</td>" in html
