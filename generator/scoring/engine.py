@@ -82,7 +82,7 @@ def predecessor_order(models: Sequence[ModelRecord]) -> list[str]:
     return order
 
 
-def _slots(dataset: Dataset) -> tuple[Slot, ...]:
+def dimension_slots(dataset: Dataset) -> tuple[Slot, ...]:
     minimums = {d.slug: d.min_benchmarks for d in dataset.methodology.dimensions}
     return tuple(
         Slot(
@@ -116,7 +116,7 @@ def _other_mean(direct: Mapping[str, float | None]) -> float | None:
     return sum(present) / len(present) if present else None
 
 
-def _fixed_noise(dataset: Dataset) -> dict[str, BenchmarkNoise]:
+def fixed_noise(dataset: Dataset) -> dict[str, BenchmarkNoise]:
     """Every benchmark's noise before estimation: fixed in its file, else sigma_benchmark."""
     params = dataset.methodology.parameters
     return {
@@ -162,11 +162,11 @@ def build_population(dataset: Dataset, grouped: Grouped) -> Population:
         for slug in DIMENSION_SLUGS[1:]
     }
     direct = {m: _direct_estimates(grouped[m], offsets) for m in ids}
-    noise = _fixed_noise(dataset)
+    noise = fixed_noise(dataset)
     for slug in DIMENSION_SLUGS:
         noise.update(_dimension_noise(dataset, grouped, slug, offsets.get(slug, {})))
     return Population(
-        slots=_slots(dataset),
+        slots=dimension_slots(dataset),
         offsets=offsets,
         noise=noise,
         sigmas={b: n.sd for b, n in noise.items()},

@@ -36,12 +36,12 @@ from generator.input.records import (
     ModelRecord,
 )
 from generator.scoring.engine import (
-    build_population,
     composite_ranks,
     estimate_models,
     estimate_values,
     gather_results,
 )
+from generator.scoring.month_population import month_population
 from generator.scoring.monthly import MonthValues, composite_sds, month_composites, month_values
 from generator.scoring.observations import ResultMemo
 from generator.scoring.tasks import TaskMap, in_process
@@ -195,12 +195,11 @@ def score_snapshot(dataset: Dataset, memo: ResultMemo | None = None) -> Snapshot
     """
     params = dataset.methodology.parameters
     models, found = gather_results(dataset, memo)
-    grouped = {m: r.grouped for m, r in found.items()}
-    population = build_population(dataset, grouped)
-    values = month_values(models, grouped, population, params)
+    ids = list(models)
+    population = month_population(dataset, ids, {m: r.grouped for m, r in found.items()})
+    values = month_values(models, population, params)
     if values is None:
         return score_snapshot_plainly(dataset, memo)
-    ids = list(models)
     composites = dict(zip(ids, month_composites(values, params.min_direct_dimensions), strict=True))
     published_iq, ranks = composite_ranks(composites)
     spreads = {

@@ -8,10 +8,9 @@ model comes after its predecessor, whose estimates its prior reads) and each gen
 takes one array expression per step of `priors.py`, `posterior.py` and `dimensions.py`.
 
 The numbers are the plain path's, bit for bit: every per-model step is an IEEE float64
-`+ - * / sqrt`, which numpy rounds as Python does, taken in the same order; a sum adds one
-column at a time, left to right, only where the column has a term (`np.where`, never a
-padding zero); and `x ** 2`, which Python hands to libm's `pow`, is taken only of the few sds
-a month has (parameters, each `sigma_b`, the precision-combined prior sds), in Python.
+`+ - * / sqrt`, which numpy rounds as Python does, taken in the same order (sums as in
+`columns.py`); `x ** 2`, which Python hands to libm's `pow`, is taken only of the few sds a
+month has (parameters, each `sigma_b`, the precision-combined prior sds), in Python.
 `tests/scoring/test_monthly.py` compares this with `estimate_values` on every month of a
 synthetic catalogue and under hypothesis.
 """
@@ -24,21 +23,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
 
 from generator.input.records import ModelRecord, ParametersRecord
 from generator.scoring.abstract import AbstractPredictor
-from generator.scoring.engine import Grouped, Population
-from generator.scoring.ladder import IQ_MAX, IQ_MIN
+from generator.scoring.columns import PLAIN_SUM, Counts, Flags, Floats, clamp, row_means
+from generator.scoring.month_population import MonthPopulation, Observed
 from generator.scoring.priors import precision_weights, sigma_cross
-
-Floats = NDArray[np.float64]
-Flags = NDArray[np.bool_]
-Counts = NDArray[np.intp]
-
-PLAIN_SUM = sum([1e16, 1.0, -1e16]) == 0.0
-"""Python's `sum` of floats adds left to right (3.11; 3.12 compensates, and a column-wise
-sum would no longer be Python's): without it `month_values` declines."""
 
 
 @dataclass(frozen=True)
@@ -51,16 +41,6 @@ class MonthValues:
     has: Flags  # a value and an sd exist (the method is not `no-estimate`)
     evidence: Flags
     covered: Counts  # direct benchmarks used
-
-
-@dataclass(frozen=True)
-class _Observed:
-    """One dimension's observations `y_b` and their `sigma_b^2`, a row per model, `count`
-    of them in each (the row is padded past it)."""
-
-    y: Floats
-    square: Floats
-    count: Counts
 
 
 @dataclass(frozen=True)
@@ -85,10 +65,7 @@ class _Prior:
 
 
 def month_values(
-    models: Mapping[str, ModelRecord],
-    grouped: Grouped,
-    population: Population,
-    params: ParametersRecord,
+    models: Mapping[str, ModelRecord], population: MonthPopulation, params: ParametersRecord
 ) -> MonthValues | None:
     """What `estimate_values` gives each of `models` (by id, in order), scored in
     predecessor order; None where the plain path must score (a lineage cycle, or a `sum`
@@ -106,8 +83,7 @@ def month_values(
         evidence=np.zeros(shape, dtype=bool),
         covered=np.zeros(shape, dtype=np.intp),
     )
-    direct, present = _direct(ids, population.direct, slugs)
-    observed = [_observed(ids, grouped, slug, population) for slug in slugs]
+    direct, present, observed = population.direct, population.present, population.observed
     for index, found in enumerate(observed):
         out.covered[:, index] = found.count
     legacy = [models[m].legacy_abstract_estimate for m in ids]
@@ -168,48 +144,6 @@ def _generations(models: Mapping[str, ModelRecord]) -> list[tuple[Counts, Counts
     return generations
 
 
-def _direct(
-    ids: Sequence[str], direct: Mapping[str, Mapping[str, float | None]], slugs: Sequence[str]
-) -> tuple[Floats, Flags]:
-    """Each model's direct estimates (0.0 where none) and where they exist."""
-    rows = [[direct[m][slug] for slug in slugs] for m in ids]
-    shape = (len(ids), len(slugs))
-    present = np.array([[v is not None for v in row] for row in rows], dtype=bool).reshape(shape)
-    values = [[v if v is not None else 0.0 for v in row] for row in rows]
-    return np.array(values, dtype=np.float64).reshape(shape), present
-
-
-def _observed(ids: Sequence[str], grouped: Grouped, slug: str, population: Population) -> _Observed:
-    """`y_b = f_b(raw) - o_b` (as `offsets.observations`) and `sigma_b ** 2` of each model's
-    projections in `slug`, in their order."""
-    found = [grouped[m][slug] for m in ids]
-    count = np.array([len(p) for p in found], dtype=np.intp)
-    width = int(count.max()) if len(count) else 0
-    y = np.zeros((len(ids), width))
-    square = np.ones((len(ids), width))
-    get = population.offsets.get(slug, {}).get
-    squares = {b: sd**2 for b, sd in population.sigmas.items()}
-    rows = np.repeat(np.arange(len(ids)), count)
-    columns = np.arange(len(rows)) - np.repeat(np.cumsum(count) - count, count)
-    y[rows, columns] = [p.iq - get(p.benchmark, 0.0) for ps in found for p in ps]
-    square[rows, columns] = [squares[p.benchmark] for ps in found for p in ps]
-    return _Observed(y=y, square=square, count=count)
-
-
-def _mean_without(values: Floats, mask: Flags, skip: int) -> tuple[Floats, Counts]:
-    """Per row, `sum(v) / len(v)` of the masked values outside column `skip` (left to right;
-    0.0 where none) and their number."""
-    total = np.zeros(len(values))
-    count = np.zeros(len(values), dtype=np.intp)
-    for column in range(values.shape[1]):
-        if column != skip:
-            total = np.where(mask[:, column], total + values[:, column], total)
-            count += mask[:, column]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean: Floats = np.where(count > 0, total / count, 0.0)
-    return mean, count
-
-
 def _inherited(
     index: int, own: _Own, params: ParametersRecord, out: MonthValues
 ) -> tuple[_Term, Flags]:
@@ -219,7 +153,7 @@ def _inherited(
         none = np.zeros(len(own.direct), dtype=np.intp)
         return _Term(key=none, mean=np.zeros(len(none)), sds=()), none.astype(bool)
     theirs, has = out.value[own.parents], out.has[own.parents]
-    drift, _ = _mean_without(own.direct - theirs, own.present & has, index)
+    drift, _ = row_means(own.direct - theirs, own.present & has, index)
     term = _Term(
         key=has[:, index].astype(np.intp),
         mean=theirs[:, index] + drift,
@@ -228,20 +162,12 @@ def _inherited(
     return term, has[:, index] & out.evidence[own.parents, index]
 
 
-def _clamp(values: Floats) -> Floats:
-    """`clamp_iq` (`min(IQ_MAX, max(IQ_MIN, v))`: each keeps its first argument unless the
-    second is strictly beyond it)."""
-    low: Floats = np.where(values > IQ_MIN, values, IQ_MIN)
-    clamped: Floats = np.where(low < IQ_MAX, low, IQ_MAX)
-    return clamped
-
-
 def _prior(
-    index: int, own: _Own, population: Population, params: ParametersRecord, out: MonthValues
+    index: int, own: _Own, population: MonthPopulation, params: ParametersRecord, out: MonthValues
 ) -> _Prior:
     """`level_prior` (dimensions 2-7) or `level_abstract_prior` (index 0) of every row."""
     inherited, evidence = _inherited(index, own, params, out)
-    cross, count = _mean_without(own.direct, own.present, index)
+    cross, count = row_means(own.direct, own.present, index)
     if index:
         sds = (0.0, *(sigma_cross(params, n) for n in range(1, own.direct.shape[1])))
         terms = [inherited, _Term(key=count, mean=cross, sds=sds)]
@@ -270,7 +196,7 @@ def _abstract_terms(
         key = np.zeros(len(cross), dtype=np.intp)
         regression = _Term(key=key, mean=cross, sds=())
     else:
-        predicted = _clamp(predictor.intercept + predictor.slope * cross)
+        predicted = clamp(predictor.intercept + predictor.slope * cross)
         key = (count > 0).astype(np.intp)
         regression = _Term(key=key, mean=predicted, sds=(0.0, residual))
     return [regression, _Term(key=legacy.key, mean=legacy.mean, sds=(0.0, residual))]
@@ -331,7 +257,7 @@ def _table(
 
 
 def _posterior(
-    index: int, rows: Counts, prior: _Prior, observed: _Observed, shown: Flags, out: MonthValues
+    index: int, rows: Counts, prior: _Prior, observed: Observed, shown: Flags, out: MonthValues
 ) -> None:
     """`posterior_estimate` (without detail) of every row, written into `out`."""
     count, y, square = observed.count[rows], observed.y[rows], observed.square[rows]
@@ -346,7 +272,7 @@ def _posterior(
         mean = np.where(covered, weighted / precision, prior.mean)
         sd = np.where(covered, 1.0 / np.sqrt(precision), prior.sd)
     evidence = prior.exists & (covered | prior.evidence)
-    out.value[rows, index] = _clamp(mean)
+    out.value[rows, index] = clamp(mean)
     out.sd[rows, index] = sd
     out.has[rows, index] = prior.exists & (evidence | shown)
     out.evidence[rows, index] = evidence

@@ -24,7 +24,7 @@ MAX_ITERATIONS = 100_000  # a fixed cap: the result stays deterministic either w
 Observed = Sequence[tuple[str, float]]  # one model's (benchmark id, y) in one dimension
 
 
-class _Summary(msgspec.Struct, kw_only=True):
+class Summary(msgspec.Struct, kw_only=True):
     """What the fixed point needs of one benchmark: `n_b`, `mean e^2` and the couplings."""
 
     models: int = 0
@@ -32,15 +32,15 @@ class _Summary(msgspec.Struct, kw_only=True):
     coupling: dict[str, float] = {}  # j -> mean over m of [j in m] / (k_m - 1)^2
 
 
-def _summaries(groups: Sequence[Observed]) -> dict[str, _Summary]:
-    sums: dict[str, _Summary] = {}
+def _summaries(groups: Sequence[Observed]) -> dict[str, Summary]:
+    sums: dict[str, Summary] = {}
     for group in groups:
         k = len(group)
         if k < 2:
             continue
         total = sum(y for _, y in group)
         for benchmark, y in group:
-            summary = sums.setdefault(benchmark, _Summary(coupling={}))
+            summary = sums.setdefault(benchmark, Summary(coupling={}))
             summary.models += 1
             summary.mean_square += (y - (total - y) / (k - 1)) ** 2
             for other, _ in group:
@@ -53,7 +53,7 @@ def _summaries(groups: Sequence[Observed]) -> dict[str, _Summary]:
 
 
 def _step(
-    summary: _Summary, variances: Mapping[str, float], prior_variance: float, kappa: float
+    summary: Summary, variances: Mapping[str, float], prior_variance: float, kappa: float
 ) -> float:
     """One update of `sigma_b^2` from the current variances of the other benchmarks."""
     noise_of_others = sum(c * variances[j] for j, c in summary.coupling.items())
@@ -74,7 +74,17 @@ def estimate_noise(
     two or more count. A benchmark in `fixed` keeps its value (and feeds the
     others); one with no such models keeps `sigma_benchmark`.
     """
-    summaries = _summaries(groups)
+    return noise_from(_summaries(groups), benchmarks, fixed, sigma_benchmark, kappa)
+
+
+def noise_from(
+    summaries: Mapping[str, Summary],
+    benchmarks: Sequence[str],
+    fixed: Mapping[str, float],
+    sigma_benchmark: float,
+    kappa: float,
+) -> dict[str, BenchmarkNoise]:
+    """`estimate_noise` from the groups' `Summary` of each benchmark seen in them."""
     prior_variance = sigma_benchmark**2
     variances = {b: fixed.get(b, sigma_benchmark) ** 2 for b in benchmarks}
     for summary in summaries.values():  # a benchmark seen in the data but not listed
@@ -94,7 +104,7 @@ def estimate_noise(
 
 
 def _noise(
-    benchmark: str, variance: float, fixed: Mapping[str, float], summaries: Mapping[str, _Summary]
+    benchmark: str, variance: float, fixed: Mapping[str, float], summaries: Mapping[str, Summary]
 ) -> BenchmarkNoise:
     if benchmark in fixed:
         return BenchmarkNoise(sd=fixed[benchmark], source="fixed", models=0)

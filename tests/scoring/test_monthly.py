@@ -31,6 +31,7 @@ from generator.scoring.history import (
     scoring_inputs,
     snapshot_dates,
 )
+from generator.scoring.month_population import MonthPopulation, month_population
 from generator.scoring.monthly import month_values
 from generator.scoring.observations import ResultMemo
 from generator.vocabulary import DIMENSION_SLUGS
@@ -45,12 +46,26 @@ def _months(tmp_path_factory: pytest.TempPathFactory) -> list[Dataset]:
     return [dataset_as_of(inputs, date) for date in snapshot_dates(dataset)]
 
 
-def _same_estimates(dataset: Dataset, memo: ResultMemo | None = None) -> None:
-    """`month_values` row by row against `estimate_values`, floats as their bytes."""
+def _month(dataset: Dataset, memo: ResultMemo | None = None) -> tuple[list[str], MonthPopulation]:
     models, found = gather_results(dataset, memo)
     grouped = {m: r.grouped for m, r in found.items()}
-    population = build_population(dataset, grouped)
-    values = month_values(models, grouped, population, dataset.methodology.parameters)
+    return list(models), month_population(dataset, list(models), grouped)
+
+
+def _same_population(dataset: Dataset, memo: ResultMemo | None = None) -> None:
+    """`month_population` against `build_population`: offsets, noise (and the summaries
+    behind it), direct estimates, means and predictor, as msgpack bytes."""
+    ids, month = _month(dataset, memo)
+    _, found = gather_results(dataset, memo)
+    plain = build_population(dataset, {m: r.grouped for m, r in found.items()})
+    assert msgspec.msgpack.encode(month.population(ids)) == msgspec.msgpack.encode(plain)
+
+
+def _same_estimates(dataset: Dataset, memo: ResultMemo | None = None) -> None:
+    """`month_values` row by row against `estimate_values`, floats as their bytes."""
+    models, _ = gather_results(dataset, memo)
+    _, month = _month(dataset, memo)
+    values = month_values(models, month, dataset.methodology.parameters)
     assert values is not None
     plain = estimate_models(dataset, estimate_values, memo).dimensions
     for row, model_id in enumerate(models):
@@ -79,6 +94,7 @@ def test_every_month_of_a_synthetic_catalogue_scores_as_the_plain_path(
     deepest = 0
     for then in reversed(months):  # newest first, as the replay scores them
         _same_snapshot(then, memo)
+        _same_population(then, memo)
         _same_estimates(then, memo)
         generations = monthly._generations({m.id: m for m in then.models})
         assert generations is not None
@@ -109,6 +125,7 @@ def test_drawn_models_score_as_the_plain_path(models: list[ModelRecord], minimum
     """Lineages, legacy estimates, sparse dimensions, one to three direct dimensions needed."""
     dataset = make_dataset(models, min_direct_dimensions=minimum)
     _same_snapshot(dataset)
+    _same_population(dataset)
     _same_estimates(dataset)
 
 
@@ -117,10 +134,9 @@ def test_a_lineage_cycle_is_left_to_the_plain_path() -> None:
     a = make_model("a", iq_results(math_a=110, code_a=120), predecessor="b")
     b = make_model("b", iq_results(math_a=100, code_a=90), predecessor="a")
     dataset = make_dataset([a, b])
-    models, found = gather_results(dataset)
-    grouped = {m: r.grouped for m, r in found.items()}
-    population = build_population(dataset, grouped)
-    assert month_values(models, grouped, population, dataset.methodology.parameters) is None
+    models, _ = gather_results(dataset)
+    _, month = _month(dataset)
+    assert month_values(models, month, dataset.methodology.parameters) is None
     _same_snapshot(dataset)
 
 
@@ -128,11 +144,38 @@ def test_without_a_left_to_right_sum_the_plain_path_scores(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     dataset = make_dataset([make_model("a", iq_results(math_a=110, code_a=120))])
-    models, found = gather_results(dataset)
-    grouped = {m: r.grouped for m, r in found.items()}
-    population = build_population(dataset, grouped)
+    models, _ = gather_results(dataset)
+    _, month = _month(dataset)
     params = dataset.methodology.parameters
-    assert month_values(models, grouped, population, params) is not None
+    assert month_values(models, month, params) is not None
     monkeypatch.setattr(monthly, "PLAIN_SUM", False)
-    assert month_values(models, grouped, population, params) is None
+    assert month_values(models, month, params) is None
+    _same_snapshot(dataset)
+
+
+def test_offsets_and_direct_estimates_by_hand() -> None:
+    """Math: m1 has math-a 110, math-b 100; m2 has math-a 120 alone (shrinkage 2).
+
+    m1 alone has two results: math-a adds 110 - 100 = 10, math-b adds 100 - 110 = -10, so
+    the offsets are 10 / (1 + 2) = 3.33 and -3.33 (m2 is seen, adds nothing). Direct math
+    estimates: m1 (110 - 3.33 + 100 + 3.33) / 2 = 105, m2 120 - 3.33 = 116.67.
+    """
+    m1 = make_model("m1", iq_results(math_a=110, math_b=100))
+    m2 = make_model("m2", iq_results(math_a=120))
+    dataset = make_dataset([m1, m2])
+    _, month = _month(dataset)
+    math_column = DIMENSION_SLUGS.index("mathematical-reasoning")
+    assert month.offsets["mathematical-reasoning"] == pytest.approx(
+        {"math-a": 10 / 3, "math-b": -10 / 3}
+    )
+    assert month.direct[:, math_column].tolist() == pytest.approx([105.0, 120 - 10 / 3])
+    assert month.present[:, math_column].tolist() == [True, True]
+    assert not month.present[:, DIMENSION_SLUGS.index("programmatic-reasoning")].any()
+    _same_population(dataset)
+    _same_snapshot(dataset)
+
+
+def test_a_month_without_models_scores_nothing() -> None:
+    dataset = make_dataset([])
+    assert score_snapshot(dataset).models == {}
     _same_snapshot(dataset)
