@@ -5,6 +5,9 @@ with SIGKILL after a delay drawn from a seeded generator. Afterwards the output 
 must hold exactly the previous complete site or exactly the new complete site, compared
 file by file through a hash manifest. The two datasets differ in the methodology version,
 which is in every JSON envelope, so a mix of old and new files cannot pass for either.
+The trials' children are forked from one parent that has imported the build once
+(tests/support/bounded.py): a kill during an interpreter's start and imports (0.3 s of CPU
+a child) would only find the old site.
 """
 
 from __future__ import annotations
@@ -24,11 +27,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support.paths import FIXTURE_DATA
+from support.bounded import BoundedRunner, Started
+from support.paths import FIXTURE_DATA, REPO, TESTS
 from support.servers import python_env
 from support.sitetree import (
     Manifest,
-    build_command,
     build_in_process,
     manifest_diff,
     permissions_enforced,
@@ -63,10 +66,22 @@ def _write_phase(parent: Path, out_name: str = "site_out") -> set[str]:
     return {name for name in os.listdir(parent) if name.startswith(prefixes)}
 
 
+def build_args(data_dir: Path, out_dir: Path) -> list[str]:
+    """The arguments of `python -m generator` that build `data_dir` into `out_dir`."""
+    return ["build", "--data-dir", str(data_dir), "--out-dir", str(out_dir)]
+
+
+def start_build(runner: BoundedRunner, data_dir: Path, out_dir: Path) -> Started:
+    """The build of `data_dir` into `out_dir` forked warm, its output dropped."""
+    devnull = Path(os.devnull)
+    return runner.start("generator", build_args(data_dir, out_dir), devnull, devnull)
+
+
 class Sites:
     """Two datasets and the manifests of their complete builds."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, runner: BoundedRunner) -> None:
+        self.runner = runner
         self.data = {"old": root / "data-old", "new": root / "data-new"}
         shutil.copytree(FIXTURE_DATA, self.data["old"])
         _variant(FIXTURE_DATA, self.data["new"])
@@ -78,7 +93,7 @@ class Sites:
         for name, data_dir in self.data.items():
             out = root / f"reference-{name}" / "site_out"
             started = time.monotonic()
-            result = run_build(data_dir, out)
+            result = runner.run("generator", build_args(data_dir, out), root, 120)
             self.seconds = max(self.seconds, time.monotonic() - started)
             assert result.returncode == 0, result.stderr
             self.manifest[name] = tree_manifest(out)
@@ -108,20 +123,19 @@ class Sites:
         return statistics.median(windows)
 
     def _staged_seconds(self, out: Path, scratch: Path) -> float:
-        proc = subprocess.Popen(
-            build_command(self.data["new"], out), env=python_env(), stdout=subprocess.DEVNULL
-        )
+        # From the first sight of a staging tree to the last: the writer makes an empty
+        # one (mkdtemp), removes it and renames the spare to that name, and a look between
+        # the two must not end the window.
+        child = start_build(self.runner, self.data["new"], out)
         appeared: float | None = None
-        gone: float | None = None
-        while proc.poll() is None:
-            staged = _write_phase(scratch)
-            if staged and appeared is None:
-                appeared = time.monotonic()
-            elif not staged and appeared is not None and gone is None:
-                gone = time.monotonic()
+        last = 0.0
+        while not child.poll():
+            if _write_phase(scratch):
+                last = time.monotonic()
+                appeared = last if appeared is None else appeared
             time.sleep(0.0002)
-        assert proc.wait() == 0 and appeared is not None
-        return (gone or time.monotonic()) - appeared
+        assert child.wait(60).returncode == 0 and appeared is not None
+        return last - appeared
 
     def which(self, out: Path) -> str:
         """'old' or 'new' if `out` is exactly one of the two complete sites."""
@@ -134,8 +148,17 @@ class Sites:
 
 
 @pytest.fixture(scope="module")
-def sites(disk_temp: Path) -> Sites:
-    return Sites(Path(tempfile.mkdtemp(prefix="crash-", dir=disk_temp)))
+def runner() -> Iterator[BoundedRunner]:
+    env = python_env()
+    env["PYTHONPATH"] = f"{REPO}:{TESTS}"
+    runner = BoundedRunner(env, REPO, memory=None, cpu=None)
+    yield runner
+    runner.close()
+
+
+@pytest.fixture(scope="module")
+def sites(disk_temp: Path, runner: BoundedRunner) -> Sites:
+    return Sites(Path(tempfile.mkdtemp(prefix="crash-", dir=disk_temp)), runner)
 
 
 @pytest.fixture
@@ -145,36 +168,36 @@ def tmp_path(disk_temp: Path) -> Path:
     return Path(tempfile.mkdtemp(prefix="trial-", dir=disk_temp))
 
 
-def _kill_after(command: list[str], delay: float, parent: Path, aim: bool) -> tuple[int, bool]:
-    """Start `command`, SIGKILL it after `delay` s; return (exit status, killed mid-write).
+def _kill_after(
+    runner: BoundedRunner, data_dir: Path, out: Path, delay: float, aim: bool
+) -> tuple[int, bool]:
+    """Start the build of `data_dir` into `out`, SIGKILL it after `delay` s; return (exit
+    status, killed mid-write).
 
     With `aim`, the clock starts when a new entry (the build's staging tree) appears in
     `parent`, which aims the kill at the write-and-swap phase. "Mid-write" means such an
     entry existed at the moment of the kill.
     """
+    parent = out.parent
     before = _write_phase(parent)
-    proc = subprocess.Popen(
-        command, env=python_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    child = start_build(runner, data_dir, out)
     try:
         if aim:
             deadline = time.monotonic() + 60
-            while not _write_phase(parent) - before and proc.poll() is None:
+            while not _write_phase(parent) - before and not child.poll():
                 assert time.monotonic() < deadline, "the build never started writing"
                 time.sleep(0.0005)
         time.sleep(delay)
         mid_write = bool(_write_phase(parent) - before)
-        with contextlib.suppress(ProcessLookupError):
-            proc.send_signal(signal.SIGKILL)
-        return proc.wait(timeout=60), mid_write
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        child.kill()  # a no-op if it has ended (the child is not reaped before `wait`)
+    return child.wait(60).returncode, mid_write
 
 
 @pytest.mark.slow
-def test_sigkill_at_random_moments_leaves_old_or_new_site(sites: Sites, tmp_path: Path) -> None:
+def test_sigkill_at_random_moments_leaves_old_or_new_site(
+    sites: Sites, runner: BoundedRunner, tmp_path: Path
+) -> None:
     rng = random.Random(SEED)
     out = tmp_path / "site_out"
     build_in_process(sites.data["old"], out)
@@ -188,8 +211,7 @@ def test_sigkill_at_random_moments_leaves_old_or_new_site(sites: Sites, tmp_path
             build_in_process(sites.mid, out)
             build_in_process(sites.data[state], out)
         delay = rng.uniform(0.0, sites.window) if aim else rng.uniform(0.0, sites.seconds * 1.1)
-        command = build_command(sites.data[target], out)
-        status, mid_write = _kill_after(command, delay, tmp_path, aim)
+        status, mid_write = _kill_after(runner, sites.data[target], out, delay, aim)
         killed = status == -signal.SIGKILL
         outcomes["killed" if killed else "finished"] += 1
         outcomes["killed mid-write"] += killed and mid_write
