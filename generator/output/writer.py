@@ -551,7 +551,7 @@ class SiteWriter:
         record = dict(self.live) or _record(self.out_dir, self.digests)
         spare: dict[str, FileState] = {}
         if self.trees is not None and self.live:
-            _sync_staged(stager.root, stager.written, stager.staged_directories())
+            _sync_staged(stager.root, stager.written, stager.staged_directories)
             if _kept(stager.root, spare_path(self.out_dir)):
                 spare = stager.record
         shutil.rmtree(stager.root, ignore_errors=True)
@@ -563,7 +563,7 @@ class SiteWriter:
     def _swap(self) -> WriteReport:
         stager = self.stager
         staging = stager.root
-        _sync_staged(staging, stager.written, stager.staged_directories())
+        _sync_staged(staging, stager.written, stager.staged_directories)
         _swap(staging, self.out_dir)
         live = self.live
         keep = self.trees is not None and bool(live) and os.path.isdir(staging)
@@ -731,8 +731,9 @@ class _Stager:
     def _directory(self, path: Path) -> None:
         if path not in self._made:
             path.mkdir(mode=0o777 & ~self.mask, parents=True, exist_ok=True)
-            self._made.update(p for p in path.parents if self.root in p.parents)
-            self._made.add(path)
+            while path not in self._made:  # up to the root, which is in it
+                self._made.add(path)
+                path = path.parent
 
     def _prune(self, directory: Path) -> None:
         """Remove `directory` and its parents while they are empty (below the root)."""
@@ -774,8 +775,9 @@ def _stat_regular(path: Path) -> tuple[int, int, int]:
     return found
 
 
-def _sync_staged(staging: Path, written: list[Path], directories: list[Path]) -> None:
-    """Make the staged tree durable: one syncfs, else fsync each written file and directory."""
+def _sync_staged(staging: Path, written: list[Path], directories: Callable[[], list[Path]]) -> None:
+    """Make the staged tree durable: one syncfs, else fsync each written file and each
+    directory of `directories()` (only then listed: a walk over every file's folders)."""
     if _syncfs(staging):
         return
     for path in written:
@@ -784,7 +786,7 @@ def _sync_staged(staging: Path, written: list[Path], directories: list[Path]) ->
             os.fsync(fd)
         finally:
             os.close(fd)
-    for directory in sorted(directories, key=lambda p: len(p.parts), reverse=True):
+    for directory in sorted(directories(), key=lambda p: len(p.parts), reverse=True):
         _fsync_dir(directory)
 
 
