@@ -83,9 +83,23 @@ def to_csv(columns: Sequence[str], rows: Iterable[Sequence[Cell]]) -> bytes:
     out = io.StringIO(newline="")
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([csv_cell(column) for column in columns])
-    for row in rows:
-        writer.writerow([_text(cell) for cell in row])
+    writer.writerows(map(_cells, rows))
     return out.getvalue().encode("utf-8")
+
+
+def _cells(row: Sequence[Cell]) -> list[Cell]:
+    """`row` as `csv.writer` should write it. The writer already writes None as an empty
+    field, an int as `str` and a float as `repr`, which is `csv_number` of a finite float
+    once `-0.0` is `0.0` (`x + 0.0`; `x - x == 0.0` only when x is finite): those cells
+    pass as they are, the rest go through `_text` (a string, a bool, inf or nan)."""
+    return [
+        cell
+        if (kind := type(cell)) is int or cell is None
+        else cell + 0.0  # type: ignore[operator]
+        if kind is float and cell - cell == 0.0  # type: ignore[operator]
+        else _text(cell)
+        for cell in row
+    ]
 
 
 def _text(cell: Cell) -> str:

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from generator.api.files import NOT_FOUND_FILE
 from generator.api.hosting import header_rules, headers_for, parse_headers
@@ -19,9 +21,11 @@ from generator.documents.downloads import (
     MODEL_COLUMNS,
     MODEL_HISTORY_COLUMNS,
     RANKING_COLUMNS,
+    Cell,
     joined,
     to_csv,
 )
+from generator.encoders import csv_cell, csv_number
 from generator.errors import BuildError
 from generator.serve import StaticHost
 
@@ -164,3 +168,33 @@ def test_the_whole_history_is_its_snapshots_joined(built_site: Path) -> None:
     assert joined(HISTORY_COLUMNS, []) == to_csv(HISTORY_COLUMNS, [])
     with pytest.raises(BuildError, match="other columns"):
         joined(HISTORY_COLUMNS, [*parts, to_csv(RANKING_COLUMNS, [])])
+
+
+ANY_CELL = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from([0.0, -0.0, 5e-324, -5e-324, 1e16, 1e308]),
+    st.text(max_size=8),
+    st.sampled_from(["", "=1", " -2", "\t", "＋x", "@a", 'q"q', "a,b", "l\nb"]),
+)
+
+
+@given(st.lists(st.lists(ANY_CELL, min_size=3, max_size=3), max_size=8))
+def test_every_cell_is_written_as_its_encoder_writes_it(rows: list[list[Cell]]) -> None:
+    """`to_csv` passes ints, None and finite floats to the `csv` writer as they are (it
+    writes `str`, an empty field and `repr`): the same text as `csv_cell`/`csv_number`
+    of every cell, booleans as `true`/`false`, `-0.0` as `0.0`."""
+
+    def reference(cell: Cell) -> str:
+        if cell is None:
+            return ""
+        if isinstance(cell, bool):
+            return "true" if cell else "false"
+        return csv_cell(cell) if isinstance(cell, str) else csv_number(cell)
+
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerows([["a", "b", "c"], *([reference(c) for c in row] for row in rows)])
+    assert to_csv(["a", "b", "c"], rows) == out.getvalue().encode("utf-8")
