@@ -12,6 +12,7 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import markupsafe
 
@@ -52,6 +53,7 @@ class Hrefs:
 
     hrefs: dict[str, str] = field(default_factory=dict)
     anchors: dict[tuple[str, str, bool], markupsafe.Markup] = field(default_factory=dict)
+    fragments: dict[Any, str] = field(default_factory=dict)  # HTML made of shared hrefs
 
 
 @dataclass(frozen=True)

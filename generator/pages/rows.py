@@ -7,6 +7,9 @@ a yield through every enclosing template) as on the value itself. Each function 
 makes the exact bytes of one template's former row loop: every value goes through the
 same filter and `escape` as the template's `{{ ... }}` (tests/pages/test_rows.py compares
 them with the loops, hostile text included). The templates print the result, a Markup.
+Printed as they are, with no `escape` call (which would return them unchanged): an int
+(its digits), and what `whole`, `fixed`, `format_value` and `format_cost` make (digits,
+signs, separators, `$`, `–`).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import markupsafe
 
 from generator.pages.axes import format_value
 from generator.pages.formats import dash, escape, fixed, whole
-from generator.pages.links import Linker
+from generator.pages.links import MEMO_LIMIT, Linker
 from generator.pages.views import format_cost
 
 IMPUTED_MARK = (
@@ -28,35 +31,55 @@ IMPUTED_MARK = (
 
 
 def snapshot_rows(models: Iterable[Any], link: Linker) -> markupsafe.Markup:
-    """history_snapshot.html: a row per model of one month end's leaderboard."""
+    """history_snapshot.html: a row per model of one month end's leaderboard.
+
+    An int is printed as its digits without calling `escape` (which returns just that for
+    an int): four of a row's values are ints, and the call was a third of a row's time.
+    The other row functions do the same with their ints."""
     anchor = link.anchor
-    return markupsafe.Markup(
-        "".join(
-            [
-                f'<tr><td class="num">{escape(r.rank)}</td>'
-                f'<td class="num">{escape(dash(r.rank_low))}–{escape(dash(r.rank_high))}</td>'
-                f'<th scope="row">{anchor(r.name, r.url)}</th>'
-                f'<td>{escape(r.provider)}</td><td class="num strong">{escape(r.iq)}</td>'
-                f'<td class="num">{escape(whole(r.iq_low95))}–{escape(whole(r.iq_high95))}</td>'
-                "</tr>\n"
-                for r in models
-            ]
+    out = []
+    for r in models:
+        rank, low, high, iq = r.rank, r.rank_low, r.rank_high, r.iq
+        out.append(
+            f'<tr><td class="num">{rank if type(rank) is int else escape(rank)}</td>'
+            f'<td class="num">{low if type(low) is int else escape(dash(low))}–'
+            f"{high if type(high) is int else escape(dash(high))}</td>"
+            f'<th scope="row">{anchor(r.name, r.url)}</th><td>{escape(r.provider)}</td>'
+            f'<td class="num strong">{iq if type(iq) is int else escape(iq)}</td>'
+            f'<td class="num">{whole(r.iq_low95)}–{whole(r.iq_high95)}</td></tr>\n'
         )
-    )
+    return markupsafe.Markup("".join(out))
+
+
+_MONTH = "month row start"  # the key's first part in a class's `fragments`
 
 
 def model_history_rows(history: Iterable[Any], link: Linker) -> markupsafe.Markup:
     """model.html: a row per month end since the model was first ranked, from
-    `(date, rank, iq, snapshot page)`."""
-    return markupsafe.Markup(
-        "".join(
-            [
-                f'<tr><th scope="row"><a href="{escape(link(page))}">{escape(date)}</a></th>'
-                f'<td class="num">{escape(rank)}</td><td class="num">{escape(iq)}</td></tr>\n'
-                for date, rank, iq, page in history
-            ]
+    `(date, rank, iq, snapshot page)`. The start of a month's row (its link) is the same
+    on every model page of one class: kept in the class's memo, like its links."""
+    memo = link.shared_memo
+    starts = memo.fragments if memo is not None else {}
+    out = []
+    for date, rank, iq, page in history:
+        start = (
+            starts.get((_MONTH, date, page)) if type(date) is str and type(page) is str else None
         )
-    )
+        if start is None:
+            start = _history_row_start(link, date, page, starts)
+        out.append(
+            f'{start}<td class="num">{rank if type(rank) is int else escape(rank)}</td>'
+            f'<td class="num">{iq if type(iq) is int else escape(iq)}</td></tr>\n'
+        )
+    return markupsafe.Markup("".join(out))
+
+
+def _history_row_start(link: Linker, date: Any, page: Any, starts: dict[Any, str]) -> str:
+    start = f'<tr><th scope="row"><a href="{escape(link(page))}">{escape(date)}</a></th>'
+    shareable = type(date) is str and type(page) is str and link.shared(page)
+    if shareable and len(starts) < MEMO_LIMIT:
+        starts[(_MONTH, date, page)] = start
+    return start
 
 
 def _dimension_iq(d: Any) -> str:
@@ -67,7 +90,7 @@ def _dimension_iq(d: Any) -> str:
 
 def _dimension_range(d: Any) -> str:
     if d.iq_low95 is not None:
-        return f"{escape(whole(d.iq_low95))}–{escape(whole(d.iq_high95))}"
+        return f"{whole(d.iq_low95)}–{whole(d.iq_high95)}"
     return "–"
 
 
@@ -108,8 +131,8 @@ def result_rows(model: Any, view: Any, link: Linker) -> markupsafe.Markup:
         out.append(
             f'<tr>\n<th scope="row">{link.anchor(r.name, url)}</th>\n'
             f"<td>{escape(dimension)}</td>\n"
-            f'<td class="num">{escape(format_value(r.value))}</td>\n'
-            f'<td class="num">{escape(fixed(r.projected_iq, 2))}</td>\n'
+            f'<td class="num">{format_value(r.value)}</td>\n'
+            f'<td class="num">{fixed(r.projected_iq, 2)}</td>\n'
             f"<td>{escape(dash(r.harness))}</td>\n<td>{escape(dash(r.effort))}</td>\n"
             f'<td>{source}</td>\n<td class="date">{escape(r.as_of.isoformat())}</td>\n'
             "</tr>\n"
@@ -131,10 +154,10 @@ def benchmark_rows(
     return markupsafe.Markup(
         "".join(
             [
-                f'<tr><td class="num">{escape(r.rank)}</td>'
+                f'<tr><td class="num">{r.rank if type(r.rank) is int else escape(r.rank)}</td>'
                 f'<th scope="row">{anchor(r.name, _profile_url(r, urls))}</th>'
                 f"<td>{escape(r.provider)}</td>"
-                f'<td class="num strong">{escape(format_value(r.score))}</td></tr>\n'
+                f'<td class="num strong">{format_value(r.score)}</td></tr>\n'
                 for r in models
             ]
         )
@@ -143,10 +166,10 @@ def benchmark_rows(
 
 def _ranking_score(r: Any, cost: bool) -> str:
     if cost:
-        return escape(format_cost(r.score))
+        return format_cost(r.score)
     if r.imputed is True and r.score is not None:
-        return f'<span class="imp">{escape(format_value(r.score))}{IMPUTED_MARK}</span>'
-    return escape(format_value(r.score))
+        return f'<span class="imp">{format_value(r.score)}{IMPUTED_MARK}</span>'
+    return format_value(r.score)
 
 
 def _estimate(r: Any) -> str:
@@ -170,6 +193,7 @@ def ranking_rows(
     dimension = ranking.ranking_type == "dimension"
     out = []
     for r in ranking.models:
+        rank = r.rank
         band = (
             f'<td class="num">{escape(dash(r.rank_low))}–{escape(dash(r.rank_high))}</td>'
             if banded
@@ -178,7 +202,7 @@ def ranking_rows(
         estimate = _estimate(r) if dimension else ""
         count = f'<td class="num">{escape(imputed.get(r.id, 0))} of 7</td>' if imputed else ""
         out.append(
-            f'<tr>\n<td class="num">{escape(r.rank)}</td>\n{band}'
+            f'<tr>\n<td class="num">{rank if type(rank) is int else escape(rank)}</td>\n{band}'
             f'<th scope="row">{anchor(r.name, _profile_url(r, urls))}</th>\n'
             f"<td>{escape(r.provider)}</td>\n"
             f'<td class="num strong">{_ranking_score(r, cost)}</td>\n{estimate}{count}</tr>\n'

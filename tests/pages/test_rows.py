@@ -100,7 +100,22 @@ def test_model_history_rows_print_what_the_loop_printed(
 {% endfor %}
 </tbody>"""  # noqa: E501
     made = "<tbody>\n{{ history|model_history_rows(link) }}</tbody>"
-    _same(reference, made, page, history=history)
+    _same(reference, made, page, history=history + history)  # the second time from the memo
+
+
+@settings(max_examples=40, deadline=None)
+@given(history=MODEL_HISTORY)
+def test_month_rows_kept_for_a_class_hold_on_its_other_pages(
+    history: list[tuple[str, int, int, str]],
+) -> None:
+    """Model pages share their class's memo: the row starts one page kept are what every
+    other page of the class works out."""
+    for names in (["models/a", "models/b", "models/<c>"], ["history/a", "history/b"]):
+        memo = Hrefs()  # one per class
+        for name in names + names[::-1]:
+            page = f"{name}/index.html"
+            shared = rows.model_history_rows(history, Linker(BASE, page, memo=memo))
+            assert shared == rows.model_history_rows(history, Linker(BASE, page))
 
 
 RANKED = st.builds(
