@@ -9,14 +9,15 @@ starts; a sum over models is Python's own `sum`, over the values in model order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 from numpy.typing import NDArray
 
 from generator.scoring.ladder import IQ_MAX, IQ_MIN
-from generator.scoring.types import Projection
+from generator.scoring.observations import Flat
 
 Floats = NDArray[np.float64]
 Flags = NDArray[np.bool_]
@@ -42,23 +43,26 @@ class Projected:
         return used
 
 
-def projected(
-    ids: Sequence[str],
-    grouped: Mapping[str, Mapping[str, Sequence[Projection]]],
-    slug: str,
-    index: Mapping[str, int],
-) -> Projected:
-    """The projections in `slug` of each model of `ids` (`index`: benchmark id -> index)."""
-    found = [grouped[m][slug] for m in ids]
-    count = np.array([len(p) for p in found], dtype=np.intp)
-    width = int(count.max()) if len(count) else 0
-    iq = np.zeros((len(ids), width))
-    bench = np.zeros((len(ids), width), dtype=np.intp)
-    rows = np.repeat(np.arange(len(ids)), count)
-    columns = np.arange(len(rows)) - np.repeat(np.cumsum(count) - count, count)
-    iq[rows, columns] = [p.iq for ps in found for p in ps]
-    bench[rows, columns] = [index[p.benchmark] for ps in found for p in ps]
-    return Projected(iq=iq, bench=bench, count=count)
+def projected(flats: Sequence[Flat], dimensions: int) -> list[Projected]:
+    """Each dimension's `Projected`, a row per model's `Flat` (in the order given)."""
+    lengths = np.fromiter((len(f.dimensions) for f in flats), np.intp, len(flats))
+    dimension = np.fromiter(chain.from_iterable(f.dimensions for f in flats), np.intp)
+    iqs = np.fromiter(chain.from_iterable(f.iqs for f in flats), np.float64)
+    benchmarks = np.fromiter(chain.from_iterable(f.benchmarks for f in flats), np.intp)
+    owner = np.repeat(np.arange(len(flats)), lengths)
+    found = []
+    for number in range(dimensions):
+        chosen = dimension == number  # a row's projections in one dimension, in their order
+        rows = owner[chosen]
+        count = np.bincount(rows, minlength=len(flats)).astype(np.intp)
+        columns = np.arange(len(rows)) - np.repeat(np.cumsum(count) - count, count)
+        width = int(count.max()) if len(count) else 0
+        iq = np.zeros((len(flats), width))
+        bench = np.zeros((len(flats), width), dtype=np.intp)
+        iq[rows, columns] = iqs[chosen]
+        bench[rows, columns] = benchmarks[chosen]
+        found.append(Projected(iq=iq, bench=bench, count=count))
+    return found
 
 
 def row_sums(values: Floats, mask: Flags, skip: int = -1) -> tuple[Floats, Counts]:

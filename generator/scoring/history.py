@@ -196,7 +196,7 @@ def score_snapshot(dataset: Dataset, memo: ResultMemo | None = None) -> Snapshot
     params = dataset.methodology.parameters
     models, found = gather_results(dataset, memo)
     ids = list(models)
-    population = month_population(dataset, ids, {m: r.grouped for m, r in found.items()})
+    population = month_population(dataset, [r.flat for r in found.values()])
     values = month_values(models, population, params)
     if values is None:
         return score_snapshot_plainly(dataset, memo)

@@ -28,8 +28,9 @@ from generator.scoring.columns import (
     row_sums,
 )
 from generator.scoring.dimensions import Slot
-from generator.scoring.engine import Grouped, Population, dimension_slots, fixed_noise
+from generator.scoring.engine import Population, dimension_slots, fixed_noise
 from generator.scoring.noise import Summary, noise_from
+from generator.scoring.observations import Flat
 from generator.scoring.offsets import population_mean
 from generator.scoring.types import BenchmarkNoise
 
@@ -75,13 +76,14 @@ class MonthPopulation:
         )
 
 
-def month_population(dataset: Dataset, ids: Sequence[str], grouped: Grouped) -> MonthPopulation:
-    """`build_population(dataset, grouped)` of the models `ids` (sorted), column-wise."""
+def month_population(dataset: Dataset, flats: Sequence[Flat]) -> MonthPopulation:
+    """`build_population` of the models whose `Flat` projections are `flats` (by id, sorted;
+    flattened against `dataset`'s catalogue and `DIMENSION_SLUGS`), column-wise."""
     params = dataset.methodology.parameters
     catalogue = [b.id for b in dataset.benchmarks]
     index = {bid: i for i, bid in enumerate(catalogue)}
     slots = dimension_slots(dataset)
-    found = [projected(ids, grouped, slot.slug, index) for slot in slots]
+    found = projected(flats, len(slots))
     offsets: dict[str, dict[str, float]] = {}
     ys: list[Floats] = []
     for number, (slot, matrix) in enumerate(zip(slots, found, strict=True)):

@@ -73,6 +73,27 @@ def eq_projections(
     return tuple(p for bid, p in projections.items() if benchmarks[bid].category == "eq")
 
 
+class Flat(msgspec.Struct, frozen=True, kw_only=True):
+    """A model's grouped projections in one run: each one's dimension (index in the
+    slugs), projected IQ and benchmark (index in the catalogue), dimension by dimension."""
+
+    dimensions: tuple[int, ...]
+    iqs: tuple[float, ...]
+    benchmarks: tuple[int, ...]
+
+
+def flatten(
+    grouped: Mapping[str, Sequence[Projection]], slugs: Sequence[str], index: Mapping[str, int]
+) -> Flat:
+    """`grouped` as a `Flat` (`index`: benchmark id -> its place in the catalogue)."""
+    found = [(d, p) for d, slug in enumerate(slugs) for p in grouped[slug]]
+    return Flat(
+        dimensions=tuple([d for d, _ in found]),
+        iqs=tuple([p.iq for _, p in found]),
+        benchmarks=tuple([index[p.benchmark] for _, p in found]),
+    )
+
+
 class ModelResults(msgspec.Struct, frozen=True, kw_only=True):
     """A model's results as scoring starts from them (each a function of its results and
     the benchmark catalogue alone)."""
@@ -80,6 +101,7 @@ class ModelResults(msgspec.Struct, frozen=True, kw_only=True):
     chosen: dict[str, ScoredResult]  # `best_results`
     projected: dict[str, Projection]  # `projections` of those
     grouped: dict[str, tuple[Projection, ...]]  # `group_by_dimension` of those
+    flat: Flat  # `grouped` flattened, for the history's column-wise scoring
 
 
 class ResultMemo:
@@ -94,6 +116,7 @@ class ResultMemo:
     def __init__(self, benchmarks: tuple[BenchmarkRecord, ...], slugs: Sequence[str]) -> None:
         self.benchmarks = benchmarks
         self._by_id = {b.id: b for b in benchmarks}
+        self._index = {b.id: i for i, b in enumerate(benchmarks)}
         self._slugs = tuple(slugs)
         self._known: dict[str, tuple[list[BenchmarkResultRecord], ModelResults]] = {}
         self.hits = 0  # answers remembered rather than computed
@@ -107,6 +130,7 @@ class ResultMemo:
         chosen = best_results(model, self._by_id)
         projected = projections(chosen)
         grouped = group_by_dimension(projected, self._by_id, self._slugs)
-        found = ModelResults(chosen=chosen, projected=projected, grouped=grouped)
+        flat = flatten(grouped, self._slugs, self._index)
+        found = ModelResults(chosen=chosen, projected=projected, grouped=grouped, flat=flat)
         self._known[model.id] = (list(model.results), found)
         return found

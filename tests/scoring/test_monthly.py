@@ -48,8 +48,7 @@ def _months(tmp_path_factory: pytest.TempPathFactory) -> list[Dataset]:
 
 def _month(dataset: Dataset, memo: ResultMemo | None = None) -> tuple[list[str], MonthPopulation]:
     models, found = gather_results(dataset, memo)
-    grouped = {m: r.grouped for m, r in found.items()}
-    return list(models), month_population(dataset, list(models), grouped)
+    return list(models), month_population(dataset, [r.flat for r in found.values()])
 
 
 def _same_population(dataset: Dataset, memo: ResultMemo | None = None) -> None:
