@@ -85,6 +85,21 @@ def row_means(values: Floats, mask: Flags, skip: int = -1) -> tuple[Floats, Coun
     return mean, count
 
 
+def means_without_each(values: Floats, mask: Flags) -> tuple[Floats, Counts]:
+    """Per row and column s, `row_means(values, mask, skip=s)`, every column at once."""
+    width = values.shape[1]
+    total = np.zeros(values.shape)
+    count = np.zeros(values.shape, dtype=np.intp)
+    others = ~np.eye(width, dtype=bool)
+    for column in range(width):
+        add = mask[:, column, None] & others[column]
+        total = np.where(add, total + values[:, column, None], total)
+        count += add
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean: Floats = np.where(count > 0, total / count, 0.0)
+    return mean, count
+
+
 def grouped_sums(keys: Counts, values: Floats) -> dict[int, tuple[float, int]]:
     """Per key, Python's `sum` of its values in the order given, and their number."""
     order = np.argsort(keys, kind="stable")

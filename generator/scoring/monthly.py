@@ -25,8 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from generator.input.records import ModelRecord, ParametersRecord
-from generator.scoring.abstract import AbstractPredictor
-from generator.scoring.columns import PLAIN_SUM, Counts, Flags, Floats, clamp, row_means
+from generator.scoring.columns import PLAIN_SUM, Counts, Flags, Floats, clamp, means_without_each
 from generator.scoring.month_population import MonthPopulation, Observed
 from generator.scoring.priors import precision_weights, sigma_cross
 
@@ -45,23 +44,38 @@ class MonthValues:
 
 @dataclass(frozen=True)
 class _Term:
-    """One Normal term of a prior, column-wise: `key` 0 where a row has no such term, else
-    the index in `sds` of its sd."""
+    """One Normal term of the priors, a row per model and a column per dimension: `key` 0
+    where there is no such term, else the index of its sd among the column's options."""
 
     key: Counts
     mean: Floats
-    sds: tuple[float, ...]  # sds[0] is never read
 
 
 @dataclass(frozen=True)
-class _Prior:
-    """The prior of one dimension, column-wise (`exists` false: `None` in the plain path)."""
+class _Own:
+    """What the priors read of each model itself, for the whole month: its direct estimates,
+    the second term (`C` in dimensions 2-7, `R` in abstract reasoning), the legacy
+    estimate (abstract reasoning alone), and whether it shows every estimate."""
 
-    mean: Floats
+    direct: Floats
+    present: Flags
+    second: _Term
+    legacy: _Term
+    shown: Flags
+
+
+@dataclass(frozen=True)
+class _Table:
+    """Per dimension and combination of terms (`code`: a mixed-radix number, a digit per
+    term, 0 absent, i its i-th sd option), each term's weight, the combined sd, its square
+    and whether any term is present, by `precision_weights` in Python; `radix` is the
+    second term's number of options in each dimension."""
+
+    weights: tuple[Floats, Floats, Floats]  # dimensions x codes each
     sd: Floats
-    square: Floats  # sd ** 2, as Python computes it
-    exists: Flags
-    evidence: Flags
+    square: Floats
+    combined: Flags
+    radix: Counts
 
 
 def month_values(
@@ -73,44 +87,22 @@ def month_values(
     generations = _generations(models)
     if generations is None or not PLAIN_SUM:
         return None
-    ids = list(models)
-    slugs = [slot.slug for slot in population.slots]
-    shape = (len(ids), len(slugs))
+    shape = population.direct.shape
     out = MonthValues(
         value=np.zeros(shape),
         sd=np.zeros(shape),
         has=np.zeros(shape, dtype=bool),
         evidence=np.zeros(shape, dtype=bool),
-        covered=np.zeros(shape, dtype=np.intp),
+        covered=np.stack([found.count for found in population.observed], axis=1).reshape(shape),
     )
-    direct, present, observed = population.direct, population.present, population.observed
-    for index, found in enumerate(observed):
-        out.covered[:, index] = found.count
-    legacy = [models[m].legacy_abstract_estimate for m in ids]
-    has_legacy = np.array([v is not None for v in legacy], dtype=bool)
-    legacy_mean = np.array([v if v is not None else 0.0 for v in legacy], dtype=np.float64)
+    own = _own([models[m].legacy_abstract_estimate for m in models], population, params)
+    table = _table(_options(population, params))
+    observed = _Stacked.of(population.observed, shape)
     for rows, parents in generations:
-        own = _Own(
-            direct=direct[rows],
-            present=present[rows],
-            legacy=_Term(key=has_legacy[rows].astype(np.intp), mean=legacy_mean[rows], sds=()),
-            parents=parents,
-        )
-        shown = own.present.sum(axis=1) >= params.min_direct_dimensions
-        for index in range(len(slugs)):
-            prior = _prior(index, own, population, params, out)
-            _posterior(index, rows, prior, observed[index], shown, out)
+        inherited, evidence = _inherited(rows, parents, own, out)
+        prior = _prior(rows, inherited, evidence, own, table, population, params)
+        _posterior(rows, prior, observed, own.shown[rows], out)
     return out
-
-
-@dataclass(frozen=True)
-class _Own:
-    """What one generation's priors read of its models: direct estimates, legacy, parents."""
-
-    direct: Floats
-    present: Flags
-    legacy: _Term  # key and mean only: its sd is the month's residual sd
-    parents: Counts | None  # each model's predecessor's row; None: no predecessor
 
 
 def _predecessor(model: ModelRecord) -> str | None:
@@ -144,138 +136,173 @@ def _generations(models: Mapping[str, ModelRecord]) -> list[tuple[Counts, Counts
     return generations
 
 
-def _inherited(
-    index: int, own: _Own, params: ParametersRecord, out: MonthValues
-) -> tuple[_Term, Flags]:
-    """The `mu_P` term (the predecessor's value moved by the drift: `priors._predecessor_mean`)
-    and whether it is evidence."""
-    if own.parents is None:
-        none = np.zeros(len(own.direct), dtype=np.intp)
-        return _Term(key=none, mean=np.zeros(len(none)), sds=()), none.astype(bool)
-    theirs, has = out.value[own.parents], out.has[own.parents]
-    drift, _ = row_means(own.direct - theirs, own.present & has, index)
-    term = _Term(
-        key=has[:, index].astype(np.intp),
-        mean=theirs[:, index] + drift,
-        sds=(0.0, params.sigma_predecessor),
-    )
-    return term, has[:, index] & out.evidence[own.parents, index]
-
-
-def _prior(
-    index: int, own: _Own, population: MonthPopulation, params: ParametersRecord, out: MonthValues
-) -> _Prior:
-    """`level_prior` (dimensions 2-7) or `level_abstract_prior` (index 0) of every row."""
-    inherited, evidence = _inherited(index, own, params, out)
-    cross, count = row_means(own.direct, own.present, index)
-    if index:
-        sds = (0.0, *(sigma_cross(params, n) for n in range(1, own.direct.shape[1])))
-        terms = [inherited, _Term(key=count, mean=cross, sds=sds)]
+def _own(
+    legacy: Sequence[float | None], population: MonthPopulation, params: ParametersRecord
+) -> _Own:
+    """The month's `_Own`: the cross means (`priors._cross_terms`) of every dimension at
+    once; `R` where the model has other direct dimensions and there is a predictor."""
+    direct, present = population.direct, population.present
+    cross, count = means_without_each(direct, present)
+    second = _Term(key=count.copy(), mean=cross.copy())
+    predictor = population.predictor
+    if predictor is None:
+        second.key[:, 0] = 0
     else:
-        terms = [
-            inherited,
-            *_abstract_terms(cross, count, own.legacy, population.predictor, params),
-        ]
-    slug = population.slots[index].slug
-    return _combined(terms, evidence, population.means[slug], params)
+        second.key[:, 0] = count[:, 0] > 0
+        second.mean[:, 0] = clamp(predictor.intercept + predictor.slope * cross[:, 0])
+    stated = _Term(key=np.zeros(direct.shape, dtype=np.intp), mean=np.zeros(direct.shape))
+    stated.key[:, 0] = [v is not None for v in legacy]
+    stated.mean[:, 0] = [v if v is not None else 0.0 for v in legacy]
+    shown: Flags = present.sum(axis=1) >= params.min_direct_dimensions
+    return _Own(direct=direct, present=present, second=second, legacy=stated, shown=shown)
 
 
-def _abstract_terms(
-    cross: Floats,
-    count: Counts,
-    legacy: _Term,
-    predictor: AbstractPredictor | None,
-    params: ParametersRecord,
-) -> list[_Term]:
-    """The regression `R` (where the model has other direct dimensions) and the legacy
-    estimate, both of sd `s_R`."""
+def _options(
+    population: MonthPopulation, params: ParametersRecord
+) -> tuple[tuple[tuple[float, ...], ...], ...]:
+    """Per dimension, the sd options of its three terms (index 0 stands for "absent"):
+    `mu_P` `sigma_predecessor`; `C` `sqrt(sigma_cross_scale / n_C)` for n_C = 1..6, or `R`
+    `s_R` with a predictor; the legacy estimate `s_R` (abstract reasoning alone)."""
+    predictor = population.predictor
     residual = params.sigma_population
     if predictor is not None and predictor.residual_sd is not None:
         residual = predictor.residual_sd
-    if predictor is None:
-        key = np.zeros(len(cross), dtype=np.intp)
-        regression = _Term(key=key, mean=cross, sds=())
-    else:
-        predicted = clamp(predictor.intercept + predictor.slope * cross)
-        key = (count > 0).astype(np.intp)
-        regression = _Term(key=key, mean=predicted, sds=(0.0, residual))
-    return [regression, _Term(key=legacy.key, mean=legacy.mean, sds=(0.0, residual))]
+    width = len(population.slots)
+    cross = (0.0, *(sigma_cross(params, n) for n in range(1, width)))
+    inherited = (0.0, params.sigma_predecessor)
+    abstract = (inherited, (0.0, residual) if predictor is not None else (0.0,), (0.0, residual))
+    return (abstract, *((inherited, cross, (0.0,)) for _ in range(1, width)))
 
 
-def _combined(
-    terms: Sequence[_Term], evidence: Flags, population: float | None, params: ParametersRecord
+@functools.lru_cache(maxsize=16)
+def _table(options: tuple[tuple[tuple[float, ...], ...], ...]) -> _Table:
+    """The `_Table` of every dimension's term options."""
+    size = max(math.prod(len(o) for o in terms) for terms in options)
+    weights = (
+        np.zeros((len(options), size)),
+        np.zeros((len(options), size)),
+        np.zeros((len(options), size)),
+    )
+    sd, square = np.ones((len(options), size)), np.ones((len(options), size))
+    combined = np.zeros((len(options), size), dtype=bool)
+    for column, terms in enumerate(options):
+        for code in range(math.prod(len(o) for o in terms)):
+            digits = (code % 2, code // 2 % len(terms[1]), code // (2 * len(terms[1])))
+            present = [(t, terms[t][d]) for t, d in enumerate(digits) if d]
+            if present:
+                found, variance = precision_weights([s for _, s in present])
+                for (term, _), weight in zip(present, found, strict=True):
+                    weights[term][column, code] = weight
+                sd[column, code] = math.sqrt(variance)
+                square[column, code] = math.sqrt(variance) ** 2
+                combined[column, code] = True
+    radix = np.array([len(terms[1]) for terms in options], dtype=np.intp)
+    return _Table(weights=weights, sd=sd, square=square, combined=combined, radix=radix)
+
+
+def _inherited(
+    rows: Counts, parents: Counts | None, own: _Own, out: MonthValues
+) -> tuple[_Term, Flags]:
+    """The `mu_P` term of every dimension (the predecessor's value moved by the drift:
+    `priors._predecessor_mean`) and whether it is evidence."""
+    shape = (len(rows), out.value.shape[1])
+    if parents is None:
+        return _Term(key=np.zeros(shape, dtype=np.intp), mean=np.zeros(shape)), np.zeros(
+            shape, dtype=bool
+        )
+    theirs, has = out.value[parents], out.has[parents]
+    drift, _ = means_without_each(own.direct[rows] - theirs, own.present[rows] & has)
+    term = _Term(key=has.astype(np.intp), mean=theirs + drift)
+    return term, has & out.evidence[parents]
+
+
+@dataclass(frozen=True)
+class _Prior:
+    """The priors of one generation (`exists` false: `None` in the plain path)."""
+
+    mean: Floats
+    sd: Floats
+    square: Floats  # sd ** 2, as Python computes it
+    exists: Flags
+    evidence: Flags
+
+
+def _prior(
+    rows: Counts,
+    inherited: _Term,
+    evidence: Flags,
+    own: _Own,
+    table: _Table,
+    population: MonthPopulation,
+    params: ParametersRecord,
 ) -> _Prior:
-    """`priors.combine` of each row's terms, or the population prior where it has none."""
-    code = np.zeros(len(evidence), dtype=np.intp)
-    radix = 1
-    for term in terms:
-        code += term.key * radix
-        radix *= max(len(term.sds), 1)
-    weights, sd, square, combined = _table(tuple(term.sds for term in terms))
-    mean = np.zeros(len(code))
-    for term, weight in zip(terms, weights, strict=True):
-        mean = np.where(term.key > 0, mean + weight[code] * term.mean, mean)
-    alone = ~combined[code]  # no term: the population prior, if there is one
+    """`level_abstract_prior` (column 0) and `level_prior` (the others): `priors.combine` of
+    each row's terms, or the population prior where it has none."""
+    terms = (
+        inherited,
+        _Term(key=own.second.key[rows], mean=own.second.mean[rows]),
+        _Term(key=own.legacy.key[rows], mean=own.legacy.mean[rows]),
+    )
+    code = terms[0].key + 2 * terms[1].key + 2 * table.radix * terms[2].key
+    column = np.arange(code.shape[1])[None, :]
+    mean = np.zeros(code.shape)
+    for term, weights in zip(terms, table.weights, strict=True):
+        mean = np.where(term.key > 0, mean + weights[column, code] * term.mean, mean)
+    means = [population.means[slot.slug] for slot in population.slots]
+    known = np.array([m is not None for m in means])
+    alone = ~table.combined[column, code]  # no term: the population prior, if there is one
     fallback = params.sigma_population
     return _Prior(
-        mean=np.where(alone, population if population is not None else 0.0, mean),
-        sd=np.where(alone, fallback, sd[code]),
-        square=np.where(alone, fallback**2, square[code]),
-        exists=~alone | (population is not None),
+        mean=np.where(alone, np.array([m if m is not None else 0.0 for m in means]), mean),
+        sd=np.where(alone, fallback, table.sd[column, code]),
+        square=np.where(alone, fallback**2, table.square[column, code]),
+        exists=~alone | known,
         evidence=evidence,
     )
 
 
-@functools.lru_cache(maxsize=64)
-def _table(
-    sds: tuple[tuple[float, ...], ...],
-) -> tuple[list[Floats], Floats, Floats, Flags]:
-    """For every combination of terms (a mixed-radix code, a digit per term: 0 absent, i its
-    sd `sds[term][i]`): each term's weight, the combined sd, its square and whether any term
-    is present, by `precision_weights` in Python."""
-    radices = [max(len(options), 1) for options in sds]
-    size = math.prod(radices)
-    weights = [np.zeros(size) for _ in sds]
-    sd, square = np.ones(size), np.ones(size)
-    combined = np.zeros(size, dtype=bool)
-    for code in range(size):
-        digits, rest = [], code
-        for radix in radices:
-            digits.append(rest % radix)
-            rest //= radix
-        present = [
-            (t, options[d]) for t, (options, d) in enumerate(zip(sds, digits, strict=True)) if d
-        ]
-        if present:
-            found, variance = precision_weights([s for _, s in present])
-            for (term, _), weight in zip(present, found, strict=True):
-                weights[term][code] = weight
-            sd[code] = math.sqrt(variance)
-            square[code] = math.sqrt(variance) ** 2
-            combined[code] = True
-    return weights, sd, square, combined
+@dataclass(frozen=True)
+class _Stacked:
+    """Every dimension's observations, models x dimensions x observations: `1 / sigma_b^2`
+    and `y_b / sigma_b^2` (as `posterior.posterior` divides), `count` per model and dimension."""
+
+    inverse: Floats
+    ratio: Floats
+    count: Counts
+
+    @classmethod
+    def of(cls, observed: Sequence[Observed], shape: tuple[int, ...]) -> _Stacked:
+        width = max((found.y.shape[1] for found in observed), default=0)
+        y = np.zeros((*shape, width))
+        square = np.ones((*shape, width))
+        for column, found in enumerate(observed):
+            y[:, column, : found.y.shape[1]] = found.y
+            square[:, column, : found.y.shape[1]] = found.square
+        count = np.stack([found.count for found in observed], axis=1).reshape(shape)
+        return cls(inverse=1.0 / square, ratio=y / square, count=count)
 
 
 def _posterior(
-    index: int, rows: Counts, prior: _Prior, observed: Observed, shown: Flags, out: MonthValues
+    rows: Counts, prior: _Prior, observed: _Stacked, shown: Flags, out: MonthValues
 ) -> None:
-    """`posterior_estimate` (without detail) of every row, written into `out`."""
-    count, y, square = observed.count[rows], observed.y[rows], observed.square[rows]
+    """`posterior_estimate` (without detail) of every row and dimension, written into `out`."""
+    count = observed.count[rows]
+    inverse, ratio = observed.inverse[rows], observed.ratio[rows]
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = 1.0 / prior.square
         weighted = prior.mean / prior.square
-        for column in range(y.shape[1]):
+        for column in range(inverse.shape[2]):
             has = count > column
-            precision = np.where(has, precision + 1.0 / square[:, column], precision)
-            weighted = np.where(has, weighted + y[:, column] / square[:, column], weighted)
+            precision = np.where(has, precision + inverse[:, :, column], precision)
+            weighted = np.where(has, weighted + ratio[:, :, column], weighted)
         covered = count > 0
         mean = np.where(covered, weighted / precision, prior.mean)
         sd = np.where(covered, 1.0 / np.sqrt(precision), prior.sd)
     evidence = prior.exists & (covered | prior.evidence)
-    out.value[rows, index] = clamp(mean)
-    out.sd[rows, index] = sd
-    out.has[rows, index] = prior.exists & (evidence | shown)
-    out.evidence[rows, index] = evidence
+    out.value[rows] = clamp(mean)
+    out.sd[rows] = sd
+    out.has[rows] = prior.exists & (evidence | shown[:, None])
+    out.evidence[rows] = evidence
 
 
 def month_composites(values: MonthValues, min_direct: int) -> list[float | None]:
