@@ -42,11 +42,16 @@ from generator.scoring.engine import (
     gather_results,
 )
 from generator.scoring.month_population import month_population
-from generator.scoring.monthly import MonthValues, composite_sds, month_composites, month_values
+from generator.scoring.monthly import (
+    MonthValues,
+    composite_spreads,
+    month_composites,
+    month_values,
+)
 from generator.scoring.observations import ResultMemo
 from generator.scoring.tasks import TaskMap, in_process
 from generator.scoring.types import RankBand
-from generator.scoring.uncertainty import composite_uncertainties, uncertainties
+from generator.scoring.uncertainty import composite_bands, uncertainties
 from generator.vocabulary import DIMENSION_SLUGS
 
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
@@ -188,10 +193,11 @@ def score_snapshot(dataset: Dataset, memo: ResultMemo | None = None) -> Snapshot
     """The published part of `compute_scores`: the same numbers, without what history omits.
 
     Leaves out the dimension rankings' bands, EQ, cost and domains, which no history
-    document shows. The dimensions are `estimate_values`' (without their detail), computed
-    column-wise over the models (`monthly.py`); every other kept field by the same code as
-    `compute_scores`. `memo` keeps the models' projected results from one month to the
-    next (made for `dataset`'s benchmarks).
+    document shows. The dimensions (`estimate_values`' numbers), composites, composite sds
+    and ranges are computed column-wise over the models (`monthly.py`, the same arithmetic
+    in the same order); ranks and rank bands by the same code as `compute_scores`. `memo`
+    keeps the models' projected results from one month to the next (made for `dataset`'s
+    benchmarks). `score_snapshot_plainly` is the same, one model at a time.
     """
     params = dataset.methodology.parameters
     models, found = gather_results(dataset, memo)
@@ -200,27 +206,26 @@ def score_snapshot(dataset: Dataset, memo: ResultMemo | None = None) -> Snapshot
     values = month_values(models, population, params)
     if values is None:
         return score_snapshot_plainly(dataset, memo)
-    composites = dict(zip(ids, month_composites(values, params.min_direct_dimensions), strict=True))
-    published_iq, ranks = composite_ranks(composites)
-    spreads = {
-        m: sd
-        for m, sd in zip(ids, composite_sds(values), strict=True)
-        if m in ranks and sd is not None
-    }
-    spread = composite_uncertainties(ids, composites, spreads, ranks, params.interval_z)
+    composites = month_composites(values, params.min_direct_dimensions)
+    by_id = dict(zip(ids, composites, strict=True))
+    published_iq, ranks = composite_ranks(by_id)
+    ranked = [m in ranks for m in ids]
+    sds, lows, highs = composite_spreads(values, composites, ranked, params.interval_z)
+    spreads = {m: sd for m, sd in zip(ids, sds, strict=True) if sd is not None}
+    bands = composite_bands(by_id, spreads, ranks, params.interval_z)
     dimensions = _dimension_values(values)
     return SnapshotScores(
         models={
             m: SnapshotModel(
                 model_id=m,
                 dimensions=dimensions[row],
-                composite=composites[m],
+                composite=composites[row],
                 iq=published_iq.get(m),
                 rank=ranks.get(m),
-                composite_sd=spread[m].sd,
-                composite_low95=spread[m].low95,
-                composite_high95=spread[m].high95,
-                rank_band=spread[m].band,
+                composite_sd=sds[row],
+                composite_low95=lows[row],
+                composite_high95=highs[row],
+                rank_band=bands.get(m),
             )
             for row, m in enumerate(ids)
         }
@@ -228,11 +233,10 @@ def score_snapshot(dataset: Dataset, memo: ResultMemo | None = None) -> Snapshot
 
 
 def _dimension_values(values: MonthValues) -> list[tuple[float | None, ...]]:
-    """Each row's seven values, None where the estimate has none."""
-    return [
-        tuple(v if h else None for v, h in zip(row, has, strict=True))
-        for row, has in zip(values.value.tolist(), values.has.tolist(), strict=True)
-    ]
+    """Each row's seven values (Python floats), None where the estimate has none."""
+    found = values.value.astype(object)
+    found[~values.has] = None
+    return [tuple(row) for row in found.tolist()]
 
 
 def score_snapshot_plainly(dataset: Dataset, memo: ResultMemo | None = None) -> SnapshotScores:

@@ -113,22 +113,13 @@ def _generations(models: Mapping[str, ModelRecord]) -> list[tuple[Counts, Counts
     """The rows of each generation (0: no predecessor among `models`), oldest first, with
     their predecessors' rows; None on a lineage cycle (the loader rejects those)."""
     row = {model_id: index for index, model_id in enumerate(models)}
-    parent = [row.get(_predecessor(m) or "", -1) for m in models.values()]
-    depth = [-1] * len(parent)
-    for start in range(len(parent)):
-        chain: list[int] = []
-        at = start
-        while at >= 0 and depth[at] < 0:
-            chain.append(at)
-            if len(chain) > len(parent):
-                return None
-            at = parent[at]
-        level = depth[at] if at >= 0 else -1
-        for node in reversed(chain):
-            level += 1
-            depth[node] = level
-    depths = np.array(depth, dtype=np.intp)
-    parents = np.array(parent, dtype=np.intp)
+    parents = np.array([row.get(_predecessor(m) or "", -1) for m in models.values()], np.intp)
+    depths = np.where(parents < 0, 0, -1)
+    while (pending := depths < 0).any():  # each pass places one more generation
+        ready = pending & (depths[parents] >= 0)  # a pending row has a predecessor
+        if not ready.any():
+            return None  # the rest wait on each other: a cycle
+        depths[ready] = depths[parents[ready]] + 1
     generations: list[tuple[Counts, Counts | None]] = []
     for level in range(int(depths.max()) + 1 if len(depths) else 0):
         rows = np.flatnonzero(depths == level)
@@ -317,11 +308,21 @@ def month_composites(values: MonthValues, min_direct: int) -> list[float | None]
     return [m if ok else None for m, ok in zip(means, usable.tolist(), strict=True)]
 
 
-def composite_sds(values: MonthValues) -> list[float | None]:
-    """`uncertainty.composite_sd` of each row's seven sds, None where one is missing."""
+def composite_spreads(
+    values: MonthValues, composites: Sequence[float | None], ranked: Sequence[bool], z: float
+) -> tuple[list[float | None], list[float | None], list[float | None]]:
+    """Each row's composite sd (`uncertainty.composite_sd` of its seven sds, for a ranked
+    model whose sds all exist) and stated range (`posterior.interval`), None where absent."""
     total = np.zeros(len(values.sd))
     for column in range(values.sd.shape[1]):
         total = total + values.sd[:, column] * values.sd[:, column]
-    sds: list[float] = (np.sqrt(total) / values.sd.shape[1]).tolist()
-    complete: list[bool] = np.all(values.has, axis=1).tolist()
-    return [s if ok else None for s, ok in zip(sds, complete, strict=True)]
+    spread = np.sqrt(total) / values.sd.shape[1]
+    composite = np.array([c if c is not None else 0.0 for c in composites])
+    low, high = clamp(composite - z * spread), clamp(composite + z * spread)
+    usable: list[bool] = (np.all(values.has, axis=1) & np.array(ranked, dtype=bool)).tolist()
+    stated = [ok and c is not None for ok, c in zip(usable, composites, strict=True)]
+    return _where(usable, spread), _where(stated, low), _where(stated, high)
+
+
+def _where(usable: Sequence[bool], values: Floats) -> list[float | None]:
+    return [v if ok else None for v, ok in zip(values.tolist(), usable, strict=True)]

@@ -94,33 +94,8 @@ def uncertainties(
     bands, *by_dimension = [
         msgspec.msgpack.decode(data, type=dict[str, RankBand]) for data in encoded
     ]
-    return _assemble(sorted(dimensions), composites, spreads, z, bands, by_dimension)
-
-
-def composite_uncertainties(
-    models: Sequence[str],
-    composites: Mapping[str, float | None],
-    spreads: Mapping[str, float],
-    ranks: Mapping[str, int],
-    z: float,
-) -> dict[str, ModelUncertainty]:
-    """`uncertainties(..., per_dimension=False)` of `models` (sorted) from their composite
-    sds (`spreads`: `composite_sd` of each ranked model whose dimensions all have an sd)."""
-    bands = _bands({m: (composites[m], spreads.get(m)) for m in ranks}, ranks, z)
-    return _assemble(models, composites, spreads, z, bands, [])
-
-
-def _assemble(
-    models: Sequence[str],
-    composites: Mapping[str, float | None],
-    spreads: Mapping[str, float],
-    z: float,
-    bands: Mapping[str, RankBand],
-    by_dimension: Sequence[Mapping[str, RankBand]],
-) -> dict[str, ModelUncertainty]:
-    """Each model's `ModelUncertainty` from its composite, composite sd and bands."""
     result = {}
-    for m in models:
+    for m in sorted(dimensions):
         composite, sd = composites.get(m), spreads.get(m)
         low, high = (
             interval(composite, sd, z) if composite is not None and sd is not None else (None, None)
@@ -133,6 +108,17 @@ def _assemble(
             dimension_bands=tuple(band.get(m) for band in by_dimension),
         )
     return result
+
+
+def composite_bands(
+    composites: Mapping[str, float | None],
+    spreads: Mapping[str, float],
+    ranks: Mapping[str, int],
+    z: float,
+) -> dict[str, RankBand]:
+    """The composite ranking's bands (`uncertainties`' first pass) from each ranked model's
+    composite and composite sd (`spreads`: where all its dimension sds exist)."""
+    return _bands({m: (composites[m], spreads.get(m)) for m in ranks}, ranks, z)
 
 
 def _bands(
