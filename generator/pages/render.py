@@ -170,6 +170,9 @@ def _environment() -> jinja2.Environment:
         result_rows=rows.result_rows,
         benchmark_rows=rows.benchmark_rows,
         ranking_rows=rows.ranking_rows,
+        domain_rows=rows.domain_rows,
+        domain_result_rows=rows.domain_result_rows,
+        leaderboard_rows=rows.leaderboard_rows,
     )
     return env
 

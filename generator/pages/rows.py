@@ -8,19 +8,20 @@ makes the exact bytes of one template's former row loop: every value goes throug
 same filter and `escape` as the template's `{{ ... }}` (tests/pages/test_rows.py compares
 them with the loops, hostile text included). The templates print the result, a Markup.
 Printed as they are, with no `escape` call (which would return them unchanged): an int
-(its digits), and what `whole`, `fixed`, `format_value` and `format_cost` make (digits,
-signs, separators, `$`, `–`).
+(its digits), and what `whole`, `fixed`, `signed`, `format_value` and `format_cost` make
+(digits, signs, separators, `$`, `–`).
 """
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import markupsafe
 
 from generator.pages.axes import format_value
-from generator.pages.formats import dash, escape, fixed, whole
+from generator.pages.formats import dash, escape, fixed, signed, whole
 from generator.pages.links import MEMO_LIMIT, Linker
 from generator.pages.views import format_cost
 
@@ -206,5 +207,120 @@ def ranking_rows(
             f'<th scope="row">{anchor(r.name, _profile_url(r, urls))}</th>\n'
             f"<td>{escape(r.provider)}</td>\n"
             f'<td class="num strong">{_ranking_score(r, cost)}</td>\n{estimate}{count}</tr>\n'
+        )
+    return markupsafe.Markup("".join(out))
+
+
+def _fixed_pair(low: Any, high: Any) -> str:
+    """domain.html's 95% range: both ends when the low one is a number, else `–`."""
+    return f"{fixed(low, 1)}–{fixed(high, 1)}" if isinstance(low, numbers.Number) else "–"
+
+
+def domain_rows(models: Iterable[Any], link: Linker) -> markupsafe.Markup:
+    """domain.html: a row per model of the domain composite, numbered from 1."""
+    out = []
+    for position, e in enumerate(models, 1):
+        observed = e.observed_composite_iq
+        status = escape(e.rank_status)
+        out.append(
+            f'<tr>\n<td class="num">{position}</td>\n'
+            f'<th scope="row">{link.anchor(e.model_name, e.model_url)}</th>\n'
+            f'<td class="num strong">{escape(e.composite_iq)}</td>\n'
+            f'<td><span class="badge {status}">{status}</span></td>\n'
+            f'<td class="num">{escape(e.benchmarks_covered)} of {escape(e.benchmarks_total)}</td>\n'
+            f'<td class="num">{_fixed_pair(e.estimate_low95, e.estimate_high95)}</td>\n'
+            f'<td class="num">{fixed(observed, 1) if isinstance(observed, numbers.Number) else "–"}'
+            f'</td>\n<td class="num">{signed(e.coverage_adjustment)}</td>\n</tr>\n'
+        )
+    return markupsafe.Markup("".join(out))
+
+
+def domain_result_rows(results: Iterable[Any], link: Linker) -> markupsafe.Markup:
+    """domain.html: a row per result of one domain benchmark."""
+    return markupsafe.Markup(
+        "".join(
+            [
+                f'<tr><th scope="row">{link.anchor(r.model, r.model_url)}</th>'
+                f"<td>{escape(dash(r.harness))}</td><td>{escape(dash(r.effort))}</td>"
+                f'<td class="num">{format_value(r.score)}</td></tr>\n'
+                for r in results
+            ]
+        )
+    )
+
+
+def _value_or_empty(value: Any) -> Any:
+    """index.html's `data-v`: the value, or '' for None."""
+    return "" if value is None else escape(value)
+
+
+def _names(names: list[Any]) -> str:
+    """`names|join('|')` escaped, as Jinja's `join` does under autoescape: markup kept as it
+    is and the rest escaped when any name is markup, else the plain text escaped."""
+    if any(hasattr(name, "__html__") for name in names):
+        return markupsafe.Markup("|").join(names)
+    return escape("|".join(map(str, names)))
+
+
+def _rank_cell(model: Any) -> str:
+    rank = model.rank
+    if rank is None:
+        return "–"
+    if model.rank_low is None:
+        return escape(rank)
+    low, high = escape(model.rank_low), escape(model.rank_high)
+    return f'{escape(rank)} <span class="sub band">band {low}–{high}</span>'
+
+
+def _iq_cell(model: Any, imputed: Any) -> str:
+    text = f'<span class="strong">{escape(dash(model.iq))}</span>'
+    if model.iq_low95 is not None:
+        text += f' <span class="sub">{whole(model.iq_low95)}–{whole(model.iq_high95)}</span>'
+    if imputed:
+        text += f' <span class="sub imp-count">{escape(imputed)} of 7 imputed</span>'
+    return text
+
+
+def _dimension_cell(cell: Any) -> str:
+    shown = (
+        f'<span class="imp">{escape(cell.iq)}{IMPUTED_MARK}</span>'
+        if cell.imputed
+        else escape(dash(cell.iq))
+    )
+    return f'<td class="num dim" data-v="{_value_or_empty(cell.iq)}">{shown}</td>\n'
+
+
+def _group_class(group: Any) -> str:
+    if not group:
+        return "unranked"
+    return "group-odd" if group % 2 else "group-even"
+
+
+def leaderboard_rows(rows: Iterable[Any], link: Linker) -> markupsafe.Markup:
+    """index.html: the composite leaderboard, a row per model (`views.LeaderRow`)."""
+    out = []
+    for row in rows:
+        model = row.model
+        released = model.release_date.isoformat() if model.release_date else ""
+        cost = model.cost.effective_per_1m
+        group = row.group
+        out.append(
+            f'<tr class="{_group_class(group)}" data-id="{escape(model.id)}" '
+            f'data-provider="{escape(model.provider)}" '
+            f'data-open="{1 if model.open_source else 0}" data-released="{escape(released)}" '
+            f'data-imputed="{escape(row.imputed)}" data-names="{_names(row.names)}">\n'
+            f'<td class="num" data-v="{_value_or_empty(model.rank)}">{_rank_cell(model)}</td>\n'
+            f'<td class="num col-group" data-v="{escape(group or "")}">{escape(group or "–")}'
+            f"</td>\n"
+            f'<th scope="row" class="name" data-s="{escape(model.name)}">'
+            f"{link.anchor(model.name, model.url)} "
+            f'<span class="sub provider-sub">{escape(model.provider)}</span></th>\n'
+            f'<td class="col-provider">{escape(model.provider)}</td>\n'
+            f'<td class="num" data-v="{_value_or_empty(model.iq)}">{_iq_cell(model, row.imputed)}'
+            f"</td>\n"
+            + "".join([_dimension_cell(cell) for cell in row.cells])
+            + f'<td class="num" data-v="{_value_or_empty(model.emotional_reasoning)}">'
+            f"{escape(dash(model.emotional_reasoning))}</td>\n"
+            f'<td class="num" data-v="{_value_or_empty(cost)}">{format_cost(cost)}</td>\n</tr>\n'
         )
     return markupsafe.Markup("".join(out))

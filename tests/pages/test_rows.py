@@ -1,9 +1,10 @@
 """The Python row renderers print what the templates' row loops printed, byte for byte.
 
 `generator/pages/rows.py` replaced the row loops of history_snapshot.html, ranking.html,
-benchmark.html and model.html. Each test renders the replaced loop (kept here, verbatim,
-as the reference) and the renderer through the pages' own Jinja environment, from rows
-whose names, ids, providers and URLs are hostile text, and compares the output.
+benchmark.html, model.html, domain.html and index.html. Each test renders the replaced
+loop (kept here, verbatim, as the reference) and the renderer through the pages' own Jinja
+environment, from rows whose names, ids, providers and URLs are hostile text, and compares
+the output.
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ from hypothesis import strategies as st
 from generator.api.contract import (
     DimensionDetails,
     DimensionScoreDetailed,
+    DomainCompositeEntry,
+    DomainResultRow,
     HistoryEntry,
     ModelBenchmarkResult,
     RankedModel,
 )
 from generator.pages import render, rows
 from generator.pages.links import Hrefs, Linker
+from generator.pages.views import DimensionCell, LeaderRow
 
 BASE = "https://scores.example"
 HOSTILE = st.one_of(
@@ -297,3 +301,115 @@ def test_hostile_text_is_escaped_once() -> None:
     assert isinstance(html, markupsafe.Markup)
     assert '<a href="../../models/x/">&lt;b&gt;&amp;amp;</a>' in html
     assert "<td>&lt;i&gt;</td>" in html
+
+
+DOMAIN_ENTRIES = st.builds(
+    DomainCompositeEntry,
+    model=HOSTILE,
+    model_name=HOSTILE,
+    composite_iq=st.integers(0, 200),
+    rank_status=st.sampled_from(["full", "partial"]),
+    benchmarks_covered=st.integers(0, 9),
+    benchmarks_total=st.integers(0, 9),
+    model_url=st.one_of(st.none(), URLS),
+    observed_composite_iq=st.one_of(st.just(msgspec.UNSET), REALS, st.integers(0, 200)),
+    coverage_adjustment=st.one_of(st.just(msgspec.UNSET), REALS),
+    estimate_low95=st.one_of(st.just(msgspec.UNSET), REALS, st.integers(0, 200)),
+    estimate_high95=st.one_of(st.just(msgspec.UNSET), REALS),
+)
+DOMAIN_RESULTS = st.builds(
+    DomainResultRow,
+    model=HOSTILE,
+    harness=st.one_of(st.none(), HOSTILE),
+    effort=st.one_of(st.none(), HOSTILE),
+    score=REALS,
+    model_url=st.one_of(st.none(), URLS),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    entries=st.lists(DOMAIN_ENTRIES, max_size=5),
+    results=st.lists(DOMAIN_RESULTS, max_size=5),
+    page=PAGES,
+)
+def test_domain_rows_print_what_the_loops_printed(
+    entries: list[DomainCompositeEntry], results: list[DomainResultRow], page: str
+) -> None:
+    reference = """<tbody>
+{% for e in entries %}
+<tr>
+<td class="num">{{ loop.index }}</td>
+<th scope="row">{{ link.anchor(e.model_name, e.model_url) }}</th>
+<td class="num strong">{{ e.composite_iq }}</td>
+<td><span class="badge {{ e.rank_status }}">{{ e.rank_status }}</span></td>
+<td class="num">{{ e.benchmarks_covered }} of {{ e.benchmarks_total }}</td>
+<td class="num">{% if e.estimate_low95 is number %}{{ e.estimate_low95|fixed(1) }}–{{ e.estimate_high95|fixed(1) }}{% else %}–{% endif %}</td>
+<td class="num">{% if e.observed_composite_iq is number %}{{ e.observed_composite_iq|fixed(1) }}{% else %}–{% endif %}</td>
+<td class="num">{{ e.coverage_adjustment|signed }}</td>
+</tr>
+{% endfor %}
+</tbody>
+<tbody>
+{% for r in results %}
+<tr><th scope="row">{{ link.anchor(r.model, r.model_url) }}</th><td>{{ r.harness|dash }}</td><td>{{ r.effort|dash }}</td><td class="num">{{ r.score|value }}</td></tr>
+{% endfor %}
+</tbody>"""  # noqa: E501
+    made = """<tbody>
+{{ entries|domain_rows(link) }}</tbody>
+<tbody>
+{{ results|domain_result_rows(link) }}</tbody>"""
+    _same(reference, made, page, entries=entries, results=results)
+
+
+NAMES = st.one_of(HOSTILE, HOSTILE.map(markupsafe.Markup))
+MAYBE_IQS = st.one_of(st.none(), st.integers(0, 200))
+SUMMARIES = st.builds(
+    SimpleNamespace,
+    id=HOSTILE,
+    name=HOSTILE,
+    provider=HOSTILE,
+    url=URLS,
+    open_source=st.booleans(),
+    release_date=st.one_of(st.none(), st.dates(datetime.date(2020, 1, 1))),
+    rank=MAYBE_RANKS,
+    rank_low=MAYBE_RANKS,
+    rank_high=MAYBE_RANKS,
+    iq=MAYBE_IQS,
+    iq_low95=MAYBE_REALS,
+    iq_high95=MAYBE_REALS,
+    emotional_reasoning=MAYBE_IQS,
+    cost=st.builds(SimpleNamespace, effective_per_1m=st.one_of(st.none(), st.floats(0, 1e4))),
+)
+LEADER_ROWS = st.builds(
+    LeaderRow,
+    model=SUMMARIES,
+    group=st.one_of(st.none(), st.integers(1, 50)),
+    cells=st.lists(st.builds(DimensionCell, MAYBE_IQS, st.booleans()), max_size=7),
+    imputed=st.integers(0, 7),
+    names=st.lists(NAMES, max_size=4),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(leaders=st.lists(LEADER_ROWS, max_size=4), page=st.just("index.html"))
+def test_leaderboard_rows_print_what_the_loop_printed(leaders: list[LeaderRow], page: str) -> None:
+    reference = """{% import "macros.html" as m with context %}<tbody>
+{% for row in rows %}
+{% set model = row.model %}
+<tr class="{{ ('group-' ~ ('odd' if row.group % 2 else 'even')) if row.group else 'unranked' }}" data-id="{{ model.id }}" data-provider="{{ model.provider }}" data-open="{{ 1 if model.open_source else 0 }}" data-released="{{ model.release_date.isoformat() if model.release_date else '' }}" data-imputed="{{ row.imputed }}" data-names="{{ row.names|join('|') }}">
+<td class="num" data-v="{{ model.rank if model.rank is not none else '' }}">{% if model.rank is not none %}{{ model.rank }}{% if model.rank_low is not none %} <span class="sub band">band {{ model.rank_low }}–{{ model.rank_high }}</span>{% endif %}{% else %}–{% endif %}</td>
+<td class="num col-group" data-v="{{ row.group or '' }}">{{ row.group or "–" }}</td>
+<th scope="row" class="name" data-s="{{ model.name }}">{{ link.anchor(model.name, model.url) }} <span class="sub provider-sub">{{ model.provider }}</span></th>
+<td class="col-provider">{{ model.provider }}</td>
+<td class="num" data-v="{{ model.iq if model.iq is not none else '' }}"><span class="strong">{{ model.iq|dash }}</span>{% if model.iq_low95 is not none %} <span class="sub">{{ model.iq_low95|whole }}–{{ model.iq_high95|whole }}</span>{% endif %}{% if row.imputed %} <span class="sub imp-count">{{ row.imputed }} of 7 imputed</span>{% endif %}</td>
+{% for cell in row.cells %}
+<td class="num dim" data-v="{{ cell.iq if cell.iq is not none else '' }}">{% if cell.imputed %}<span class="imp">{{ cell.iq }}{{ m.imputed_mark }}</span>{% else %}{{ cell.iq|dash }}{% endif %}</td>
+{% endfor %}
+<td class="num" data-v="{{ model.emotional_reasoning if model.emotional_reasoning is not none else '' }}">{{ model.emotional_reasoning|dash }}</td>
+<td class="num" data-v="{{ model.cost.effective_per_1m if model.cost.effective_per_1m is not none else '' }}">{{ model.cost.effective_per_1m|cost }}</td>
+</tr>
+{% endfor %}
+</tbody>"""  # noqa: E501
+    made = "<tbody>\n{{ rows|leaderboard_rows(link) }}</tbody>"
+    _same(reference, made, page, rows=leaders, ranges_statement=None)
