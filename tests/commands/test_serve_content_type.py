@@ -2,13 +2,19 @@
 (`generator/serve.py` mounts the sidecar at /api/mcp) and the standalone sidecar, on the fast
 path and the SDK's: conflicting ones are a JSON-RPC Invalid Request (the SDK read only the
 first, so `application/json` then `text/plain` was answered as JSON); a wrong or missing one
-is a JSON-RPC 415 (the SDK's security layer answered it with a plain-text 400)."""
+is a JSON-RPC 415 (the SDK's security layer answered it with a plain-text 400).
+
+Each of the four apps (serve's and the sidecar's, on either path) is made and started once for
+the module and answers every request sent to it here, as a server does: making one costs
+0.1 s (the tools' schemas), and 140 were made for one request each.
+"""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -42,11 +48,32 @@ def _apps(site: Path, fast_path: bool) -> dict[str, ASGIApp]:
     }
 
 
-def _post(app: ASGIApp, *types: str) -> tuple[int, str, bytes]:
+Clients = dict[bool, dict[str, TestClient]]
+
+
+@pytest.fixture(scope="module")
+def clients(built_site: Path) -> Iterator[Clients]:
+    """A started client of each app, by fast path (True, False) and name (serve, sidecar)."""
+    opened = {
+        fast_path: {
+            name: TestClient(app, base_url="http://localhost")
+            for name, app in _apps(built_site, fast_path).items()
+        }
+        for fast_path in (True, False)
+    }
+    for by_name in opened.values():
+        for client in by_name.values():
+            client.__enter__()  # the app's lifespan: the SDK's session manager runs
+    yield opened
+    for by_name in opened.values():
+        for client in by_name.values():
+            client.__exit__(None, None, None)
+
+
+def _post(client: TestClient, *types: str) -> tuple[int, str, bytes]:
     headers = [ACCEPT, *(("content-type", t) for t in types)]
-    with TestClient(app, base_url="http://localhost") as client:
-        response = client.post(MCP_PATH, content=json.dumps(CALL), headers=headers)
-        return response.status_code, response.headers.get("content-type", ""), response.content
+    response = client.post(MCP_PATH, content=json.dumps(CALL), headers=headers)
+    return response.status_code, response.headers.get("content-type", ""), response.content
 
 
 @pytest.mark.parametrize("fast_path", [True, False], ids=["fast-path", "sdk"])
@@ -66,10 +93,10 @@ def _post(app: ASGIApp, *types: str) -> tuple[int, str, bytes]:
     ],
 )
 def test_conflicting_content_types_are_an_invalid_request(
-    built_site: Path, fast_path: bool, types: tuple[str, ...]
+    clients: Clients, fast_path: bool, types: tuple[str, ...]
 ) -> None:
-    for name, app in _apps(built_site, fast_path).items():
-        status, content_type, body = _post(app, *types)
+    for name, client in clients[fast_path].items():
+        status, content_type, body = _post(client, *types)
         assert (status, content_type) == (400, "application/json"), (name, status, body[:200])
         assert json.loads(body) == {
             "jsonrpc": "2.0",
@@ -82,7 +109,7 @@ def test_conflicting_content_types_are_an_invalid_request(
 
 
 @pytest.mark.parametrize("fast_path", [True, False], ids=["fast-path", "sdk"])
-def test_one_or_the_same_content_type_twice_is_answered(built_site: Path, fast_path: bool) -> None:
+def test_one_or_the_same_content_type_twice_is_answered(clients: Clients, fast_path: bool) -> None:
     for types in (
         ("application/json",),
         ("application/json", "Application/JSON "),
@@ -99,8 +126,8 @@ def test_one_or_the_same_content_type_twice_is_answered(built_site: Path, fast_p
         ("application/json; charset=utf-8, Application/JSON;charset=UTF-8",),
         ("application/json;",),  # an empty parameter (RFC 9110 5.6.6)
     ):
-        for name, app in _apps(built_site, fast_path).items():  # an app runs once
-            status, _, body = _post(app, *types)
+        for name, client in clients[fast_path].items():
+            status, _, body = _post(client, *types)
             assert status == 200, (name, types, body[:200])
             assert "result" in json.loads(body)
 
@@ -183,10 +210,10 @@ WRONG_TYPES = [
 @pytest.mark.parametrize("fast_path", [True, False], ids=["fast-path", "sdk"])
 @pytest.mark.parametrize("types", WRONG_TYPES, ids=lambda t: " + ".join(map(_id, t)) or "none")
 def test_a_wrong_or_missing_content_type_is_a_json_rpc_415(
-    built_site: Path, fast_path: bool, types: tuple[str, ...]
+    clients: Clients, fast_path: bool, types: tuple[str, ...]
 ) -> None:
-    for name, app in _apps(built_site, fast_path).items():
-        status, content_type, body = _post(app, *types)
+    for name, client in clients[fast_path].items():
+        status, content_type, body = _post(client, *types)
         assert (status, content_type) == (415, "application/json"), (name, status, body[:200])
         assert json.loads(body) == UNSUPPORTED
 
@@ -213,11 +240,11 @@ def test_a_wrong_content_type_over_real_http_is_a_json_rpc_415(
 
 
 @pytest.mark.parametrize("fast_path", [True, False], ids=["fast-path", "sdk"])
-def test_a_content_type_of_the_longest_length_is_read(built_site: Path, fast_path: bool) -> None:
+def test_a_content_type_of_the_longest_length_is_read(clients: Clients, fast_path: bool) -> None:
     longest = "application/json; x=" + "a" * (MAX_CONTENT_TYPE_CHARS - 20)
     assert len(longest) == MAX_CONTENT_TYPE_CHARS
-    for name, app in _apps(built_site, fast_path).items():
-        status, _, body = _post(app, longest)
+    for name, client in clients[fast_path].items():
+        status, _, body = _post(client, longest)
         assert status == 200, (name, body[:200])
 
 
