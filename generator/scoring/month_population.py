@@ -131,7 +131,7 @@ def _offsets(matrix: Projected, catalogue: Sequence[str], shrinkage: float) -> d
         contribution = matrix.iq - (total[:, None] - matrix.iq) / others
     counted = used & (matrix.count >= 2)[:, None]
     sums = grouped_sums(matrix.bench[counted], contribution[counted])
-    seen = {int(b) for b in matrix.bench[used].tolist()}
+    seen = np.unique(matrix.bench[used]).tolist()
     by_id = {catalogue[b]: sums.get(b, (0.0, 0)) for b in seen}
     return {
         bid: (total_b / (count + shrinkage) if count else 0.0)
@@ -161,11 +161,13 @@ def _summaries(matrix: Projected, y: Floats, catalogue: Sequence[str]) -> dict[s
 def _couplings(matrix: Projected, counted: Flags, size: int) -> dict[int, dict[int, float]]:
     """Per benchmark b and other benchmark j, the sum over the models with both (in order)
     of `1 / (k - 1) ** 2`, k the model's observations."""
-    width = matrix.iq.shape[1]
+    rows = np.flatnonzero(matrix.count >= 2)  # the others have no pairs
+    width = int(matrix.count[rows].max()) if len(rows) else 0
+    counted = counted[rows, :width]
+    bench = matrix.bench[rows, :width]
     pairs = counted[:, :, None] & counted[:, None, :] & ~np.eye(width, dtype=bool)
-    keys = matrix.bench[:, :, None] * size + matrix.bench[:, None, :]
-    with np.errstate(divide="ignore"):  # a model with one observation has no pairs
-        weight = 1.0 / ((matrix.count - 1) ** 2).astype(np.float64)
+    keys = bench[:, :, None] * size + bench[:, None, :]
+    weight = 1.0 / ((matrix.count[rows] - 1) ** 2).astype(np.float64)
     values = np.broadcast_to(weight[:, None, None], pairs.shape)
     sums = grouped_sums(keys[pairs], values[pairs])
     couplings: dict[int, dict[int, float]] = {}
