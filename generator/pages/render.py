@@ -168,6 +168,8 @@ def _environment() -> jinja2.Environment:
         model_history_rows=rows.model_history_rows,
         dimension_rows=rows.dimension_rows,
         result_rows=rows.result_rows,
+        cost_rows=rows.cost_rows,
+        standing_rows=rows.standing_rows,
         benchmark_rows=rows.benchmark_rows,
         ranking_rows=rows.ranking_rows,
         domain_rows=rows.domain_rows,

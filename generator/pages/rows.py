@@ -141,6 +141,35 @@ def result_rows(model: Any, view: Any, link: Linker) -> markupsafe.Markup:
     return markupsafe.Markup("".join(out))
 
 
+def cost_rows(cost: Iterable[Any]) -> markupsafe.Markup:
+    """model.html: the effective-cost waterfall, from the view's `CostRow`s."""
+    return markupsafe.Markup(
+        "".join(
+            [
+                f'<tr><th scope="row">{escape(row.label)}</th>'
+                f'<td class="num">{escape(row.value)}</td><td>{escape(row.note)}</td></tr>\n'
+                for row in cost
+            ]
+        )
+    )
+
+
+def standing_rows(domains: Iterable[Any], link: Linker) -> markupsafe.Markup:
+    """model.html: the model's domain standings, from the view's `(domain link, position,
+    models in the domain, the model's entry)`."""
+    out = []
+    for domain, position, total, entry in domains:
+        covered, of = escape(entry.benchmarks_covered), escape(entry.benchmarks_total)
+        out.append(
+            f'<tr>\n<th scope="row"><a href="{escape(link(domain.url))}">'
+            f"{escape(domain.name)}</a></th>\n"
+            f'<td class="num">{escape(position)} of {escape(total)}</td>\n'
+            f'<td class="num strong">{escape(entry.composite_iq)}</td>\n'
+            f"<td>{escape(entry.rank_status)} ({covered} of {of} benchmarks)</td>\n</tr>\n"
+        )
+    return markupsafe.Markup("".join(out))
+
+
 def _profile_url(r: Any, urls: Mapping[str, str | None]) -> str | None:
     """`r.url if r.url is string else urls.get(r.id)`, as the ranking templates set it."""
     url = r.url

@@ -29,7 +29,7 @@ from generator.api.contract import (
 )
 from generator.pages import render, rows
 from generator.pages.links import Hrefs, Linker
-from generator.pages.views import DimensionCell, LeaderRow
+from generator.pages.views import CostRow, DimensionCell, DomainLink, LeaderRow
 
 BASE = "https://scores.example"
 HOSTILE = st.one_of(
@@ -413,3 +413,46 @@ def test_leaderboard_rows_print_what_the_loop_printed(leaders: list[LeaderRow], 
 </tbody>"""  # noqa: E501
     made = "<tbody>\n{{ rows|leaderboard_rows(link) }}</tbody>"
     _same(reference, made, page, rows=leaders, ranges_statement=None)
+
+
+STANDINGS = st.lists(
+    st.tuples(
+        st.builds(DomainLink, name=HOSTILE, url=URLS),
+        st.integers(1, 99),
+        st.integers(1, 99),
+        DOMAIN_ENTRIES,
+    ),
+    max_size=3,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    cost=st.lists(st.builds(CostRow, HOSTILE, HOSTILE, HOSTILE), max_size=4),
+    standings=STANDINGS,
+    page=PAGES,
+)
+def test_cost_and_standing_rows_print_what_the_loops_printed(
+    cost: list[CostRow], standings: list[tuple[Any, ...]], page: str
+) -> None:
+    reference = """<tbody>
+{% for row in view.cost %}
+<tr><th scope="row">{{ row.label }}</th><td class="num">{{ row.value }}</td><td>{{ row.note }}</td></tr>
+{% endfor %}
+</tbody>
+<tbody>
+{% for domain, position, total, entry in view.domains %}
+<tr>
+<th scope="row"><a href="{{ link(domain.url) }}">{{ domain.name }}</a></th>
+<td class="num">{{ position }} of {{ total }}</td>
+<td class="num strong">{{ entry.composite_iq }}</td>
+<td>{{ entry.rank_status }} ({{ entry.benchmarks_covered }} of {{ entry.benchmarks_total }} benchmarks)</td>
+</tr>
+{% endfor %}
+</tbody>"""  # noqa: E501
+    made = """<tbody>
+{{ view.cost|cost_rows }}</tbody>
+<tbody>
+{{ view.domains|standing_rows(link) }}</tbody>"""
+    view = SimpleNamespace(cost=cost, domains=standings)
+    _same(reference, made, page, view=view)
