@@ -45,13 +45,14 @@ from generator.scoring.month_population import month_population
 from generator.scoring.monthly import (
     MonthValues,
     composite_spreads,
+    month_bands,
     month_composites,
     month_values,
 )
 from generator.scoring.observations import ResultMemo
 from generator.scoring.tasks import TaskMap, in_process
 from generator.scoring.types import RankBand
-from generator.scoring.uncertainty import composite_bands, uncertainties
+from generator.scoring.uncertainty import uncertainties
 from generator.vocabulary import DIMENSION_SLUGS
 
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
@@ -193,11 +194,12 @@ def score_snapshot(dataset: Dataset, memo: ResultMemo | None = None) -> Snapshot
     """The published part of `compute_scores`: the same numbers, without what history omits.
 
     Leaves out the dimension rankings' bands, EQ, cost and domains, which no history
-    document shows. The dimensions (`estimate_values`' numbers), composites, composite sds
-    and ranges are computed column-wise over the models (`monthly.py`, the same arithmetic
-    in the same order); ranks and rank bands by the same code as `compute_scores`. `memo`
-    keeps the models' projected results from one month to the next (made for `dataset`'s
-    benchmarks). `score_snapshot_plainly` is the same, one model at a time.
+    document shows. The dimensions (`estimate_values`' numbers), composites, composite sds,
+    ranges and rank bands are computed column-wise over the models (`monthly.py`: the same
+    arithmetic in the same order, the same exact band counts); ranks by the same code as
+    `compute_scores`. `memo` keeps the models' projected results from one month to the next
+    (made for `dataset`'s benchmarks). `score_snapshot_plainly` is the same, one model at a
+    time.
     """
     params = dataset.methodology.parameters
     models, found = gather_results(dataset, memo)
@@ -211,8 +213,7 @@ def score_snapshot(dataset: Dataset, memo: ResultMemo | None = None) -> Snapshot
     published_iq, ranks = composite_ranks(by_id)
     ranked = [m in ranks for m in ids]
     sds, lows, highs = composite_spreads(values, composites, ranked, params.interval_z)
-    spreads = {m: sd for m, sd in zip(ids, sds, strict=True) if sd is not None}
-    bands = composite_bands(by_id, spreads, ranks, params.interval_z)
+    bands = month_bands(composites, sds, [ranks.get(m) for m in ids], params.interval_z)
     dimensions = _dimension_values(values)
     return SnapshotScores(
         models={
@@ -225,7 +226,7 @@ def score_snapshot(dataset: Dataset, memo: ResultMemo | None = None) -> Snapshot
                 composite_sd=sds[row],
                 composite_low95=lows[row],
                 composite_high95=highs[row],
-                rank_band=bands.get(m),
+                rank_band=bands[row],
             )
             for row, m in enumerate(ids)
         }

@@ -25,9 +25,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from generator.input.records import ModelRecord, ParametersRecord
+from generator.scoring.bandcount import clear_counts
 from generator.scoring.columns import PLAIN_SUM, Counts, Flags, Floats, clamp, means_without_each
 from generator.scoring.month_population import MonthPopulation, Observed
 from generator.scoring.priors import precision_weights, sigma_cross
+from generator.scoring.types import RankBand
 
 
 @dataclass(frozen=True)
@@ -326,3 +328,33 @@ def composite_spreads(
 
 def _where(usable: Sequence[bool], values: Floats) -> list[float | None]:
     return [v if ok else None for v, ok in zip(values.tolist(), usable, strict=True)]
+
+
+def month_bands(
+    composites: Sequence[float | None],
+    sds: Sequence[float | None],
+    ranks: Sequence[int | None],
+    z: float,
+) -> list[RankBand | None]:
+    """The composite pass of `uncertainty.uncertainties`, by row: the bands (`rank_bands`,
+    counted by `bandcount.clear_counts`) of the ranked rows with a composite and an sd, each
+    widened to hold its rank (`within_rank`); None elsewhere."""
+    rows = [
+        i
+        for i, (c, s, r) in enumerate(zip(composites, sds, ranks, strict=True))
+        if c is not None and s is not None and r is not None
+    ]
+    bands: list[RankBand | None] = [None] * len(composites)
+    if not rows:
+        return bands
+    above, below = clear_counts(
+        np.array([composites[i] for i in rows], dtype=np.float64),
+        np.array([sds[i] for i in rows], dtype=np.float64),
+        z,
+    )
+    rank = np.array([ranks[i] for i in rows], dtype=np.intp)
+    low = np.minimum(1 + above, rank).tolist()
+    high = np.maximum(len(rows) - below, rank).tolist()
+    for i, best, worst in zip(rows, low, high, strict=True):
+        bands[i] = RankBand(low=best, high=worst)
+    return bands

@@ -110,17 +110,6 @@ def uncertainties(
     return result
 
 
-def composite_bands(
-    composites: Mapping[str, float | None],
-    spreads: Mapping[str, float],
-    ranks: Mapping[str, int],
-    z: float,
-) -> dict[str, RankBand]:
-    """The composite ranking's bands (`uncertainties`' first pass) from each ranked model's
-    composite and composite sd (`spreads`: where all its dimension sds exist)."""
-    return _bands({m: (composites[m], spreads.get(m)) for m in ranks}, ranks, z)
-
-
 def _bands(
     estimates: Mapping[str, tuple[float | None, float | None]],
     ranks: Mapping[str, int],
