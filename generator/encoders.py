@@ -35,6 +35,11 @@ FORMULA_STARTS = frozenset("=+-@\t\r\uff1d\uff0b\uff0d\uff20")
 forms some spreadsheets fold to ASCII)."""
 
 
+PLAIN_STARTS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+"""First characters after which no text is a formula (none is a formula character or white
+space): a writer may pass such a cell as it is without asking `is_formula`."""
+
+
 def is_formula(cell: str) -> bool:
     """Whether a spreadsheet could read `cell` as a formula: it starts with a formula
     character, or white space and then one."""

@@ -50,7 +50,7 @@ from generator.api.files import (
     snapshot_download,
 )
 from generator.documents.common import Published
-from generator.encoders import csv_cell, csv_number
+from generator.encoders import PLAIN_STARTS, csv_cell, csv_number
 from generator.errors import BuildError
 
 Cell = str | int | float | bool | None
@@ -90,13 +90,16 @@ def to_csv(columns: Sequence[str], rows: Iterable[Sequence[Cell]]) -> bytes:
 def _cells(row: Sequence[Cell]) -> list[Cell]:
     """`row` as `csv.writer` should write it. The writer already writes None as an empty
     field, an int as `str` and a float as `repr`, which is `csv_number` of a finite float
-    once `-0.0` is `0.0` (`x + 0.0`; `x - x == 0.0` only when x is finite): those cells
-    pass as they are, the rest go through `_text` (a string, a bool, inf or nan)."""
+    once `-0.0` is `0.0` (`x + 0.0`; `x - x == 0.0` only when x is finite), and a text
+    starting with a letter or digit is its own `csv_cell`: those cells pass as they are,
+    the rest go through `_text` (other text, a bool, inf or nan)."""
     return [
         cell
         if (kind := type(cell)) is int or cell is None
         else cell + 0.0  # type: ignore[operator]
         if kind is float and cell - cell == 0.0  # type: ignore[operator]
+        else cell
+        if kind is str and cell[:1] in PLAIN_STARTS  # type: ignore[index]
         else _text(cell)
         for cell in row
     ]
@@ -153,9 +156,12 @@ def _domain_rows(d: DomainDetail) -> list[list[Cell]]:
 
 def _history_rows(snapshots: Iterable[HistoryDetail]) -> list[list[Cell]]:
     return [
-        [s.date.isoformat(), e.rank, e.rank_low, e.rank_high, e.id, e.name, e.provider, e.iq,
-         e.iq_low95, e.iq_high95, s.result_count, s.release_dated_result_count]
+        [date, e.rank, e.rank_low, e.rank_high, e.id, e.name, e.provider, e.iq, e.iq_low95,
+         e.iq_high95, results, dated]
         for s in snapshots
+        for date, results, dated in [
+            (s.date.isoformat(), s.result_count, s.release_dated_result_count)
+        ]
         for e in s.models
     ]  # fmt: skip
 

@@ -20,6 +20,7 @@ from markdown_it import MarkdownIt
 
 from generator.documents.downloads import to_csv
 from generator.encoders import (
+    PLAIN_STARTS,
     csv_cell,
     csv_number,
     markdown_text,
@@ -62,6 +63,17 @@ def test_no_csv_cell_starts_a_formula_and_the_text_survives(text: str) -> None:
     assert cell in (text, "'" + text)
     rows = list(csv.reader(io.StringIO(to_csv(["a", "b"], [[text, "x"]]).decode(), newline="")))
     assert rows == [["a", "b"], [cell, "x"]]  # one row: a line break stays inside its cell
+
+
+@ENCODERS
+@given(st.sampled_from(sorted(PLAIN_STARTS)), HOSTILE_TEXT)
+def test_a_text_starting_with_a_letter_or_digit_is_never_a_formula(first: str, rest: str) -> None:
+    """What lets `to_csv` pass such a cell as it is: `csv_cell` would leave it unchanged."""
+    text = first + rest
+    assert not _starts_formula(text)
+    assert csv_cell(text) == text
+    rows = list(csv.reader(io.StringIO(to_csv(["a"], [[text]]).decode(), newline="")))
+    assert rows == [["a"], [text]]
 
 
 CELLS = st.one_of(
