@@ -12,20 +12,27 @@ from generator.scoring.types import Projection, ScoredResult
 
 
 def best_results(
-    model: ModelRecord, benchmarks: Mapping[str, BenchmarkRecord]
+    model: ModelRecord,
+    benchmarks: Mapping[str, BenchmarkRecord],
+    projected: dict[tuple[str, float], float] | None = None,
 ) -> dict[str, ScoredResult]:
     """One chosen row, projected, per known benchmark of `model`, in catalogue order.
 
     A model may carry several rows for one benchmark (one per harness); the
     highest projection wins, as for domains. Rows of unknown benchmarks are ignored.
     Offsets are not known yet (they depend on every model): `with_offsets` adds them.
+    `projected` remembers `project`'s answer by (benchmark, raw value) across calls.
     """
     best: dict[str, ScoredResult] = {}
+    known = {} if projected is None else projected
     for result in model.results:
         benchmark = benchmarks.get(result.benchmark)
         if benchmark is None:
             continue
-        iq = project(benchmark.ladder, benchmark.direction, result.value)
+        iq = known.get((result.benchmark, result.value))
+        if iq is None:
+            iq = project(benchmark.ladder, benchmark.direction, result.value)
+            known[(result.benchmark, result.value)] = iq
         current = best.get(result.benchmark)
         if current is None or iq > current.projection.iq:
             projection = Projection(benchmark=result.benchmark, raw=result.value, iq=iq)
@@ -117,6 +124,7 @@ class ResultMemo:
         self.benchmarks = benchmarks
         self._by_id = {b.id: b for b in benchmarks}
         self._index = {b.id: i for i, b in enumerate(benchmarks)}
+        self._projected: dict[tuple[str, float], float] = {}  # (benchmark, raw) -> IQ
         self._slugs = tuple(slugs)
         self._known: dict[str, tuple[list[BenchmarkResultRecord], ModelResults]] = {}
         self.hits = 0  # answers remembered rather than computed
@@ -127,7 +135,7 @@ class ResultMemo:
         if known is not None and known[0] == model.results:
             self.hits += 1
             return known[1]
-        chosen = best_results(model, self._by_id)
+        chosen = best_results(model, self._by_id, self._projected)
         projected = projections(chosen)
         grouped = group_by_dimension(projected, self._by_id, self._slugs)
         flat = flatten(grouped, self._slugs, self._index)
