@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from typing import Protocol
 
 import msgspec
+import numpy as np
 
 from generator.digests import digest
 from generator.input.records import (
@@ -155,27 +156,53 @@ def dataset_as_of(dataset: Dataset, date: dt.date) -> Dataset:
 
 
 class _Timeline:
-    """`as_of(date)` for many dates: each model's entry and latest result found once."""
+    """`as_of(date)` for many dates: each model's entry and latest result found once; a
+    model whose results all date from before `date` is taken whole (most of them)."""
 
     def __init__(self, dataset: Dataset) -> None:
         self._dataset = dataset
-        self._models = [
-            (m, entered, max((r.as_of for r in m.results), default=entered))
-            for m in dataset.models
-            if (entered := entry_date(m)) is not None
-        ]
+        kept = [(m, entered) for m in dataset.models if (entered := entry_date(m)) is not None]
+        self._models = [m for m, _ in kept]
+        self._entered = np.array([entered.toordinal() for _, entered in kept], dtype=np.int64)
+        self._latest = np.array(
+            [max((r.as_of for r in m.results), default=entered).toordinal() for m, entered in kept],
+            dtype=np.int64,
+        )
+        self._placed = np.array([len(m.results) for m in self._models], dtype=np.int64)
+        self._by_release = np.array([_by_release(m.results) for m in self._models], dtype=np.int64)
+
+    def _rows(self, date: dt.date) -> tuple[list[int], list[int]]:
+        """The models entered by `date`, and the places among them of those with a result
+        after it."""
+        day = date.toordinal()
+        rows = np.flatnonzero(self._entered <= day)
+        return rows.tolist(), np.flatnonzero(self._latest[rows] > day).tolist()
 
     def as_of(self, date: dt.date) -> Dataset:
-        models = tuple(
-            m if latest <= date else _results_as_of(m, date)
-            for m, entered, latest in self._models
-            if entered <= date
-        )
+        rows, partial = self._rows(date)
+        found = [self._models[i] for i in rows]
+        for place in partial:
+            found[place] = _results_as_of(found[place], date)
         domains = tuple(
             msgspec.structs.replace(d, results=[r for r in d.results if r.as_of <= date])
             for d in self._dataset.domains
         )
-        return msgspec.structs.replace(self._dataset, models=models, domains=domains)
+        return msgspec.structs.replace(self._dataset, models=tuple(found), domains=domains)
+
+    def results(self, date: dt.date) -> ResultCounts:
+        """`count_results(self.as_of(date))`, counted from each model's totals."""
+        rows, partial = self._rows(date)
+        cut = [rows[place] for place in partial]
+        placed = int(self._placed[rows].sum()) - int(self._placed[cut].sum())
+        by_release = int(self._by_release[rows].sum()) - int(self._by_release[cut].sum())
+        for row in cut:
+            kept = [r for r in self._models[row].results if r.as_of <= date]
+            placed, by_release = placed + len(kept), by_release + _by_release(kept)
+        return ResultCounts(placed=placed, by_release_date=by_release)
+
+
+def _by_release(results: Iterable[BenchmarkResultRecord]) -> int:
+    return sum(1 for r in results if r.as_of_kind == "not-before")
 
 
 def _results_as_of(model: ModelRecord, date: dt.date) -> ModelRecord:
@@ -414,9 +441,13 @@ def _snapshots(
         if scores is None:
             snapshots.append(msgspec.structs.replace(snapshots[-1], date=date))
         else:
-            then = full.as_of(date)
             snapshots.append(
-                Snapshot(date=date, dataset=then, scores=scores, results=count_results(then))
+                Snapshot(
+                    date=date,
+                    dataset=full.as_of(date),
+                    scores=scores,
+                    results=full.results(date),
+                )
             )
     return snapshots
 

@@ -10,6 +10,7 @@ import msgspec
 from support.history import published
 from support.scoring import make_methodology, make_model, result, standard_benchmarks
 
+from bench.synth import SynthSpec, write_dataset
 from generator.api.contract import (
     HISTORY,
     HISTORY_SNAPSHOT,
@@ -22,12 +23,15 @@ from generator.api.contract import (
 )
 from generator.api.urls import SiteConfig
 from generator.documents.assemble import build_documents
+from generator.input.load import load_dataset
 from generator.input.records import Dataset, ModelRecord
 from generator.pages.charts import frontier
 from generator.pages.plots import Holder
 from generator.pages.sitedocs import SiteDocuments
 from generator.scoring import compute_scores
 from generator.scoring.history import (
+    _Timeline,
+    count_results,
     dataset_as_of,
     month_end,
     newest_date,
@@ -318,3 +322,45 @@ def test_the_frontier_chart_follows_the_replayed_snapshots() -> None:
     assert plot.months == ("2026-01-31", "2026-02-28", "2026-03-31")
     assert plot.best.values == best
     assert [(line.label, line.values) for line in plot.providers] == [("Test Lab", best)]
+
+
+def _released_by(dataset: Dataset, date: dt.date) -> Dataset:
+    """The dataset as of `date`, model by model, as the replay's definition states it."""
+    models = []
+    for model in dataset.models:
+        entered = model.release_date or min((r.as_of for r in model.results), default=None)
+        if entered is not None and entered <= date:
+            kept = [r for r in model.results if r.as_of <= date]
+            models.append(msgspec.structs.replace(model, results=kept))
+    domains = tuple(
+        msgspec.structs.replace(d, results=[r for r in d.results if r.as_of <= date])
+        for d in dataset.domains
+    )
+    return msgspec.structs.replace(dataset, models=tuple(models), domains=domains)
+
+
+def test_the_timeline_gives_each_month_its_models_and_result_counts(tmp_path: Path) -> None:
+    """`_Timeline` takes whole the models whose results all came by then and counts results
+    from per-model totals: the same datasets and counts as filtering every model."""
+    write_dataset(SynthSpec(models=200, benchmarks=14, seed=3), tmp_path / "data")
+    loaded = load_dataset(tmp_path / "data")
+    undated = [  # every third result stands at its model's release ("not-before")
+        msgspec.structs.replace(
+            m,
+            results=[
+                msgspec.structs.replace(r, as_of_kind="not-before") if i % 3 == 0 else r
+                for i, r in enumerate(m.results)
+            ],
+        )
+        for m in loaded.models
+    ]
+    dataset = msgspec.structs.replace(loaded, models=tuple(undated))
+    timeline = _Timeline(dataset)
+    whole = {m.id: len(m.results) for m in dataset.models}
+    partial = 0
+    for date in snapshot_dates(dataset):
+        then = _released_by(dataset, date)
+        assert timeline.as_of(date) == then
+        assert timeline.results(date) == count_results(then)
+        partial += sum(len(m.results) < whole[m.id] for m in then.models)
+    assert partial > 0 and count_results(dataset).by_release_date > 0  # both paths taken
