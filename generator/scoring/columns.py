@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
+from operator import attrgetter
 
 import numpy as np
 from numpy.typing import NDArray
@@ -45,10 +46,11 @@ class Projected:
 
 def projected(flats: Sequence[Flat], dimensions: int) -> list[Projected]:
     """Each dimension's `Projected`, a row per model's `Flat` (in the order given)."""
-    lengths = np.fromiter((len(f.dimensions) for f in flats), np.intp, len(flats))
-    dimension = np.fromiter(chain.from_iterable(f.dimensions for f in flats), np.intp)
-    iqs = np.fromiter(chain.from_iterable(f.iqs for f in flats), np.float64)
-    benchmarks = np.fromiter(chain.from_iterable(f.benchmarks for f in flats), np.intp)
+    dimensions_of = list(map(attrgetter("dimensions"), flats))
+    lengths = np.fromiter(map(len, dimensions_of), np.intp, len(flats))
+    dimension = np.fromiter(chain.from_iterable(dimensions_of), np.intp)
+    iqs = np.fromiter(chain.from_iterable(map(attrgetter("iqs"), flats)), np.float64)
+    benchmarks = np.fromiter(chain.from_iterable(map(attrgetter("benchmarks"), flats)), np.intp)
     owner = np.repeat(np.arange(len(flats)), lengths)
     found = []
     for number in range(dimensions):

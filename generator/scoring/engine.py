@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from operator import attrgetter
 
 import msgspec
 
@@ -305,8 +306,8 @@ def gather_results(
         memo = ResultMemo(dataset.benchmarks, DIMENSION_SLUGS)
     elif memo.benchmarks != dataset.benchmarks:
         raise ValueError("a result memo serves one benchmark catalogue")
-    models = {m.id: m for m in sorted(dataset.models, key=lambda m: m.id)}
-    return models, {m: memo.results(models[m]) for m in models}
+    models = {m.id: m for m in sorted(dataset.models, key=attrgetter("id"))}
+    return models, {m: memo.results(model) for m, model in models.items()}
 
 
 def composite_ranks(
