@@ -21,15 +21,16 @@ MEMO_LIMIT = 1 << 18
 worked out each time, the same hrefs, so memory stays bounded at any catalogue size."""
 
 
-def relative_path(path: str, start: str) -> str:
+def relative_path(path: str, start: str, base: list[str] | None = None) -> str:
     """`posixpath.relpath(path, start)` for relative site paths, without its two getcwd calls.
 
     A quarter of page rendering went to `relpath` making both paths absolute. Site paths
     are relative and clean, so the common prefix of their parts is enough; anything else
-    (an absolute path, a `..` part) is left to `posixpath.relpath`.
+    (an absolute path, a `..` part) is left to `posixpath.relpath`. `base`: `start`'s
+    parts, when the caller has them.
     """
     parts = _parts(path)
-    base = _parts(start)
+    base = _parts(start) if base is None else base
     if ".." in parts or ".." in base or path.startswith("/") or start.startswith("/"):
         return posixpath.relpath(path, start)
     common = 0
@@ -127,7 +128,7 @@ class Linker:
         path, hash_, fragment = path.partition("#")
         if not path and hash_:
             return hash_ + fragment
-        rel = relative_path(path or ".", self.folder)
+        rel = relative_path(path or ".", self.folder, self.folder_parts)
         if not path or path.endswith("/"):
             rel = "./" if rel == "." else rel + "/"
         return rel + hash_ + fragment
@@ -136,7 +137,7 @@ class Linker:
     def shared_memo(self) -> Hrefs | None:
         """`memo`, for a page whose folder is clean (no `..` part, not absolute): another
         page's href holds for this one only when both are worked out the same way."""
-        base = _parts(self.folder)
+        base = self.folder_parts
         clean = ".." not in base and not self.folder.startswith("/") and not self.absolute
         return self.memo if clean else None
 
@@ -144,6 +145,11 @@ class Linker:
     def folder(self) -> str:
         """The folder of the page, "." at the top."""
         return posixpath.dirname(self.page) or "."
+
+    @cached_property
+    def folder_parts(self) -> list[str]:
+        """The parts of `folder` (none at the top): worked out once a page."""
+        return _parts(self.folder)
 
     def shared(self, target: str) -> bool:
         """Whether `target`'s href is the same from every page of this page's class."""
@@ -153,7 +159,7 @@ class Linker:
         if path is None:
             return True  # an outside URL, as it is
         path = path.partition("#")[0]
-        parts, base = _parts(path), _parts(self.folder)
+        parts, base = _parts(path), self.folder_parts
         if ".." in parts or ".." in base or path.startswith("/") or self.folder.startswith("/"):
             return False  # `relative_path` leaves these to `posixpath.relpath`
         return not parts or not base or parts[0] != base[0]
