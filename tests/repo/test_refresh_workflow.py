@@ -27,6 +27,7 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 import yaml  # type: ignore[import-untyped]  # (pyyaml, through schemathesis; no stubs)
+from support.standins import PYTHON_LINE
 from support.upstream_server import Route, refused_url, upstream_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -170,7 +171,7 @@ def _fake_gh(tmp_path: Path) -> tuple[Path, Path]:
     log, state = tmp_path / "gh.log", tmp_path / "gh.pr"
     gh = tmp_path / "gh"
     gh.write_text(
-        "#!/usr/bin/env python3\n"
+        f"{PYTHON_LINE}"
         "import json, pathlib, sys\n"
         "args = sys.argv[1:]\n"
         "call = {'args': args}\n"

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import yaml  # type: ignore[import-untyped]  # (pyyaml, in the lock through schemathesis; no stubs)
 from support.netlify import netlify_output
-from support.standins import stand_in
+from support.standins import PYTHON_LINE, stand_in
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
@@ -55,7 +55,7 @@ def _recorder(tmp_path: Path, name: str) -> tuple[Path, Path]:
     log = tmp_path / f"{name}.log"
     command = tmp_path / name
     command.write_text(
-        "#!/usr/bin/env python3\n"
+        f"{PYTHON_LINE}"
         "import json, sys\n"
         "stdin = '' if sys.stdin.isatty() else sys.stdin.read()\n"
         "args = sys.argv[1:]\n"
