@@ -37,19 +37,18 @@ from generator.input.records import (
     ModelRecord,
 )
 from generator.scoring.engine import (
-    composite_ranks,
     estimate_models,
     estimate_values,
     gather_results,
 )
-from generator.scoring.month_population import month_population
-from generator.scoring.monthly import (
-    MonthValues,
+from generator.scoring.month_composite import (
     composite_spreads,
     month_bands,
     month_composites,
-    month_values,
+    month_ranks,
 )
+from generator.scoring.month_population import month_population
+from generator.scoring.monthly import MonthValues, month_values
 from generator.scoring.observations import ResultMemo
 from generator.scoring.tasks import TaskMap, in_process
 from generator.scoring.types import RankBand
@@ -236,11 +235,11 @@ def score_snapshot(dataset: Dataset, memo: ResultMemo | None = None) -> Snapshot
     if values is None:
         return score_snapshot_plainly(dataset, memo)
     composites = month_composites(values, params.min_direct_dimensions)
-    by_id = dict(zip(ids, composites, strict=True))
-    published_iq, ranks = composite_ranks(by_id)
-    ranked = [m in ranks for m in ids]
-    sds, lows, highs = composite_spreads(values, composites, ranked, params.interval_z)
-    bands = month_bands(composites, sds, [ranks.get(m) for m in ids], params.interval_z)
+    published_iq, ranks = month_ranks(composites)
+    sds, lows, highs = composite_spreads(
+        values, composites, [r is not None for r in ranks], params.interval_z
+    )
+    bands = month_bands(composites, sds, ranks, params.interval_z)
     dimensions = _dimension_values(values)
     return SnapshotScores(
         models={
@@ -248,8 +247,8 @@ def score_snapshot(dataset: Dataset, memo: ResultMemo | None = None) -> Snapshot
                 model_id=m,
                 dimensions=dimensions[row],
                 composite=composites[row],
-                iq=published_iq.get(m),
-                rank=ranks.get(m),
+                iq=published_iq[row],
+                rank=ranks[row],
                 composite_sd=sds[row],
                 composite_low95=lows[row],
                 composite_high95=highs[row],

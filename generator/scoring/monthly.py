@@ -25,11 +25,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from generator.input.records import ModelRecord, ParametersRecord
-from generator.scoring.bandcount import clear_counts
 from generator.scoring.columns import PLAIN_SUM, Counts, Flags, Floats, clamp, means_without_each
 from generator.scoring.month_population import MonthPopulation, Observed
 from generator.scoring.priors import precision_weights, sigma_cross
-from generator.scoring.types import RankBand
 
 
 @dataclass(frozen=True)
@@ -296,65 +294,3 @@ def _posterior(
     out.sd[rows] = sd
     out.has[rows] = prior.exists & (evidence | shown[:, None])
     out.evidence[rows] = evidence
-
-
-def month_composites(values: MonthValues, min_direct: int) -> list[float | None]:
-    """`composite_score` of each row: the mean of its seven values, None with fewer than
-    `min_direct` covered dimensions or a dimension without an estimate."""
-    direct = (values.covered >= 1).sum(axis=1)
-    usable = (direct >= min_direct) & values.has.all(axis=1)
-    total = np.zeros(len(values.value))
-    for column in range(values.value.shape[1]):
-        total = total + values.value[:, column]
-    means = (total / values.value.shape[1]).tolist()
-    return [m if ok else None for m, ok in zip(means, usable.tolist(), strict=True)]
-
-
-def composite_spreads(
-    values: MonthValues, composites: Sequence[float | None], ranked: Sequence[bool], z: float
-) -> tuple[list[float | None], list[float | None], list[float | None]]:
-    """Each row's composite sd (`uncertainty.composite_sd` of its seven sds, for a ranked
-    model whose sds all exist) and stated range (`posterior.interval`), None where absent."""
-    total = np.zeros(len(values.sd))
-    for column in range(values.sd.shape[1]):
-        total = total + values.sd[:, column] * values.sd[:, column]
-    spread = np.sqrt(total) / values.sd.shape[1]
-    composite = np.array([c if c is not None else 0.0 for c in composites])
-    low, high = clamp(composite - z * spread), clamp(composite + z * spread)
-    usable: list[bool] = (np.all(values.has, axis=1) & np.array(ranked, dtype=bool)).tolist()
-    stated = [ok and c is not None for ok, c in zip(usable, composites, strict=True)]
-    return _where(usable, spread), _where(stated, low), _where(stated, high)
-
-
-def _where(usable: Sequence[bool], values: Floats) -> list[float | None]:
-    return [v if ok else None for v, ok in zip(values.tolist(), usable, strict=True)]
-
-
-def month_bands(
-    composites: Sequence[float | None],
-    sds: Sequence[float | None],
-    ranks: Sequence[int | None],
-    z: float,
-) -> list[RankBand | None]:
-    """The composite pass of `uncertainty.uncertainties`, by row: the bands (`rank_bands`,
-    counted by `bandcount.clear_counts`) of the ranked rows with a composite and an sd, each
-    widened to hold its rank (`within_rank`); None elsewhere."""
-    rows = [
-        i
-        for i, (c, s, r) in enumerate(zip(composites, sds, ranks, strict=True))
-        if c is not None and s is not None and r is not None
-    ]
-    bands: list[RankBand | None] = [None] * len(composites)
-    if not rows:
-        return bands
-    above, below = clear_counts(
-        np.array([composites[i] for i in rows], dtype=np.float64),
-        np.array([sds[i] for i in rows], dtype=np.float64),
-        z,
-    )
-    rank = np.array([ranks[i] for i in rows], dtype=np.intp)
-    low = np.minimum(1 + above, rank).tolist()
-    high = np.maximum(len(rows) - below, rank).tolist()
-    for i, best, worst in zip(rows, low, high, strict=True):
-        bands[i] = RankBand(low=best, high=worst)
-    return bands

@@ -13,7 +13,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from generator.scoring import rounding
-from generator.scoring.rounding import round_half_up, round_to
+from generator.scoring.rounding import round_half_up, round_half_up_many, round_to
 
 FLOATS = st.floats(min_value=-1e7, max_value=1e7, allow_nan=False, allow_infinity=False)
 DIGITS = st.integers(0, 8)
@@ -54,3 +54,24 @@ def test_values_next_to_a_half_round_as_the_decimal_rule(k: int, digits: int, ul
     x += ulps * 1e-12 * max(1.0, abs(x))
     assert _same(round_to(x, digits), rounding._exact_round_to(x, digits))
     assert round_half_up(x) == rounding._exact_half_up(x)
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(
+        FLOATS
+        | st.sampled_from([114.5, -114.5, 102.49999999999999, 1e9, -1e9, 2e9])
+        | st.builds(
+            lambda k, ulps: (k + 0.5) + ulps * 2e-14,
+            st.integers(-200, 200),
+            st.integers(-3000, 3000),
+        ),
+        max_size=40,
+    )
+)
+@example([])
+def test_rounding_many_equals_rounding_each(values: list[float]) -> None:
+    """`round_half_up_many` (the fast test column-wise) against `round_half_up` one by one,
+    with values on, next to and far from a .5, and beyond the fast path's limit."""
+    assert round_half_up_many(values) == [round_half_up(v) for v in values]
+    assert round_half_up_many([102.5, 102.49999999999999, 102.49]) == [103, 103, 102]
