@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import tempfile
 from collections import Counter
 from collections.abc import Iterator
@@ -33,6 +34,38 @@ RAM_TEMP_FREE = 4 << 30  # bytes free before the run's temporary folders go ther
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    _tmp_path_in_ram(config)
+    _python_past_its_shim()
+
+
+def _python_past_its_shim() -> None:
+    """`PYTHON` (scripts/lib/setup.sh's interpreter, else `python3` on PATH) set to the path
+    that `python3` runs, when `python3` on PATH is a pyenv shim and `PYTHON` is unset.
+
+    Every `./modelscores`, `scripts/serve` and CI script the tests run asks its interpreter
+    for its version and path once; through pyenv's shim that start first runs about ten
+    shell processes (0.06 CPU s, 0.1-0.3 s). The interpreter, its version and the path the
+    scripts hand to uv are the same strings either way (asked here once, from outside the
+    checkout, as the shim answers every child). tests/repo/test_setup_scripts.py sets or
+    removes `PYTHON` itself where the lookup is what it tests. xdist workers inherit it.
+    """
+    found = shutil.which("python3")
+    if os.environ.get("PYTHON") or found is None:
+        return
+    with open(found, "rb") as file:
+        if b"pyenv" not in file.read(1024):
+            return
+    code = 'import sys; print(getattr(sys, "_base_executable", sys.executable))'
+    with tempfile.TemporaryDirectory() as empty:
+        probe = subprocess.run(
+            [found, "-c", code], cwd=empty, capture_output=True, text=True, check=False
+        )
+    path = probe.stdout.strip()
+    if probe.returncode == 0 and os.path.isabs(path) and os.access(path, os.X_OK):
+        os.environ["PYTHON"] = path
+
+
+def _tmp_path_in_ram(config: pytest.Config) -> None:
     """The run's temporary folders (`tmp_path`) on a RAM file system when the machine has one.
 
     The tests write and delete about 100,000 files a run (the hostile and flood trees, the
