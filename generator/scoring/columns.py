@@ -9,10 +9,10 @@ starts; a sum over models is Python's own `sum`, over the values in model order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -47,10 +47,10 @@ class Projected:
 def projected(flats: Sequence[Flat], dimensions: int) -> list[Projected]:
     """Each dimension's `Projected`, a row per model's `Flat` (in the order given)."""
     dimensions_of = list(map(attrgetter("dimensions"), flats))
-    lengths = np.fromiter(map(len, dimensions_of), np.intp, len(flats))
-    dimension = np.fromiter(chain.from_iterable(dimensions_of), np.intp)
-    iqs = np.fromiter(chain.from_iterable(map(attrgetter("iqs"), flats)), np.float64)
-    benchmarks = np.fromiter(chain.from_iterable(map(attrgetter("benchmarks"), flats)), np.intp)
+    lengths = np.fromiter(map(len, dimensions_of), np.intp, len(flats)) // 8
+    dimension = _joined(dimensions_of, np.int64)
+    iqs = _joined(map(attrgetter("iqs"), flats), np.float64)
+    benchmarks = _joined(map(attrgetter("benchmarks"), flats), np.int64)
     owner = np.repeat(np.arange(len(flats)), lengths)
     found = []
     for number in range(dimensions):
@@ -65,6 +65,11 @@ def projected(flats: Sequence[Flat], dimensions: int) -> list[Projected]:
         bench[rows, columns] = benchmarks[chosen]
         found.append(Projected(iq=iq, bench=bench, count=count))
     return found
+
+
+def _joined(parts: Iterable[bytes], kind: type[np.generic]) -> NDArray[Any]:
+    """Packed arrays (`observations.Flat`'s fields) joined into one numpy array."""
+    return np.frombuffer(b"".join(parts), dtype=kind)
 
 
 def row_sums(values: Floats, mask: Flags, skip: int = -1) -> tuple[Floats, Counts]:

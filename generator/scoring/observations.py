@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping, Sequence
 
 import msgspec
@@ -81,12 +82,17 @@ def eq_projections(
 
 
 class Flat(msgspec.Struct, frozen=True, kw_only=True):
-    """A model's grouped projections in one run: each one's dimension (index in the
-    slugs), projected IQ and benchmark (index in the catalogue), dimension by dimension."""
+    """A model's grouped projections in one run, dimension by dimension, as packed machine
+    arrays (joined for a whole month without a Python step per projection): each one's
+    dimension (index in the slugs, `FLAT_INDEX`), projected IQ (float64, exactly) and
+    benchmark (index in the catalogue, `FLAT_INDEX`)."""
 
-    dimensions: tuple[int, ...]
-    iqs: tuple[float, ...]
-    benchmarks: tuple[int, ...]
+    dimensions: bytes
+    iqs: bytes
+    benchmarks: bytes
+
+
+FLAT_INDEX = "q"  # the `array` type code of `Flat`'s indices: int64
 
 
 def flatten(
@@ -95,9 +101,9 @@ def flatten(
     """`grouped` as a `Flat` (`index`: benchmark id -> its place in the catalogue)."""
     found = [(d, p) for d, slug in enumerate(slugs) for p in grouped[slug]]
     return Flat(
-        dimensions=tuple([d for d, _ in found]),
-        iqs=tuple([p.iq for _, p in found]),
-        benchmarks=tuple([index[p.benchmark] for _, p in found]),
+        dimensions=array(FLAT_INDEX, [d for d, _ in found]).tobytes(),
+        iqs=array("d", [p.iq for _, p in found]).tobytes(),
+        benchmarks=array(FLAT_INDEX, [index[p.benchmark] for _, p in found]).tobytes(),
     )
 
 
