@@ -169,6 +169,7 @@ def _environment() -> jinja2.Environment:
         model_history_rows=rows.model_history_rows,
         dimension_rows=rows.dimension_rows,
         result_rows=rows.result_rows,
+        cost_breakdown=views.cost_rows,
         cost_rows=rows.cost_rows,
         standing_rows=rows.standing_rows,
         benchmark_rows=rows.benchmark_rows,
@@ -246,7 +247,6 @@ def _chart_pages(out: _Renderer, drawn: list[DrawnChart]) -> None:
 
 def _model_pages(out: _Renderer) -> None:
     docs = out.docs
-    pages = {date: HISTORY_SNAPSHOT.page_path(date) for date in docs.history_details}
     for model in docs.model_details.values():
         out.page(
             out.page_file(model.url),
@@ -255,9 +255,7 @@ def _model_pages(out: _Renderer) -> None:
             f"{model.name} by {model.provider}: composite IQ, dimensions, cost and benchmarks.",
             model=model,
             view=views.model_view(docs, model),
-            history=[
-                (date, rank, iq, pages[date]) for date, rank, iq in docs.model_history(model.id)
-            ],
+            history=docs.model_history(model.id),  # the rows link each month's page
             history_csv=model_history_download(model.id),
         )
 

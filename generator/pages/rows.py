@@ -20,6 +20,7 @@ from typing import Any
 
 import markupsafe
 
+from generator.api.contract import HISTORY_SNAPSHOT
 from generator.pages.axes import format_value
 from generator.pages.formats import dash, escape, fixed, signed, whole
 from generator.pages.links import MEMO_LIMIT, Linker
@@ -57,17 +58,16 @@ _MONTH = "month row start"  # the key's first part in a class's `fragments`
 
 def model_history_rows(history: Iterable[Any], link: Linker) -> markupsafe.Markup:
     """model.html: a row per month end since the model was first ranked, from
-    `(date, rank, iq, snapshot page)`. The start of a month's row (its link) is the same
-    on every model page of one class: kept in the class's memo, like its links."""
+    `(date, rank, iq)`, each linking its month's snapshot page. The start of a month's row
+    (that link) is the same on every model page of one class: kept in the class's memo,
+    like its links."""
     memo = link.shared_memo
     starts = memo.fragments if memo is not None else {}
     out = []
-    for date, rank, iq, page in history:
-        start = (
-            starts.get((_MONTH, date, page)) if type(date) is str and type(page) is str else None
-        )
+    for date, rank, iq in history:
+        start = starts.get((_MONTH, date)) if type(date) is str else None
         if start is None:
-            start = _history_row_start(link, date, page, starts)
+            start = _history_row_start(link, date, starts)
         out.append(
             f'{start}<td class="num">{rank if type(rank) is int else escape(rank)}</td>'
             f'<td class="num">{iq if type(iq) is int else escape(iq)}</td></tr>\n'
@@ -75,11 +75,11 @@ def model_history_rows(history: Iterable[Any], link: Linker) -> markupsafe.Marku
     return markupsafe.Markup("".join(out))
 
 
-def _history_row_start(link: Linker, date: Any, page: Any, starts: dict[Any, str]) -> str:
+def _history_row_start(link: Linker, date: Any, starts: dict[Any, str]) -> str:
+    page = HISTORY_SNAPSHOT.page_path(date)
     start = f'<tr><th scope="row"><a href="{escape(link(page))}">{escape(date)}</a></th>'
-    shareable = type(date) is str and type(page) is str and link.shared(page)
-    if shareable and len(starts) < MEMO_LIMIT:
-        starts[(_MONTH, date, page)] = start
+    if type(date) is str and link.shared(page) and len(starts) < MEMO_LIMIT:
+        starts[(_MONTH, date)] = start
     return start
 
 

@@ -214,11 +214,11 @@ class DomainLink:
 @dataclass(frozen=True)
 class ModelView:
     """Everything a model profile shows besides the ModelDetail itself. The dimensions and
-    results name the detail's fields and keys rather than repeat them: a page's context is
+    results name the detail's fields and keys rather than repeat them, and the cost rows are
+    made from the detail's cost as the page is rendered (`cost_rows`): a page's context is
     its cache key, encoded and hashed on every build."""
 
     dimensions: list[tuple[str, str, str, str | None]]  # slug, name, field, ranking URL
-    cost: list[CostRow]
     results: list[tuple[str, str | None]]  # benchmark id, its page's URL
     domains: list[tuple[DomainLink, int, int, DomainCompositeEntry]]
     dimension_names: dict[str, str]
@@ -254,7 +254,7 @@ def cost_rows(cost: ModelCost) -> list[CostRow]:
 
 
 def model_view(docs: SiteDocuments, model: ModelDetail) -> ModelView:
-    """Dimensions with their rankings, cost waterfall, linked results and domain standings."""
+    """Dimensions with their rankings, linked results and domain standings."""
     names = dimension_names(docs)
     dims = []
     for slug in DIMENSION_SLUGS:
@@ -268,7 +268,7 @@ def model_view(docs: SiteDocuments, model: ModelDetail) -> ModelView:
         (DomainLink(domain.name, domain.url), position, total, domain.models[position - 1])
         for domain, position, total in docs.domain_standings(model.id)
     ]
-    return ModelView(dims, cost_rows(model.cost), results, domains, names)
+    return ModelView(dims, results, domains, names)
 
 
 def profile_urls(docs: SiteDocuments, ranking: RankingDetail) -> dict[str, str | None]:
