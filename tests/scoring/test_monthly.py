@@ -119,10 +119,23 @@ def _models(draw: st.DrawFn) -> list[ModelRecord]:
 
 
 @settings(max_examples=150, deadline=None)
-@given(_models(), st.integers(1, 3))
-def test_drawn_models_score_as_the_plain_path(models: list[ModelRecord], minimum: int) -> None:
-    """Lineages, legacy estimates, sparse dimensions, one to three direct dimensions needed."""
-    dataset = make_dataset(models, min_direct_dimensions=minimum)
+@given(
+    _models(),
+    st.integers(1, 3),
+    st.dictionaries(st.sampled_from(_IDS), st.floats(2, 20), max_size=4),
+    st.sampled_from([0.0, 2.0, 5.5]),
+)
+def test_drawn_models_score_as_the_plain_path(
+    models: list[ModelRecord], minimum: int, fixed: dict[str, float], shrinkage: float
+) -> None:
+    """Lineages, legacy estimates, sparse dimensions, one to three direct dimensions needed,
+    benchmarks whose noise the catalogue fixes, several offset shrinkages."""
+    benchmarks = [
+        msgspec.structs.replace(b, noise=fixed.get(b.id, b.noise)) for b in standard_benchmarks()
+    ]
+    dataset = make_dataset(
+        models, benchmarks, min_direct_dimensions=minimum, offset_shrinkage=shrinkage
+    )
     _same_snapshot(dataset)
     _same_population(dataset)
     _same_estimates(dataset)
