@@ -55,6 +55,7 @@ class Hrefs:
     hrefs: dict[str, str] = field(default_factory=dict)
     anchors: dict[tuple[str, str, bool], markupsafe.Markup] = field(default_factory=dict)
     fragments: dict[Any, str] = field(default_factory=dict)  # HTML made of shared hrefs
+    cells: dict[str, dict[tuple[str, str, str], str]] = field(default_factory=dict)  # rows.py's
 
 
 @dataclass(frozen=True)

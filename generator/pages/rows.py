@@ -38,19 +38,48 @@ def snapshot_rows(models: Iterable[Any], link: Linker) -> markupsafe.Markup:
     An int is printed as its digits without calling `escape` (which returns just that for
     an int): four of a row's values are ints, and the call was a third of a row's time.
     The other row functions do the same with their ints."""
-    anchor = link.anchor
+    kept = _kept_cells(link, "")
     out = []
     for r in models:
         rank, low, high, iq = r.rank, r.rank_low, r.rank_high, r.iq
+        name, url, provider = r.name, r.url, r.provider
+        cells = (
+            kept.get((name, url, provider))
+            if type(name) is type(url) is type(provider) is str
+            else None
+        )
         out.append(
             f'<tr><td class="num">{rank if type(rank) is int else escape(rank)}</td>'
             f'<td class="num">{low if type(low) is int else escape(dash(low))}–'
             f"{high if type(high) is int else escape(dash(high))}</td>"
-            f'<th scope="row">{anchor(r.name, r.url)}</th><td>{escape(r.provider)}</td>'
+            f"{cells or _model_cells(link, kept, '', name, url, provider)}"
             f'<td class="num strong">{iq if type(iq) is int else escape(iq)}</td>'
             f'<td class="num">{whole(r.iq_low95)}–{whole(r.iq_high95)}</td></tr>\n'
         )
     return markupsafe.Markup("".join(out))
+
+
+_Cells = dict[tuple[str, str, str], str]
+_NEWLINE = "\n"  # ranking.html's cells each end a line
+
+
+def _kept_cells(link: Linker, sep: str) -> _Cells:
+    """The model cells (`_model_cells`) kept for the page's class, by name, URL, provider:
+    those of one layout (`sep` between and after the cells)."""
+    memo = link.shared_memo
+    return memo.cells.setdefault(sep, {}) if memo is not None else {}
+
+
+def _model_cells(link: Linker, kept: _Cells, sep: str, name: Any, url: Any, provider: Any) -> str:
+    """A row's model name (linked to its page) and provider cells. A model's appear on every
+    history snapshot and ranking it is in: kept for the page's class when the link is the
+    same from each of its pages, and the three are plain strings (a Markup equal to a str
+    escapes differently, so it must not find the str's cells)."""
+    cells = f'<th scope="row">{link.anchor(name, url)}</th>{sep}<td>{escape(provider)}</td>{sep}'
+    plain = type(name) is type(url) is type(provider) is str
+    if plain and url and link.shared(url) and len(kept) < MEMO_LIMIT:
+        kept[(name, url, provider)] = cells
+    return cells
 
 
 _MONTH = "month row start"  # the key's first part in a class's `fragments`
@@ -180,18 +209,21 @@ def benchmark_rows(
     models: Iterable[Any], link: Linker, urls: Mapping[str, str | None]
 ) -> markupsafe.Markup:
     """benchmark.html: a row per ranked model."""
-    anchor = link.anchor
-    return markupsafe.Markup(
-        "".join(
-            [
-                f'<tr><td class="num">{r.rank if type(r.rank) is int else escape(r.rank)}</td>'
-                f'<th scope="row">{anchor(r.name, _profile_url(r, urls))}</th>'
-                f"<td>{escape(r.provider)}</td>"
-                f'<td class="num strong">{format_value(r.score)}</td></tr>\n'
-                for r in models
-            ]
+    kept = _kept_cells(link, "")
+    out = []
+    for r in models:
+        rank, name, url, provider = r.rank, r.name, _profile_url(r, urls), r.provider
+        cells = (
+            kept.get((name, url, provider))
+            if type(name) is type(url) is type(provider) is str
+            else None
         )
-    )
+        out.append(
+            f'<tr><td class="num">{rank if type(rank) is int else escape(rank)}</td>'
+            f"{cells or _model_cells(link, kept, '', name, url, provider)}"
+            f'<td class="num strong">{format_value(r.score)}</td></tr>\n'
+        )
+    return markupsafe.Markup("".join(out))
 
 
 def _ranking_score(r: Any, cost: bool) -> str:
@@ -218,12 +250,17 @@ def ranking_rows(
     """ranking.html: a row per ranked model, with the columns the ranking has (a rank
     band when `banded`, the estimate of a dimension ranking, the composite's imputed
     counts when `imputed`)."""
-    anchor = link.anchor
+    kept = _kept_cells(link, _NEWLINE)
     cost = ranking.id == "effective-cost"
     dimension = ranking.ranking_type == "dimension"
     out = []
     for r in ranking.models:
-        rank = r.rank
+        rank, name, url, provider = r.rank, r.name, _profile_url(r, urls), r.provider
+        cells = (
+            kept.get((name, url, provider))
+            if type(name) is type(url) is type(provider) is str
+            else None
+        )
         band = (
             f'<td class="num">{escape(dash(r.rank_low))}–{escape(dash(r.rank_high))}</td>'
             if banded
@@ -233,8 +270,7 @@ def ranking_rows(
         count = f'<td class="num">{escape(imputed.get(r.id, 0))} of 7</td>' if imputed else ""
         out.append(
             f'<tr>\n<td class="num">{rank if type(rank) is int else escape(rank)}</td>\n{band}'
-            f'<th scope="row">{anchor(r.name, _profile_url(r, urls))}</th>\n'
-            f"<td>{escape(r.provider)}</td>\n"
+            f"{cells or _model_cells(link, kept, _NEWLINE, name, url, provider)}"
             f'<td class="num strong">{_ranking_score(r, cost)}</td>\n{estimate}{count}</tr>\n'
         )
     return markupsafe.Markup("".join(out))

@@ -465,3 +465,63 @@ def test_cost_and_standing_rows_print_what_the_loops_printed(
 {{ view.domains|standing_rows(link) }}</tbody>"""
     view = SimpleNamespace(cost=cost, domains=standings)
     _same(reference, made, page, view=view)
+
+
+CLASS_URLS = st.one_of(
+    URLS,
+    st.sampled_from(["history", "rankings", "benchmarks"]).flatmap(
+        lambda folder: st.sampled_from([f"{BASE}/{folder}/a/", f"{BASE}/{folder}/b/"])
+    ),  # a page of the same class as the row's page: its href differs between them
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    names=st.lists(st.tuples(HOSTILE, CLASS_URLS, HOSTILE), min_size=1, max_size=5),
+    folder=st.sampled_from(["history", "rankings", "benchmarks"]),
+)
+def test_model_cells_kept_for_a_class_hold_on_its_other_pages(
+    names: list[tuple[str, str, str]], folder: str
+) -> None:
+    """The name and provider cells one page of a class kept are what the class's other
+    pages work out, in each of the three row layouts that keep them."""
+    entries = [
+        HistoryEntry(
+            id=f"m{i}", name=name, provider=provider, rank=i + 1, iq=100, iq_low95=None,
+            iq_high95=None, rank_low=None, rank_high=None, url=url,
+        )
+        for i, (name, url, provider) in enumerate(names)
+    ]  # fmt: skip
+    ranked = [
+        RankedModel(id=e.id, name=e.name, provider=e.provider, rank=e.rank, score=1.0, url=e.url)
+        for e in entries
+    ]
+    ranking = SimpleNamespace(id="composite-iq", ranking_type="derived", models=ranked)
+    memo = Hrefs()
+    for name in ["a", "b", "a", "<c>"]:
+        page = f"{folder}/{name}/index.html"
+        shared, alone = Linker(BASE, page, memo=memo), Linker(BASE, page)
+        assert rows.snapshot_rows(entries, shared) == rows.snapshot_rows(entries, alone)
+        assert rows.benchmark_rows(ranked, shared, {}) == rows.benchmark_rows(ranked, alone, {})
+        made = rows.ranking_rows(ranking, shared, {}, True, None)
+        assert made == rows.ranking_rows(ranking, alone, {}, True, None)
+
+
+def test_markup_cells_are_not_kept_for_the_equal_text() -> None:
+    """A markup name equal to a plain one prints raw where the plain one is escaped: the
+    cells kept for one must not stand for the other, whichever comes first."""
+    url = f"{BASE}/models/x/"
+
+    def entry(name: str) -> HistoryEntry:
+        return HistoryEntry(
+            id="x", name=name, provider="p", rank=1, iq=100, iq_low95=None, iq_high95=None,
+            rank_low=None, rank_high=None, url=url,
+        )  # fmt: skip
+
+    both = [entry(markupsafe.Markup("<b>x</b>")), entry("<b>x</b>")]
+    for entries in (both, both[::-1]):
+        memo = Hrefs()
+        for page in ("history/a/index.html", "history/b/index.html"):
+            shared = rows.snapshot_rows(entries, Linker(BASE, page, memo=memo))
+            assert shared == rows.snapshot_rows(entries, Linker(BASE, page))
+            assert shared.count("&lt;b&gt;x&lt;/b&gt;</a>") == 1
