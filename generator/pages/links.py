@@ -17,8 +17,9 @@ from typing import Any
 import markupsafe
 
 MEMO_LIMIT = 1 << 18
-"""Entries a class's memo holds at most (about 60 MB at the limit); past it links are
-worked out each time, the same hrefs, so memory stays bounded at any catalogue size."""
+"""Entries each table of a class's memo holds at most (about 60 MB for its links, 80 MB for
+a row layout's cells at the limit, reached past 260,000 models); past it links and cells
+are worked out each time, the same bytes, so memory stays bounded at any catalogue size."""
 
 
 def relative_path(path: str, start: str, base: list[str] | None = None) -> str:
@@ -50,12 +51,14 @@ class Hrefs:
     """Hrefs and anchors, by target, for the pages of one class: one folder depth and one
     first folder. A target whose first folder is not the class's shares no folder with
     any of its pages, so its href is `../` per folder and the target's own parts, the
-    same from every page of the class. Only such targets are kept (`Linker.shared`)."""
+    same from every page of the class. Only such targets are kept (`Linker.shared`), and
+    so is HTML made of them (generator/pages/rows.py): `fragments` (a model page's month row
+    starts) and `cells` (a model's name and provider cells, by row layout)."""
 
     hrefs: dict[str, str] = field(default_factory=dict)
     anchors: dict[tuple[str, str, bool], markupsafe.Markup] = field(default_factory=dict)
-    fragments: dict[Any, str] = field(default_factory=dict)  # HTML made of shared hrefs
-    cells: dict[str, dict[tuple[str, str, str], str]] = field(default_factory=dict)  # rows.py's
+    fragments: dict[Any, str] = field(default_factory=dict)
+    cells: dict[str, dict[tuple[str, str, str], str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
