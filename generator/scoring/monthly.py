@@ -82,11 +82,27 @@ def month_values(
     models: Mapping[str, ModelRecord], population: MonthPopulation, params: ParametersRecord
 ) -> MonthValues | None:
     """What `estimate_values` gives each of `models` (by id, in order), scored in
-    predecessor order; None where the plain path must score (a lineage cycle, or a `sum`
-    that does not add left to right)."""
+    predecessor order; None where the plain path must score (a lineage cycle, a `sum`
+    that does not add left to right, or a division the plain path would refuse)."""
     generations = _generations(models)
     if generations is None or not PLAIN_SUM:
         return None
+    # Python raises on x / 0 where numpy gives inf or nan, which the clamp would turn into
+    # a score: such a month is left to the plain path (the loader's bounds keep every sd
+    # well above the underflow that could get here).
+    try:
+        with np.errstate(divide="raise", invalid="raise"):
+            return _values(models, generations, population, params)
+    except FloatingPointError:
+        return None
+
+
+def _values(
+    models: Mapping[str, ModelRecord],
+    generations: list[tuple[Counts, Counts | None]],
+    population: MonthPopulation,
+    params: ParametersRecord,
+) -> MonthValues:
     shape = population.direct.shape
     out = MonthValues(
         value=np.zeros(shape),
@@ -279,16 +295,15 @@ def _posterior(
     """`posterior_estimate` (without detail) of every row and dimension, written into `out`."""
     count = observed.count[rows]
     inverse, ratio = observed.inverse[rows], observed.ratio[rows]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        precision = 1.0 / prior.square
-        weighted = prior.mean / prior.square
-        for column in range(inverse.shape[2]):
-            has = count > column
-            precision = np.where(has, precision + inverse[:, :, column], precision)
-            weighted = np.where(has, weighted + ratio[:, :, column], weighted)
-        covered = count > 0
-        mean = np.where(covered, weighted / precision, prior.mean)
-        sd = np.where(covered, 1.0 / np.sqrt(precision), prior.sd)
+    precision = 1.0 / prior.square
+    weighted = prior.mean / prior.square
+    for column in range(inverse.shape[2]):
+        has = count > column
+        precision = np.where(has, precision + inverse[:, :, column], precision)
+        weighted = np.where(has, weighted + ratio[:, :, column], weighted)
+    covered = count > 0
+    mean = np.where(covered, weighted / precision, prior.mean)
+    sd = np.where(covered, 1.0 / np.sqrt(precision), prior.sd)
     evidence = prior.exists & (covered | prior.evidence)
     out.value[rows] = clamp(mean)
     out.sd[rows] = sd
