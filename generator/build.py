@@ -46,6 +46,7 @@ from generator.errors import BuildError, DataError
 from generator.input.load import check_tree, load_dataset
 from generator.input.records import Dataset
 from generator.output.cache import OutputCache, output_cache, save_manifest, site_state
+from generator.output.kept_scores import KeptScores
 from generator.output.parsed import RecordCache
 from generator.output.pool import default_workers, map_ordered
 from generator.output.report import BuildReport as BuildReport
@@ -58,6 +59,7 @@ from generator.pages.sitedocs import SiteDocuments
 from generator.pages.svg import RenderError
 from generator.scoring import compute_scores
 from generator.scoring.history import Snapshot, replay
+from generator.scoring.kept import reuse_scores
 from generator.scoring.types import Scores
 
 Documents = dict[str, msgspec.Struct]
@@ -166,8 +168,8 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
             # Its documents first: then the snapshots (every model at every month end, the
             # most this build holds) are gone before today's scores are computed.
             past, past_key = history_stage(dataset, config, out_dir, outputs, workers)
-        with timer.stage("score"):
-            scores = compute_scores(dataset)
+        with timer.stage("score"):  # the price-independent part kept beside the site
+            scores = reuse_scores(dataset, KeptScores(out_dir))
         with timer.stage("render"):
             keys = {api_file(path): past_key for path in past}
             documents = build_documents(dataset, scores, config, past=past)

@@ -37,6 +37,7 @@ from generator.scoring.rounding import round_half_up
 from generator.scoring.tasks import TaskMap, in_process
 from generator.scoring.types import (
     BenchmarkNoise,
+    CostEstimate,
     DimensionEstimate,
     ModelScores,
     Projection,
@@ -359,10 +360,27 @@ def estimate_models(
     )
 
 
+NO_COST = CostEstimate(
+    io_per_1m=None,
+    usage_multiplier=None,
+    usage_multiplier_source=None,
+    effective_per_1m=None,
+    step="none",
+)
+"""The cost `score_models` leaves in every model's scores: `price_scores` fills it in."""
+
+
 def compute_scores(dataset: Dataset, run: TaskMap = in_process) -> Scores:
     """Every score of every published model and every domain. Pure and deterministic.
 
     `run` may count the eight rank-band passes in worker processes (same result)."""
+    return price_scores(dataset, score_models(dataset, run))
+
+
+def score_models(dataset: Dataset, run: TaskMap = in_process) -> Scores:
+    """Every model's scores but its cost (`NO_COST`), and the noise; no domains.
+
+    What `compute_scores` derives from scoring inputs alone (`kept_inputs`): no price reaches it."""
     params = dataset.methodology.parameters
     benchmarks: dict[str, BenchmarkRecord] = {b.id: b for b in dataset.benchmarks}
     estimates = estimate_models(dataset)
@@ -371,9 +389,8 @@ def compute_scores(dataset: Dataset, run: TaskMap = in_process) -> Scores:
     chosen, population = estimates.chosen, estimates.population
     spread = uncertainties(dimensions, composites, ranks, params.interval_z, run=run)
 
-    peer_index = PeerIndex(models, composites)
     scores: dict[str, ModelScores] = {}
-    for model_id, model in models.items():
+    for model_id in models:
         eq = eq_projections(projected[model_id], benchmarks)
         scores[model_id] = ModelScores(
             model_id=model_id,
@@ -390,11 +407,28 @@ def compute_scores(dataset: Dataset, run: TaskMap = in_process) -> Scores:
             evidence_dimensions=evidence_dimension_count(dimensions[model_id]),
             eq=eq_score(eq),
             eq_projections=eq,
-            cost=estimate_cost(model, models, composites, params, peer_index),
+            cost=NO_COST,
             results=with_offsets(chosen[model_id], benchmarks, population.offsets),
         )
+    return Scores(models=scores, domains={}, noise=population.noise)
+
+
+def price_scores(dataset: Dataset, kept: Scores) -> Scores:
+    """`kept` (`score_models(dataset)`) with each model's cost and the domains: the part
+    that reads prices, usage and domains, from the composites."""
+    params = dataset.methodology.parameters
+    models = {m.id: m for m in sorted(dataset.models, key=attrgetter("id"))}
+    composites = {m: s.composite for m, s in kept.models.items()}
+    peer_index = PeerIndex(models, composites)
+    scores = {
+        model_id: msgspec.structs.replace(
+            kept.models[model_id],
+            cost=estimate_cost(model, models, composites, params, peer_index),
+        )
+        for model_id, model in models.items()
+    }
     domains = {
         d.id: compute_domain(d, composites, params)
         for d in sorted(dataset.domains, key=lambda d: d.id)
     }
-    return Scores(models=scores, domains=domains, noise=population.noise)
+    return Scores(models=scores, domains=domains, noise=kept.noise)

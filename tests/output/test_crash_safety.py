@@ -41,6 +41,7 @@ from support.sitetree import (
 )
 
 from generator.output.cache import cache_path, history_cache_path, records_cache_path
+from generator.output.kept_scores import kept_scores_path
 from generator.output.writer import spare_path
 
 SEED = 20251122
@@ -229,6 +230,7 @@ def test_sigkill_at_random_moments_leaves_old_or_new_site(
         cache_path(out).name,
         history_cache_path(out).name,
         records_cache_path(out).name,
+        kept_scores_path(out).name,
         spare_path(out).name,
     }
     leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name not in kept)
@@ -262,6 +264,7 @@ def test_file_size_limit_reports_error_and_keeps_old_site(sites: Sites, tmp_path
         cache_path(out).name,
         history_cache_path(out).name,
         records_cache_path(out).name,
+        kept_scores_path(out).name,
         "site_out",
     ]
 
@@ -307,6 +310,7 @@ def test_full_disk_reports_error_and_keeps_old_site(sites: Sites, tmp_path: Path
             cache_path(out).name,
             history_cache_path(out).name,
             records_cache_path(out).name,
+            kept_scores_path(out).name,
             "filler",
             "site_out",
         ]

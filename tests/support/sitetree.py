@@ -13,6 +13,7 @@ from pathlib import Path
 from generator.api.urls import SiteConfig
 from generator.build import build_site
 from generator.output.cache import cache_path, history_cache_path, records_cache_path
+from generator.output.kept_scores import kept_scores_path
 from support.paths import FIXTURE_DATA, REPO
 from support.servers import python_env
 
@@ -20,8 +21,8 @@ Manifest = dict[str, str]
 
 
 def drop_caches(out_dir: Path) -> None:
-    """Remove the caches beside the site at `out_dir` (the build's, the records', the history's)."""
-    for path in (cache_path(out_dir), records_cache_path(out_dir)):
+    """Remove the caches beside the site at `out_dir` (build, records, scores, history)."""
+    for path in (cache_path(out_dir), records_cache_path(out_dir), kept_scores_path(out_dir)):
         path.unlink(missing_ok=True)
     shutil.rmtree(history_cache_path(out_dir), ignore_errors=True)
 
