@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import msgspec
 
@@ -24,8 +23,14 @@ from generator.api.contract import (
     RankingList,
     RankingType,
 )
-from generator.api.urls import SiteConfig, model_page_url, ranking_page_url
-from generator.documents.common import EnvelopeFields, cost_or_none, iq_or_none, scored_benchmarks
+from generator.api.urls import SiteConfig, ranking_page_url
+from generator.documents.common import (
+    EnvelopeFields,
+    cost_or_none,
+    iq_or_none,
+    model_urls,
+    scored_benchmarks,
+)
 from generator.errors import BuildError
 from generator.input.records import Dataset, ModelRecord
 from generator.scoring import rank_entries
@@ -66,6 +71,7 @@ def ranking_documents(
         clash = sorted({i for i in ids if ids.count(i) > 1})
         raise BuildError(f"ranking ids clash (a benchmark id equals a derived ranking id): {clash}")
     models = {m.id: m for m in dataset.models}
+    urls = model_urls(dataset, config)
     version = dataset.methodology.version
     documents: dict[str, msgspec.Struct] = {
         RANKINGS.path: RankingList(
@@ -73,7 +79,7 @@ def ranking_documents(
         )
     }
     for ranking in rankings:
-        documents[RANKING.api_path(ranking.id)] = _detail(ranking, models, config, env)
+        documents[RANKING.api_path(ranking.id)] = _detail(ranking, models, urls, config, env)
     return documents
 
 
@@ -177,22 +183,31 @@ def _catalog_entry(ranking: _Ranking, config: SiteConfig, version: str) -> Ranki
 
 
 def _detail(
-    ranking: _Ranking, models: Mapping[str, ModelRecord], config: SiteConfig, env: EnvelopeFields
+    ranking: _Ranking,
+    models: Mapping[str, ModelRecord],
+    urls: Mapping[str, str],
+    config: SiteConfig,
+    env: EnvelopeFields,
 ) -> RankingDetail:
-    rows = [
-        RankedModel(
-            id=entry.model_id,
-            name=models[entry.model_id].name,
-            provider=models[entry.model_id].provider,
-            rank=entry.rank,
-            score=entry.score,
-            imputed=ranking.imputed[entry.model_id] if ranking.imputed is not None else UNSET,
-            url=model_page_url(config, entry.model_id) if ranking.row_urls else UNSET,
-            rank_low=_band(ranking, entry.model_id).low,
-            rank_high=_band(ranking, entry.model_id).high,
+    """A ranking's rows (`urls`: each model's profile page, for the rows that link it)."""
+    rows = []
+    for entry in rank_entries(ranking.items, ranking.direction):
+        model_id = entry.model_id
+        model = models[model_id]
+        band = ranking.bands.get(model_id) if ranking.bands is not None else None
+        rows.append(
+            RankedModel(
+                id=model_id,
+                name=model.name,
+                provider=model.provider,
+                rank=entry.rank,
+                score=entry.score,
+                imputed=ranking.imputed[model_id] if ranking.imputed is not None else UNSET,
+                url=urls[model_id] if ranking.row_urls else UNSET,
+                rank_low=UNSET if band is None else band.low,
+                rank_high=UNSET if band is None else band.high,
+            )
         )
-        for entry in rank_entries(ranking.items, ranking.direction)
-    ]
     return RankingDetail(
         **env,
         id=ranking.id,
@@ -207,17 +222,6 @@ def _detail(
         unit=_opt(ranking.unit),
         models=rows,
     )
-
-
-class _Band(NamedTuple):
-    low: int | msgspec.UnsetType
-    high: int | msgspec.UnsetType
-
-
-def _band(ranking: _Ranking, model_id: str) -> _Band:
-    """The row's rank band, or UNSET for rankings without bands (cost, benchmarks)."""
-    band = ranking.bands.get(model_id) if ranking.bands is not None else None
-    return _Band(UNSET, UNSET) if band is None else _Band(band.low, band.high)
 
 
 def _opt(value: str | None) -> str | msgspec.UnsetType:
