@@ -18,7 +18,7 @@ import msgspec
 
 from generator.digests import digest
 from generator.output import cache
-from generator.scoring.types import Scores
+from generator.scoring.kept import Kept
 
 FORMAT = 1
 KEPT_SCORES_SUFFIX = ".build-cache-scores"
@@ -28,7 +28,7 @@ class _Entry(msgspec.Struct, array_like=True, frozen=True):
     format: int
     key: bytes
     content: bytes  # digest of `scores`
-    scores: bytes  # msgpack of the kept Scores
+    scores: bytes  # msgpack of the `Kept` scores
 
 
 def kept_scores_path(out_dir: Path) -> Path:
@@ -48,19 +48,19 @@ class KeptScores:
         with contextlib.suppress(OSError):  # a killed build's (the writer's lock is held)
             os.unlink(self._temporary)
 
-    def get(self, key: bytes) -> Scores | None:
+    def get(self, key: bytes) -> Kept | None:
         """The scores kept under `key`, or None (missing, damaged or from another key)."""
         try:
             entry = msgspec.msgpack.decode(self.path.read_bytes(), type=_Entry)
             if entry.format != FORMAT or entry.key != key or digest(entry.scores) != entry.content:
                 return None
-            kept = msgspec.msgpack.decode(entry.scores, type=Scores)
+            kept = msgspec.msgpack.decode(entry.scores, type=Kept)
         except (OSError, ValueError, msgspec.DecodeError):
             return None
         self.hit = True
         return kept
 
-    def put(self, key: bytes, kept: Scores) -> None:
+    def put(self, key: bytes, kept: Kept) -> None:
         """Keep `kept` under `key`, replacing the file; failing to costs time, never correctness."""
         data = msgspec.msgpack.encode(kept)
         entry = _Entry(format=FORMAT, key=key, content=digest(data), scores=data)

@@ -17,7 +17,25 @@ from generator.input.records import Dataset
 from generator.scoring.engine import price_scores, score_models
 from generator.scoring.history import scoring_inputs
 from generator.scoring.tasks import TaskMap, in_process
-from generator.scoring.types import Scores
+from generator.scoring.types import ModelScores, Projection, ScoredResult, Scores
+
+
+class KeptResult(msgspec.Struct, array_like=True, frozen=True):
+    """One `ScoredResult` with its row named by place: the row itself is in the dataset."""
+
+    benchmark: str
+    row: int  # the chosen row's index in the model's results
+    raw: float
+    iq: float
+    offset: float | None
+
+
+class Kept(msgspec.Struct, frozen=True, kw_only=True):
+    """`score_models`' scores as kept: each model's results as `KeptResult`s (decoding the
+    rows again would cost more than scoring them)."""
+
+    scores: Scores  # every model's `results` left empty
+    results: dict[str, tuple[KeptResult, ...]]  # model id -> its results, in order
 
 
 class KeptStore(Protocol):
@@ -25,9 +43,9 @@ class KeptStore(Protocol):
 
     code: bytes  # the generator's version, part of every key
 
-    def get(self, key: bytes) -> Scores | None: ...
+    def get(self, key: bytes) -> Kept | None: ...
 
-    def put(self, key: bytes, kept: Scores) -> None: ...
+    def put(self, key: bytes, kept: Kept) -> None: ...
 
 
 def reuse_scores(dataset: Dataset, store: KeptStore, run: TaskMap = in_process) -> Scores:
@@ -35,10 +53,53 @@ def reuse_scores(dataset: Dataset, store: KeptStore, run: TaskMap = in_process) 
     under the digest of `kept_inputs(dataset)` (else computed and kept there)."""
     key = kept_key(dataset, store.code)
     kept = store.get(key)
-    if kept is None:
-        kept = score_models(dataset, run)
-        store.put(key, kept)
-    return price_scores(dataset, kept)
+    scores = unpack(dataset, kept) if kept is not None else None
+    if scores is None:
+        scores = score_models(dataset, run)
+        packed = pack(dataset, scores)
+        if packed is not None:
+            store.put(key, packed)
+    return price_scores(dataset, scores)
+
+
+def pack(dataset: Dataset, scores: Scores) -> Kept | None:
+    """`scores` (`score_models(dataset)`) as kept; None if a chosen row is not in the data."""
+    models = {m.id: m for m in dataset.models}
+    results: dict[str, tuple[KeptResult, ...]] = {}
+    for model_id, model_scores in scores.models.items():
+        places = {id(row): i for i, row in enumerate(models[model_id].results)}
+        kept = []
+        for benchmark, result in model_scores.results.items():
+            place = places.get(id(result.row))
+            if place is None:
+                return None
+            projection = result.projection
+            kept.append(KeptResult(benchmark, place, projection.raw, projection.iq, result.offset))
+        results[model_id] = tuple(kept)
+    bare = {m: msgspec.structs.replace(s, results={}) for m, s in scores.models.items()}
+    return Kept(scores=msgspec.structs.replace(scores, models=bare), results=results)
+
+
+def unpack(dataset: Dataset, kept: Kept) -> Scores | None:
+    """The scores `pack` kept, each row taken from `dataset` (which has the same results:
+    they are part of the key); None if the rows are not there."""
+    models = {m.id: m for m in dataset.models}
+    scores: dict[str, ModelScores] = {}
+    try:
+        for model_id, model_scores in kept.scores.models.items():
+            rows = models[model_id].results
+            results = {
+                r.benchmark: ScoredResult(
+                    row=rows[r.row],
+                    projection=Projection(benchmark=r.benchmark, raw=r.raw, iq=r.iq),
+                    offset=r.offset,
+                )
+                for r in kept.results[model_id]
+            }
+            scores[model_id] = msgspec.structs.replace(model_scores, results=results)
+    except (KeyError, IndexError):
+        return None
+    return msgspec.structs.replace(kept.scores, models=scores)
 
 
 def kept_inputs(dataset: Dataset) -> Dataset:

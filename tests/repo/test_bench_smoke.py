@@ -154,3 +154,17 @@ def test_pages_pool_bench_compares_one_process_with_the_pool(
     out = capsys.readouterr().out
     assert "1 worker(s)" in out and "2 worker(s)" in out and "speed-up" in out
     assert "load average before" in out
+
+
+def test_score_reuse_bench_runs_both_modes() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.score_reuse", "--models", "40", "--rounds", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["before", "after"]
+    assert all("one score" in line and "next cpu" in line for line in lines)
