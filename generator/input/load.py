@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import errno
-import hashlib
 import math
 import operator
 import os
@@ -26,6 +25,7 @@ from typing import Any, Protocol, TypeVar
 import msgspec
 import rtoml
 
+from generator.digests import digest
 from generator.errors import MAX_SHOWN_PROBLEMS, DataError
 from generator.input.decode import decode, deferred_suggestions, shown, shown_field, suggest
 from generator.input.limits import (
@@ -106,11 +106,7 @@ class RecordStore(Protocol):
 def record_key(code: bytes, kind: type[msgspec.Struct], name: str, data: bytes) -> bytes:
     """What a file's record depends on: the code, the record type, its name and bytes
     (not the data directory's path: a moved or copied `data/` still hits)."""
-    h = hashlib.blake2b(digest_size=32)
-    for part in (code, kind.__name__.encode(), name.encode(), data):
-        h.update(len(part).to_bytes(8, "little"))
-        h.update(part)
-    return h.digest()
+    return digest(code, kind.__name__.encode(), name.encode(), data)
 
 
 def load_dataset(data_dir: Path, store: RecordStore | None = None) -> Dataset:
