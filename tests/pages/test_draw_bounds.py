@@ -77,6 +77,7 @@ def test_an_undrawable_dataset_is_one_line_not_a_traceback(
         raise error
 
     monkeypatch.setattr(build, "compute_scores", explode)
+    monkeypatch.setattr(build, "reuse_scores", explode)  # the build's score stage
     out = tmp_path / "site_out"
     result = CliRunner().invoke(cli, ["build", "--data-dir", str(FIXTURE), "--out-dir", str(out)])
     assert result.exit_code == 1
