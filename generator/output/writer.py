@@ -752,10 +752,17 @@ class _Stager:
             shutil.rmtree(target)
         for parent in reversed(target.relative_to(self.root).parents[:-1]):
             path = self.root / parent
-            if not os.path.isdir(path) and os.path.lexists(path):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(path)
-                break
+            try:
+                mode = os.lstat(path).st_mode
+            except FileNotFoundError:
+                break  # nor anything below it (but the folders another worker makes)
+            if stat.S_ISDIR(mode):
+                continue
+            # Pool workers share the tree: another may have removed the file, or put the
+            # folder in its place, since the lstat.
+            with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+                os.unlink(path)
+            break
 
     def _put_marker(self, data: bytes, digest: bytes, old: FileState | None) -> Placed:
         """The marker never takes the inode the spare had (its identity changes)."""

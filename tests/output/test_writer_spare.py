@@ -212,3 +212,31 @@ def test_a_tree_holding_anything_but_files_and_folders_is_nobodys_record(
     else:
         os.mkfifo(root / "a" / "l")
     assert tree_state(root) is None
+
+
+def test_a_folder_another_worker_makes_meanwhile_is_not_in_the_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Updating a spare, pool workers place files into one new folder at once. Here a stale
+    # file stands where the folder goes; between this worker's look and its unlink, another
+    # removes the file and makes the folder (the race a one-model rebuild after a cold
+    # build hit about once in 12 runs: IsADirectoryError, a failed build).
+    root = tmp_path / "staging"
+    (root / "downloads").mkdir(parents=True)
+    (root / "downloads" / "history").write_bytes(b"stale")
+    stager = site._Stager(root, None, {}, site._umask())
+    stager.spare = {"downloads/other.csv": site.FileState(1, 1, 1, digest=b"d")}
+    real_unlink = os.unlink
+    folder = root / "downloads" / "history"
+
+    def unlink_after_the_other_worker(path: str | os.PathLike[str], **kwargs: object) -> None:
+        if Path(path) == folder and not folder.is_dir():
+            real_unlink(path)  # the other worker, just before this one
+            folder.mkdir()
+        real_unlink(path)
+
+    monkeypatch.setattr(os, "unlink", unlink_after_the_other_worker)
+    placed = stager.place("downloads/history/one.csv", b"a,b\n", b"digest")
+
+    assert (folder / "one.csv").read_bytes() == b"a,b\n"
+    assert placed[1] is True
