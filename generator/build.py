@@ -58,7 +58,7 @@ from generator.pages.render import emit_pages
 from generator.pages.sitedocs import SiteDocuments
 from generator.pages.svg import RenderError
 from generator.scoring import compute_scores
-from generator.scoring.history import Snapshot, replay
+from generator.scoring.history import Snapshot, replay_months
 from generator.scoring.kept import reuse_scores
 from generator.scoring.types import Scores
 
@@ -361,11 +361,12 @@ def _read_kept(outputs: OutputCache, name: str, key: bytes) -> bytes:
 
 def history(
     dataset: Dataset, cache: SnapshotCache | None = None, workers: int = 1
-) -> list[Snapshot]:
-    """Stage history: the replayed month ends, reusing `cache`'s scored months if given."""
+) -> Sequence[Snapshot]:
+    """Stage history: the replayed month ends, reusing `cache`'s scored months if given;
+    each snapshot made as it is read (`Months`: only their msgpack is held)."""
     if cache is None:
-        return replay(dataset)
-    return replay(
+        return replay_months(dataset)
+    return replay_months(
         dataset,
         store=cache,
         code=cache.code,
@@ -374,7 +375,7 @@ def history(
 
 
 def render(
-    dataset: Dataset, scores: Scores, snapshots: list[Snapshot], config: SiteConfig
+    dataset: Dataset, scores: Scores, snapshots: Sequence[Snapshot], config: SiteConfig
 ) -> tuple[Documents, dict[str, bytes]]:
     """Every published document, and the API files encoded from them (held whole)."""
     documents = build_documents(dataset, scores, config, snapshots)

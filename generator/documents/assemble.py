@@ -8,6 +8,7 @@ docs/ARCHITECTURE.md (versioned tree, byte-identical alias tree, 404 bodies, Ope
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
@@ -47,6 +48,7 @@ from generator.api.contract import (
     DomainResultRow,
     DomainSummary,
     Error,
+    HistoryDetail,
     IndexEndpoint,
     Methodology,
     MethodologyDimension,
@@ -70,7 +72,7 @@ from generator.api.urls import (
     methodology_page_url,
     openapi_url,
 )
-from generator.documents.changes import changes_documents
+from generator.documents.changes import Standing, changes_of, snapshot_standings
 from generator.documents.common import (
     SPREAD_DECIMALS as NOISE_DECIMALS,
 )
@@ -81,7 +83,13 @@ from generator.documents.common import (
     model_urls,
     scored_benchmarks,
 )
-from generator.documents.history import history_documents, model_history_documents
+from generator.documents.history import (
+    add_points,
+    history_list,
+    history_points,
+    model_histories,
+    snapshot_detail,
+)
 from generator.documents.interval_check import interval_check
 from generator.documents.models import model_documents
 from generator.documents.rankings import (
@@ -153,10 +161,19 @@ def history_part(
     """The documents made from the replayed history (`/history`, each `/history/{date}`,
     each `/models/{id}/history`, `/changes`), which need no scores of today."""
     env = envelope(dataset)
+    details: list[HistoryDetail] = []
+    points = history_points(dataset)
+    standings: dict[dt.date, dict[str, Standing]] = {}
+    # One pass, each snapshot read once: a build's are made as they are read (`Months`),
+    # so one month's scores are alive at a time, not every model at every month end.
+    for snapshot in snapshots:
+        details.append(snapshot_detail(snapshot, config, env))
+        add_points(points, snapshot, config)
+        standings[snapshot.date] = snapshot_standings(snapshot)
     documents: dict[str, msgspec.Struct] = {}
-    documents.update(history_documents(snapshots, config, env))
-    documents.update(model_history_documents(dataset, snapshots, config, env))
-    documents.update(changes_documents(dataset, snapshots, config, env))
+    documents.update(history_list(details, config, env))
+    documents.update(model_histories(dataset, points, config, env))
+    documents.update(changes_of(dataset, standings, config, env))
     return documents
 
 

@@ -33,7 +33,16 @@ def changes_documents(
     dataset: Dataset, snapshots: Sequence[Snapshot], config: SiteConfig, env: EnvelopeFields
 ) -> dict[str, msgspec.Struct]:
     """`/changes`: every change, newest first."""
-    standings = {s.date: _standings(s) for s in snapshots}
+    return changes_of(dataset, {s.date: snapshot_standings(s) for s in snapshots}, config, env)
+
+
+def changes_of(
+    dataset: Dataset,
+    standings: Mapping[dt.date, Mapping[str, Standing]],
+    config: SiteConfig,
+    env: EnvelopeFields,
+) -> dict[str, msgspec.Struct]:
+    """`/changes` from each snapshot's `snapshot_standings`, by date."""
     changes: list[Change] = []
     for model in dataset.models:
         changes.extend(_model_changes(model, standings, config))
@@ -70,7 +79,8 @@ def methodology_ids(changelog: Sequence[ChangelogRecord]) -> list[str]:
     return ids[::-1]
 
 
-def _standings(snapshot: Snapshot) -> dict[str, Standing]:
+def snapshot_standings(snapshot: Snapshot) -> dict[str, Standing]:
+    """Each model's (iq, rank) in `snapshot`."""
     return {m: (s.iq, s.rank) for m, s in snapshot.scores.models.items()}
 
 

@@ -36,16 +36,20 @@ def history_documents(
     snapshots: Sequence[Snapshot], config: SiteConfig, env: EnvelopeFields
 ) -> dict[str, msgspec.Struct]:
     """`/history` and every `/history/{date}`."""
-    details = {s.date.isoformat(): _detail(s, config, env) for s in snapshots}
+    return history_list([snapshot_detail(s, config, env) for s in snapshots], config, env)
+
+
+def history_list(
+    details: Sequence[HistoryDetail], config: SiteConfig, env: EnvelopeFields
+) -> dict[str, msgspec.Struct]:
+    """`/history` and every `/history/{date}`, from each snapshot's `snapshot_detail`."""
     documents: dict[str, msgspec.Struct] = {
         HISTORY.path: HistoryList(
-            **env,
-            note=HISTORY_NOTE,
-            snapshots=[_summary(s, details[s.date.isoformat()], config) for s in snapshots],
+            **env, note=HISTORY_NOTE, snapshots=[_summary(d, config) for d in details]
         )
     }
-    for date, detail in details.items():
-        documents[HISTORY_SNAPSHOT.api_path(date)] = detail
+    for detail in details:
+        documents[HISTORY_SNAPSHOT.api_path(detail.date.isoformat())] = detail
     return documents
 
 
@@ -73,7 +77,8 @@ def _entries(snapshot: Snapshot, config: SiteConfig) -> list[HistoryEntry]:
     ]
 
 
-def _detail(snapshot: Snapshot, config: SiteConfig, env: EnvelopeFields) -> HistoryDetail:
+def snapshot_detail(snapshot: Snapshot, config: SiteConfig, env: EnvelopeFields) -> HistoryDetail:
+    """`/history/{date}` of one snapshot."""
     entries = _entries(snapshot, config)
     return HistoryDetail(
         **env,
@@ -87,10 +92,10 @@ def _detail(snapshot: Snapshot, config: SiteConfig, env: EnvelopeFields) -> Hist
     )
 
 
-def _summary(snapshot: Snapshot, detail: HistoryDetail, config: SiteConfig) -> HistorySnapshot:
+def _summary(detail: HistoryDetail, config: SiteConfig) -> HistorySnapshot:
     top = detail.models[0] if detail.models else None
     return HistorySnapshot(
-        date=snapshot.date,
+        date=detail.date,
         model_count=detail.model_count,
         ranked_model_count=detail.ranked_model_count,
         result_count=detail.result_count,
@@ -98,7 +103,7 @@ def _summary(snapshot: Snapshot, detail: HistoryDetail, config: SiteConfig) -> H
         top_model=None
         if top is None
         else HistoryTopModel(id=top.id, name=top.name, iq=top.iq, url=top.url),
-        url=api_url(config, HISTORY_SNAPSHOT.api_path(snapshot.date.isoformat())),
+        url=api_url(config, HISTORY_SNAPSHOT.api_path(detail.date.isoformat())),
     )
 
 
@@ -107,12 +112,33 @@ def model_history_documents(
 ) -> dict[str, msgspec.Struct]:
     """One `/models/{id}/history` per published model: its point at every snapshot whose
     dataset holds it, oldest first (empty for a model that never entered)."""
-    points: dict[str, list[ModelHistoryPoint]] = {m.id: [] for m in dataset.models}
+    points = history_points(dataset)
     for snapshot in snapshots:
-        url = api_url(config, HISTORY_SNAPSHOT.api_path(snapshot.date.isoformat()))
-        for model_id, score in snapshot.scores.models.items():
-            if model_id in points:
-                points[model_id].append(_point(snapshot, score, url))
+        add_points(points, snapshot, config)
+    return model_histories(dataset, points, config, env)
+
+
+Points = dict[str, list[ModelHistoryPoint]]
+"""Each published model's history points so far, by id."""
+
+
+def history_points(dataset: Dataset) -> Points:
+    """No point yet for each published model of `dataset`."""
+    return {m.id: [] for m in dataset.models}
+
+
+def add_points(points: Points, snapshot: Snapshot, config: SiteConfig) -> None:
+    """`snapshot`'s point for each model of `points` it holds (snapshots in date order)."""
+    url = api_url(config, HISTORY_SNAPSHOT.api_path(snapshot.date.isoformat()))
+    for model_id, score in snapshot.scores.models.items():
+        if model_id in points:
+            points[model_id].append(_point(snapshot, score, url))
+
+
+def model_histories(
+    dataset: Dataset, points: Points, config: SiteConfig, env: EnvelopeFields
+) -> dict[str, msgspec.Struct]:
+    """One `/models/{id}/history` per published model, of its `points`."""
     return {
         MODEL_HISTORY.api_path(m.id): ModelHistory(
             **env,

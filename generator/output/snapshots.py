@@ -40,30 +40,30 @@ class SnapshotCache:
         self.folder = history_cache_path(out_dir)
         self.code = cache.CODE  # the generator's version, part of every key
         self._used: set[str] = set()
-        self._new: dict[str, bytes] = {}
+        self._new: dict[str, tuple[bytes, bytes]] = {}  # by name: key, scores
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: bytes) -> SnapshotScores | None:
-        """The scores kept under `key`, or None (missing, damaged or from another key)."""
+    def get(self, key: bytes) -> bytes | None:
+        """The scores kept under `key` (msgpack that decodes as `SnapshotScores`), or None
+        (missing, damaged or from another key)."""
         name = key.hex()
         try:
             entry = msgspec.msgpack.decode((self.folder / name).read_bytes(), type=_Entry)
             if entry.format != FORMAT or entry.key != key or digest(entry.scores) != entry.content:
                 raise ValueError(name)
-            scores = msgspec.msgpack.decode(entry.scores, type=SnapshotScores)
+            msgspec.msgpack.decode(entry.scores, type=SnapshotScores)
         except (OSError, ValueError, msgspec.DecodeError):
             self.misses += 1
             return None
         self._used.add(name)
         self.hits += 1
-        return scores
+        return entry.scores
 
-    def put(self, key: bytes, scores: SnapshotScores) -> None:
-        """Keep `scores` under `key` (written by `save`)."""
-        data = msgspec.msgpack.encode(scores)
-        entry = _Entry(format=FORMAT, key=key, content=digest(data), scores=data)
-        self._new[key.hex()] = msgspec.msgpack.encode(entry)
+    def put(self, key: bytes, scores: bytes) -> None:
+        """Keep `scores` (msgpack of `SnapshotScores`) under `key`: written by `save`, the
+        same bytes object held until then, not a copy."""
+        self._new[key.hex()] = (key, scores)
 
     def save(self) -> None:
         """Write the new snapshots and drop the ones this build did not use.
@@ -73,9 +73,10 @@ class SnapshotCache:
         keep = self._used | self._new.keys()
         with contextlib.suppress(OSError):
             self.folder.mkdir(exist_ok=True)
-            for name, data in sorted(self._new.items()):
+            for name, (key, data) in sorted(self._new.items()):
+                entry = _Entry(format=FORMAT, key=key, content=digest(data), scores=data)
                 temporary = self.folder / f"{name}.tmp"
-                temporary.write_bytes(data)
+                temporary.write_bytes(msgspec.msgpack.encode(entry))
                 os.replace(temporary, self.folder / name)
             for path in self.folder.iterdir():
                 if path.name not in keep:

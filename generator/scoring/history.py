@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
-from collections.abc import Iterable
-from typing import Protocol
+from collections.abc import Iterable, Sequence
+from typing import Protocol, overload
 
 import msgspec
 import numpy as np
@@ -103,11 +103,12 @@ def count_results(dataset: Dataset) -> ResultCounts:
 
 
 class SnapshotStore(Protocol):
-    """Snapshot scores kept by the digest of their scoring inputs (a build cache)."""
+    """Snapshot scores kept by the digest of their scoring inputs (a build cache), as the
+    msgpack of `SnapshotScores` (`get` returns only bytes that decode as one)."""
 
-    def get(self, key: bytes) -> SnapshotScores | None: ...
+    def get(self, key: bytes) -> bytes | None: ...
 
-    def put(self, key: bytes, scores: SnapshotScores) -> None: ...
+    def put(self, key: bytes, scores: bytes) -> None: ...
 
 
 def month_end(day: dt.date) -> dt.date:
@@ -391,7 +392,21 @@ def replay(
     code: bytes = b"",
     run: TaskMap = in_process,
 ) -> list[Snapshot]:
-    """One snapshot per month end (or per given date, ascending), oldest first.
+    """One snapshot per month end (or per given date, ascending), oldest first: every
+    snapshot of `replay_months`, made at once."""
+    return list(replay_months(dataset, dates, store=store, code=code, run=run))
+
+
+def replay_months(
+    dataset: Dataset,
+    dates: Iterable[dt.date] | None = None,
+    *,
+    store: SnapshotStore | None = None,
+    code: bytes = b"",
+    run: TaskMap = in_process,
+) -> Months:
+    """One snapshot per month end (or per given date, ascending), oldest first, each made
+    when read (`Months`).
 
     A date with no release or result since the previous one shares that snapshot's
     scores (it would score the same records again). With a `store`, a snapshot whose
@@ -406,7 +421,7 @@ def replay(
     keys = _SnapshotKeys(inputs, code)
     full, scored = _Timeline(dataset), _Timeline(inputs)
     chosen: list[dt.date] = []
-    found: dict[dt.date, SnapshotScores | None] = {}  # None: to be scored
+    found: dict[dt.date, bytes | None] = {}  # None: to be scored
     pending: list[tuple[dt.date, bytes, Dataset]] = []
     for date in snapshot_dates(dataset) if dates is None else dates:
         if not chosen or not _unchanged(events, chosen[-1], date):
@@ -424,31 +439,56 @@ def replay(
         lambda i: msgspec.msgpack.encode(score_snapshot(pending[last - i][2], memo)), last + 1
     )
     for (date, key, _), data in zip(pending, reversed(encoded), strict=True):
-        found[date] = scores = msgspec.msgpack.decode(data, type=SnapshotScores)
+        found[date] = data
         if store is not None:
-            store.put(key, scores)
-    return _snapshots(chosen, found, full)
+            store.put(key, data)
+    months: list[bytes] = []
+    for date in chosen:
+        kept = found.get(date)  # none: unchanged since the month before, whose it shares
+        months.append(months[-1] if kept is None else kept)
+    return Months(chosen, months, full)
 
 
-def _snapshots(
-    dates: list[dt.date], found: dict[dt.date, SnapshotScores | None], full: _Timeline
-) -> list[Snapshot]:
-    """Each date with its scores, or the previous date's where it scored nothing new."""
-    snapshots: list[Snapshot] = []
-    for date in dates:
-        scores = found.get(date)
-        if scores is None:
-            snapshots.append(msgspec.structs.replace(snapshots[-1], date=date))
-        else:
-            snapshots.append(
-                Snapshot(
-                    date=date,
-                    dataset=full.as_of(date),
-                    scores=scores,
-                    results=full.results(date),
-                )
-            )
-    return snapshots
+class Months(Sequence[Snapshot]):
+    """The replayed snapshots, each made when read: its scores decoded from the msgpack
+    the replay kept, the dataset and result counts as of its date. None is kept, so a
+    reader that takes them in turn holds one month's scores at a time, not every model at
+    every month end (about 6x the msgpack). Dates that share scores share their bytes."""
+
+    def __init__(self, dates: list[dt.date], scores: list[bytes], full: _Timeline) -> None:
+        self._dates = dates
+        self._scores = scores
+        self._full = full
+        self._last: tuple[bytes, SnapshotScores] | None = None
+
+    def __len__(self) -> int:
+        return len(self._dates)
+
+    @overload
+    def __getitem__(self, index: int) -> Snapshot: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Snapshot]: ...
+
+    def __getitem__(self, index: int | slice) -> Snapshot | list[Snapshot]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        date, data = self._dates[index], self._scores[index]
+        return Snapshot(
+            date=date,
+            dataset=self._full.as_of(date),
+            scores=self._decoded(data),
+            results=self._full.results(date),
+        )
+
+    def _decoded(self, data: bytes) -> SnapshotScores:
+        """The scores in `data`; the last month's again when a date shares its bytes."""
+        if self._last is None or self._last[0] is not data:
+            self._last = (data, _SCORES.decode(data))
+        return self._last[1]
+
+
+_SCORES = msgspec.msgpack.Decoder(SnapshotScores)
 
 
 def _unchanged(events: list[dt.date], previous: dt.date, date: dt.date) -> bool:

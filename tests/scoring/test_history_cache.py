@@ -33,6 +33,7 @@ from generator.scoring.history import (
     _SnapshotKeys,
     dataset_as_of,
     replay,
+    replay_months,
     score_snapshot,
     scoring_inputs,
 )
@@ -90,7 +91,7 @@ def test_scoring_inputs_leave_out_only_what_scoring_never_reads(
 def test_a_price_or_name_edit_keeps_every_snapshot_a_result_edit_only_later_ones(
     synthetic: Dataset,
 ) -> None:
-    cache: dict[bytes, SnapshotScores] = {}
+    cache: dict[bytes, bytes] = {}
     store = _DictStore(cache)
     first = replay(synthetic, store=store, code=CODE)
     assert store.puts > 0
@@ -131,14 +132,14 @@ def test_another_code_version_scores_again(synthetic: Dataset) -> None:
 
 
 class _DictStore:
-    def __init__(self, kept: dict[bytes, SnapshotScores]) -> None:
+    def __init__(self, kept: dict[bytes, bytes]) -> None:
         self.kept = kept
         self.puts = 0
 
-    def get(self, key: bytes) -> SnapshotScores | None:
+    def get(self, key: bytes) -> bytes | None:
         return self.kept.get(key)
 
-    def put(self, key: bytes, scores: SnapshotScores) -> None:
+    def put(self, key: bytes, scores: bytes) -> None:
         self.kept[key] = scores
         self.puts += 1
 
@@ -306,3 +307,24 @@ def test_months_scored_in_worker_processes_are_the_same(
         return map_ordered(task, count, workers=2, minimum=2)
 
     assert replay(synthetic, run=in_two_workers) == replayed
+
+
+def test_replayed_months_are_made_when_read_from_the_bytes_the_store_keeps(
+    synthetic: Dataset, replayed: list[Snapshot]
+) -> None:
+    store = _DictStore({})
+    months = replay_months(synthetic, store=store, code=CODE)
+    assert len(months) == len(replayed)
+    assert list(months) == replayed
+    assert months[-1] == replayed[-1] and months[1:4] == replayed[1:4]
+    # What the store keeps decodes to the scores of its month, and the build holds those
+    # bytes only: each snapshot is a new object, made again when read again.
+    scores = [s.scores for s in replayed]
+    assert store.kept and all(
+        msgspec.msgpack.decode(data, type=SnapshotScores) in scores for data in store.kept.values()
+    )
+    assert months[0] is not months[0] and months[0] == months[0]
+    # A second replay takes every month from the store and gives the same snapshots.
+    store.puts = 0
+    assert list(replay_months(synthetic, store=store, code=CODE)) == replayed
+    assert store.puts == 0
