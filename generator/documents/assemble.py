@@ -48,7 +48,6 @@ from generator.api.contract import (
     DomainResultRow,
     DomainSummary,
     Error,
-    HistoryDetail,
     IndexEndpoint,
     Methodology,
     MethodologyDimension,
@@ -83,13 +82,7 @@ from generator.documents.common import (
     model_urls,
     scored_benchmarks,
 )
-from generator.documents.history import (
-    add_points,
-    history_list,
-    history_points,
-    model_histories,
-    snapshot_detail,
-)
+from generator.documents.history import HistoryParts
 from generator.documents.interval_check import interval_check
 from generator.documents.models import model_documents
 from generator.documents.rankings import (
@@ -161,18 +154,15 @@ def history_part(
     """The documents made from the replayed history (`/history`, each `/history/{date}`,
     each `/models/{id}/history`, `/changes`), which need no scores of today."""
     env = envelope(dataset)
-    details: list[HistoryDetail] = []
-    points = history_points(dataset)
+    parts = HistoryParts(config, env, dataset)
     standings: dict[dt.date, dict[str, Standing]] = {}
     # One pass, each snapshot read once: a build's are made as they are read (`Months`),
     # so one month's scores are alive at a time, not every model at every month end.
     for snapshot in snapshots:
-        details.append(snapshot_detail(snapshot, config, env))
-        add_points(points, snapshot, config)
+        parts.add(snapshot)
         standings[snapshot.date] = snapshot_standings(snapshot)
-    documents: dict[str, msgspec.Struct] = {}
-    documents.update(history_list(details, config, env))
-    documents.update(model_histories(dataset, points, config, env))
+    documents = parts.history_list()
+    documents.update(parts.model_histories(dataset))
     documents.update(changes_of(dataset, standings, config, env))
     return documents
 

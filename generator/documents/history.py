@@ -26,7 +26,7 @@ from generator.api.contract import (
     ModelHistoryPoint,
 )
 from generator.api.urls import SiteConfig, api_url, model_page_url
-from generator.documents.common import EnvelopeFields, spread_or_none
+from generator.documents.common import EnvelopeFields, model_urls, spread_or_none
 from generator.documents.models import dimension_scores
 from generator.input.records import Dataset
 from generator.scoring.history import Snapshot, SnapshotModel
@@ -36,60 +36,113 @@ def history_documents(
     snapshots: Sequence[Snapshot], config: SiteConfig, env: EnvelopeFields
 ) -> dict[str, msgspec.Struct]:
     """`/history` and every `/history/{date}`."""
-    return history_list([snapshot_detail(s, config, env) for s in snapshots], config, env)
+    parts = HistoryParts(config, env)
+    for snapshot in snapshots:
+        parts.add(snapshot)
+    return parts.history_list()
 
 
-def history_list(
-    details: Sequence[HistoryDetail], config: SiteConfig, env: EnvelopeFields
+def model_history_documents(
+    dataset: Dataset, snapshots: Sequence[Snapshot], config: SiteConfig, env: EnvelopeFields
 ) -> dict[str, msgspec.Struct]:
-    """`/history` and every `/history/{date}`, from each snapshot's `snapshot_detail`."""
-    documents: dict[str, msgspec.Struct] = {
-        HISTORY.path: HistoryList(
-            **env, note=HISTORY_NOTE, snapshots=[_summary(d, config) for d in details]
+    """One `/models/{id}/history` per published model: its point at every snapshot whose
+    dataset holds it, oldest first (empty for a model that never entered)."""
+    parts = HistoryParts(config, env, dataset)
+    for snapshot in snapshots:
+        parts.add(snapshot)
+    return parts.model_histories(dataset)
+
+
+class HistoryParts:
+    """The history's documents made one snapshot at a time (`add`, oldest first): each
+    snapshot is read once, so its scores may be dropped as soon as it is added. A model's
+    `/history/{date}` entry is made from its point of that month (the same rounded values,
+    made once) and its profile URL once per build. `dataset`: the published models whose
+    points are kept (none without it)."""
+
+    def __init__(self, config: SiteConfig, env: EnvelopeFields, dataset: Dataset | None = None):
+        self._config = config
+        self._env = env
+        self._urls = {} if dataset is None else model_urls(dataset, config)
+        self.details: list[HistoryDetail] = []
+        self.points: dict[str, list[ModelHistoryPoint]] = (
+            {} if dataset is None else {m.id: [] for m in dataset.models}
         )
-    }
-    for detail in details:
-        documents[HISTORY_SNAPSHOT.api_path(detail.date.isoformat())] = detail
-    return documents
 
-
-def _entries(snapshot: Snapshot, config: SiteConfig) -> list[HistoryEntry]:
-    models = {m.id: m for m in snapshot.dataset.models}
-    ranked = sorted(
-        (s for s in snapshot.scores.models.values() if s.rank is not None and s.iq is not None),
-        key=lambda s: (s.rank, s.model_id),
-    )
-    return [
-        HistoryEntry(
-            id=s.model_id,
-            name=models[s.model_id].name,
-            provider=models[s.model_id].provider,
-            rank=s.rank,
-            iq=s.iq,
-            iq_low95=spread_or_none(s.composite_low95),
-            iq_high95=spread_or_none(s.composite_high95),
-            rank_low=s.rank_band.low if s.rank_band is not None else None,
-            rank_high=s.rank_band.high if s.rank_band is not None else None,
-            url=model_page_url(config, s.model_id),
+    def add(self, snapshot: Snapshot) -> None:
+        """`snapshot`'s `/history/{date}` and each kept model's point in it."""
+        url = api_url(self._config, HISTORY_SNAPSHOT.api_path(snapshot.date.isoformat()))
+        ranked: list[tuple[int, str, int, ModelHistoryPoint]] = []
+        for model_id, score in snapshot.scores.models.items():
+            point = _point(snapshot, score, url)
+            kept = self.points.get(model_id)
+            if kept is not None:
+                kept.append(point)
+            if score.rank is not None and score.iq is not None:
+                ranked.append((score.rank, model_id, score.iq, point))
+        ranked.sort(key=lambda r: (r[0], r[1]))
+        models = {m.id: m for m in snapshot.dataset.models}
+        entries = [
+            HistoryEntry(
+                id=model_id,
+                name=models[model_id].name,
+                provider=models[model_id].provider,
+                rank=rank,
+                iq=iq,
+                iq_low95=point.iq_low95,
+                iq_high95=point.iq_high95,
+                rank_low=point.rank_low,
+                rank_high=point.rank_high,
+                url=self._url(model_id),
+            )
+            for rank, model_id, iq, point in ranked
+        ]
+        self.details.append(
+            HistoryDetail(
+                **self._env,
+                date=snapshot.date,
+                note=HISTORY_NOTE,
+                model_count=len(snapshot.dataset.models),
+                ranked_model_count=len(entries),
+                result_count=snapshot.results.placed,
+                release_dated_result_count=snapshot.results.by_release_date,
+                models=entries,
+            )
         )
-        for s in ranked
-        if s.rank is not None and s.iq is not None
-    ]
 
+    def history_list(self) -> dict[str, msgspec.Struct]:
+        """`/history` and every `/history/{date}` added."""
+        documents: dict[str, msgspec.Struct] = {
+            HISTORY.path: HistoryList(
+                **self._env,
+                note=HISTORY_NOTE,
+                snapshots=[_summary(d, self._config) for d in self.details],
+            )
+        }
+        for detail in self.details:
+            documents[HISTORY_SNAPSHOT.api_path(detail.date.isoformat())] = detail
+        return documents
 
-def snapshot_detail(snapshot: Snapshot, config: SiteConfig, env: EnvelopeFields) -> HistoryDetail:
-    """`/history/{date}` of one snapshot."""
-    entries = _entries(snapshot, config)
-    return HistoryDetail(
-        **env,
-        date=snapshot.date,
-        note=HISTORY_NOTE,
-        model_count=len(snapshot.dataset.models),
-        ranked_model_count=len(entries),
-        result_count=snapshot.results.placed,
-        release_dated_result_count=snapshot.results.by_release_date,
-        models=entries,
-    )
+    def model_histories(self, dataset: Dataset) -> dict[str, msgspec.Struct]:
+        """One `/models/{id}/history` per published model, of its points added."""
+        return {
+            MODEL_HISTORY.api_path(m.id): ModelHistory(
+                **self._env,
+                id=m.id,
+                name=m.name,
+                release_date=m.release_date,
+                note=HISTORY_NOTE,
+                url=self._url(m.id),
+                snapshots=self.points.get(m.id, []),
+            )
+            for m in dataset.models
+        }
+
+    def _url(self, model_id: str) -> str:
+        url = self._urls.get(model_id)
+        if url is None:
+            url = self._urls[model_id] = model_page_url(self._config, model_id)
+        return url
 
 
 def _summary(detail: HistoryDetail, config: SiteConfig) -> HistorySnapshot:
@@ -105,52 +158,6 @@ def _summary(detail: HistoryDetail, config: SiteConfig) -> HistorySnapshot:
         else HistoryTopModel(id=top.id, name=top.name, iq=top.iq, url=top.url),
         url=api_url(config, HISTORY_SNAPSHOT.api_path(detail.date.isoformat())),
     )
-
-
-def model_history_documents(
-    dataset: Dataset, snapshots: Sequence[Snapshot], config: SiteConfig, env: EnvelopeFields
-) -> dict[str, msgspec.Struct]:
-    """One `/models/{id}/history` per published model: its point at every snapshot whose
-    dataset holds it, oldest first (empty for a model that never entered)."""
-    points = history_points(dataset)
-    for snapshot in snapshots:
-        add_points(points, snapshot, config)
-    return model_histories(dataset, points, config, env)
-
-
-Points = dict[str, list[ModelHistoryPoint]]
-"""Each published model's history points so far, by id."""
-
-
-def history_points(dataset: Dataset) -> Points:
-    """No point yet for each published model of `dataset`."""
-    return {m.id: [] for m in dataset.models}
-
-
-def add_points(points: Points, snapshot: Snapshot, config: SiteConfig) -> None:
-    """`snapshot`'s point for each model of `points` it holds (snapshots in date order)."""
-    url = api_url(config, HISTORY_SNAPSHOT.api_path(snapshot.date.isoformat()))
-    for model_id, score in snapshot.scores.models.items():
-        if model_id in points:
-            points[model_id].append(_point(snapshot, score, url))
-
-
-def model_histories(
-    dataset: Dataset, points: Points, config: SiteConfig, env: EnvelopeFields
-) -> dict[str, msgspec.Struct]:
-    """One `/models/{id}/history` per published model, of its `points`."""
-    return {
-        MODEL_HISTORY.api_path(m.id): ModelHistory(
-            **env,
-            id=m.id,
-            name=m.name,
-            release_date=m.release_date,
-            note=HISTORY_NOTE,
-            url=model_page_url(config, m.id),
-            snapshots=points[m.id],
-        )
-        for m in dataset.models
-    }
 
 
 def _point(snapshot: Snapshot, score: SnapshotModel, url: str) -> ModelHistoryPoint:
