@@ -4,7 +4,8 @@
 # base, head...) so that both see the same load. Each commit gets a clean clone and its own
 # .venv with the same package versions (HEAD's uv.lock; the base is installed with pip and that
 # lock as constraints, as commits before uv were); both use this checkout's .tools/ (Node tools).
-# HEAD runs as scripts/test runs it (two workers) and in one process; the base in one process.
+# HEAD runs as scripts/test runs it (scripts/lib/workers.sh: CPUs + 1 workers) and in one
+# process; the base in one process.
 # Prints a Markdown table: wall and CPU seconds (user + system, workers and children included),
 # tests, and the load average at each start (docs/PERFORMANCE.md, "Test suite", quotes it).
 #   bench/suite_times.sh BASE_REV [ROUNDS]   (one round: about 15 minutes on 2 quiet cores)
@@ -16,6 +17,8 @@ if [ $# -lt 1 ]; then
   exit 2
 fi
 REPO=$(cd "$(dirname "$0")/.." && pwd)
+. "$REPO/scripts/lib/workers.sh"
+WORKERS=$(test_workers)
 BASE_REV=$1
 ROUNDS=${2:-1}
 WORK=$(mktemp -d)
@@ -80,10 +83,11 @@ echo "| run | wall s | CPU s | pytest's summary | load average at start (1, 5, 1
 echo "|---|---|---|---|---|"
 for _ in $(seq "$ROUNDS"); do
   run "base $BASE_REV, whole suite" base
-  run "HEAD, whole suite, 2 workers" head -n 2 --dist loadfile --no-loadscope-reorder
+  run "HEAD, whole suite, $WORKERS workers" head -n "$WORKERS" --dist loadfile --no-loadscope-reorder
   [ -n "${WHOLE_ONLY:-}" ] && continue
   run "HEAD, whole suite, 1 process" head
   run "base, the ${#COMMON[@]} shared files" base "${COMMON[@]}"
-  run "HEAD, the ${#COMMON[@]} shared files, 2 workers" head -n 2 --dist loadfile --no-loadscope-reorder "${COMMON_HEAD[@]}"
+  run "HEAD, the ${#COMMON[@]} shared files, $WORKERS workers" head -n "$WORKERS" --dist loadfile \
+    --no-loadscope-reorder "${COMMON_HEAD[@]}"
   run "HEAD, the ${#COMMON[@]} shared files, 1 process" head "${COMMON_HEAD[@]}"
 done

@@ -156,9 +156,9 @@ def rasterise_every_time(monkeypatch: pytest.MonkeyPatch) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run the files holding slow tests first, those with the most slow tests leading.
 
-    `scripts/test` hands whole files to two workers in this order (`--dist loadfile
+    `scripts/test` hands whole files to its workers in this order (`--dist loadfile
     --no-loadscope-reorder`): long files started first and the many quick ones left to fill
-    the end keep both workers busy until the last test. pytest-xdist's own order (most tests
+    the end keep the workers busy until the last test. pytest-xdist's own order (most tests
     first) left the crash trials and the scripts run for real to the end, on one worker.
     """
     slow_per_file: Counter[str] = Counter(

@@ -1,7 +1,7 @@
 """The browser tests' shared server and Chromium (tests/support/browser.py).
 
 Package-scoped: `test_browser.py` and `test_browser_leaderboard.py` use one build of the
-shipped data, one `modelscores serve` and one Chromium. scripts/test's two workers run the two
+shipped data, one `modelscores serve` and one Chromium. scripts/test's workers run the two
 files on one worker, one after the other (`SHARED_SETUP` in tests/conftest.py), so that worker
 starts them once; both end when its next test is outside tests/pages/. That takes the
 `__init__.py` beside this file: in a folder without one, pytest keeps a package fixture to the

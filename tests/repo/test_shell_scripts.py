@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -50,3 +51,23 @@ def test_shellcheck_passes() -> None:
         timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(("override", "expected"), [(None, None), ("1", "1"), ("5", "5")])
+def test_the_suite_runs_one_worker_more_than_the_cpus(
+    override: str | None, expected: str | None
+) -> None:
+    """scripts/test's worker count (scripts/lib/workers.sh): the CPUs this process may run on,
+    plus one; TEST_WORKERS overrides it."""
+    env = {"PATH": "/usr/bin:/bin"}
+    if override is not None:
+        env["TEST_WORKERS"] = override
+    result = subprocess.run(
+        ["bash", "-c", ". scripts/lib/workers.sh && test_workers"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout == f"{expected or len(os.sched_getaffinity(0)) + 1}\n"

@@ -1,7 +1,7 @@
-"""Set-up made once per test run and shared by scripts/test's two workers.
+"""Set-up made once per test run and shared by scripts/test's workers.
 
-A session fixture runs once per process, so with two workers each made its own copy of what
-it returned (the shipped data's build, a CLI's output). `made_once` makes a folder under the
+A session fixture runs once per process, so with several workers each made its own copy of
+what it returned (the shipped data's build, a CLI's output). `made_once` makes a folder under the
 run's temporary root (the workers' `basetemp`s sit in it), the first process to ask holding a
 file lock while it does; the others wait for it, then use the same folder. What it holds is
 read only, as for any session fixture.
