@@ -19,7 +19,9 @@ from support.paths import REPO
 from support.servers import free_port, running_server
 
 ENTRY_POINTS = (["./modelscores", "--version"], ["./scripts/serve"], ["./scripts/test"])
-SETUP_FILES = ("modelscores", "scripts/serve", "scripts/test", "scripts/lib/setup.sh")
+SETUP_FILES = (
+    "modelscores", "scripts/serve", "scripts/test", "scripts/lib/setup.sh", "scripts/lib/workers.sh"
+)  # fmt: skip
 PROJECT = ("pyproject.toml", "uv.lock", "README.md", "generator", "mcp_server")
 
 
