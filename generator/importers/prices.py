@@ -28,20 +28,36 @@ ORDER = (
 )
 
 
+class InfoIndex:
+    """A source's entries by the names a model may match them on: each key and its model
+    part (`openai/gpt-5.5`, `gpt-5.5`), lower-cased. Built once per source, so matching
+    every model costs a lookup per name, not a pass over the source's thousands of keys."""
+
+    def __init__(self, infos: Mapping[str, ModelInfo]) -> None:
+        self.infos = infos
+        self._keys: dict[str, list[str]] = {}
+        for key in infos:
+            lower = key.lower()
+            for name in {lower, lower.rsplit("/", 1)[-1]}:
+                self._keys.setdefault(name, []).append(key)
+
+    def keys(self, name: str) -> list[str]:
+        """The keys matching the lower-cased `name`."""
+        return self._keys.get(name, [])
+
+
 def find_info(
-    model_id: str, doc: Mapping[str, Any], infos: Mapping[str, ModelInfo], mapped: Mapping[str, str]
+    model_id: str, doc: Mapping[str, Any], index: InfoIndex, mapped: Mapping[str, str]
 ) -> ModelInfo | None:
     """The entry for a model: the source's mapping, else the id or an alias as the entry's
     model part (`openai/gpt-5.5`, `gpt-5.5`), first-party providers before resellers."""
     if model_id in mapped:
-        return infos.get(mapped[model_id])
+        return index.infos.get(mapped[model_id])
     names = {model_id.lower(), *(str(a).lower() for a in doc.get("aliases", []))}
-    hits = sorted(
-        (key.startswith("openrouter/"), key)
-        for key in infos
-        if key.lower().rsplit("/", 1)[-1] in names or key.lower() in names
-    )
-    return infos[hits[0][1]] if hits else None
+    hits = [key for name in names for key in index.keys(name)]
+    if not hits:
+        return None
+    return index.infos[min(hits, key=lambda key: (key.startswith("openrouter/"), key))]
 
 
 def price_doc(

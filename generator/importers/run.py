@@ -34,7 +34,7 @@ from generator.importers.merge import (
     result_doc,
 )
 from generator.importers.newmodels import Decision, plan_new_models
-from generator.importers.prices import find_info, price_doc
+from generator.importers.prices import InfoIndex, find_info, price_doc
 from generator.importers.toml_writer import dumps
 from generator.importers.upstream import UpstreamError
 from generator.input.load import load_dataset, parse_toml, read_data_file
@@ -265,6 +265,7 @@ def _merge(
         for model_id, doc in sorted(models.items(), reverse=True)
         for name in (*doc.get("aliases", []), model_id)
     }
+    indexes = {source: InfoIndex(infos) for source, infos in collected.identity.items()}
     for model_id, doc in sorted(models.items()):
         label = f"models/{model_id}.toml"
         results = merge_results(
@@ -279,7 +280,7 @@ def _merge(
         new["reasoning_configurations"] = sorted(
             kept + configs.get(model_id, []), key=lambda c: str(c["id"])
         )
-        new["prices"] = _prices(model_id, doc, collected, sources, outcome, doc_names)
+        new["prices"] = _prices(model_id, doc, indexes, sources, outcome, doc_names)
         day = newest_date(new)
         new["updated"] = midnight(day) if day else doc.get("updated")
         if "private" in doc:
@@ -311,7 +312,7 @@ def _resolve(name: str, names: Mapping[str, str]) -> str:
 def _prices(
     model_id: str,
     doc: Doc,
-    collected: Collected,
+    indexes: Mapping[str, InfoIndex],
     sources: Mapping[str, SourceRecord],
     outcome: Outcome,
     doc_names: Mapping[str, str],
@@ -323,9 +324,9 @@ def _prices(
     }
     for source in sources.values():
         for role in chosen:
-            if role in source.roles and chosen[role] is None and source.id in collected.identity:
+            if role in source.roles and chosen[role] is None and source.id in indexes:
                 mapped = {_resolve(m.model, doc_names): m.key for m in source.models}
-                info = find_info(model_id, doc, collected.identity[source.id], mapped)
+                info = find_info(model_id, doc, indexes[source.id], mapped)
                 as_of = next((f.as_of for f in source.files), None)
                 if info is not None:
                     chosen[role] = (source.id, info, as_of)

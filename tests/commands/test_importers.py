@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from generator.importers import epoch, eqbench, justen, litellm, livebench, lmarena, valsai
+from generator.importers.identity import ModelInfo
 from generator.importers.models_dev import read_models_dev
+from generator.importers.prices import InfoIndex, find_info
 from generator.importers.upstream import UpstreamError, source_value
 
 RAW = Path(__file__).resolve().parents[2].parent / "shared" / "data-sources" / "raw"
@@ -118,6 +120,28 @@ def test_models_dev_identity_prices_tiers_and_base_model_inheritance() -> None:
     assert gemini.name and gemini.release_date is not None and gemini.prices
     assert infos["openrouter/qwen/qwen3-235b-a22b-thinking-2507"].prices
     assert any("glm-5.2" in n and "own fields only" in n for n in notes)
+
+
+def test_a_model_finds_its_price_entry_by_id_or_alias() -> None:
+    keys = (
+        "openrouter/acme/rocket-2", "zeta/Rocket-2", "acme/rocket-2", "rocket-2-mini",
+        "acme/other", "openrouter/only/here",
+    )  # fmt: skip
+    index = InfoIndex({key: ModelInfo(key=key, url=f"u/{key}") for key in keys})
+
+    def found(model_id: str, aliases: tuple[str, ...] = (), **mapped: str) -> str | None:
+        info = find_info(model_id, {"aliases": list(aliases)}, index, mapped)
+        return None if info is None else info.key
+
+    # The model part, any case: first-party before resellers, then by key (acme < zeta).
+    assert found("rocket-2") == "acme/rocket-2"
+    assert found("ROCKET-2") == "acme/rocket-2"
+    assert found("here") == "openrouter/only/here"  # a reseller when nobody else has it
+    assert found("x", aliases=("Acme/Other",)) == "acme/other"  # an alias, as a whole key
+    assert found("rocket") is None  # a prefix is not a match
+    # The source's own mapping wins, even over a name that matches.
+    assert found("rocket-2", **{"rocket-2": "rocket-2-mini"}) == "rocket-2-mini"
+    assert found("rocket-2", **{"rocket-2": "gone"}) is None
 
 
 def test_litellm_prices_per_million() -> None:
