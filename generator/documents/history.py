@@ -17,6 +17,7 @@ from generator.api.contract import (
     HISTORY_NOTE,
     HISTORY_SNAPSHOT,
     MODEL_HISTORY,
+    DimensionScores,
     HistoryDetail,
     HistoryEntry,
     HistoryList,
@@ -27,7 +28,7 @@ from generator.api.contract import (
 )
 from generator.api.urls import SiteConfig, api_url, model_page_url
 from generator.documents.common import EnvelopeFields, model_urls, spread_or_none
-from generator.documents.models import dimension_scores
+from generator.documents.models import dimension_scores_many
 from generator.input.records import Dataset
 from generator.scoring.history import Snapshot, SnapshotModel
 
@@ -73,8 +74,10 @@ class HistoryParts:
         """`snapshot`'s `/history/{date}` and each kept model's point in it."""
         url = api_url(self._config, HISTORY_SNAPSHOT.api_path(snapshot.date.isoformat()))
         ranked: list[tuple[int, str, int, ModelHistoryPoint]] = []
-        for model_id, score in snapshot.scores.models.items():
-            point = _point(snapshot, score, url)
+        scores = list(snapshot.scores.models.items())
+        dimensions = dimension_scores_many([score.dimensions for _, score in scores])
+        for (model_id, score), dims in zip(scores, dimensions, strict=True):
+            point = _point(snapshot, score, url, dims)
             kept = self.points.get(model_id)
             if kept is not None:
                 kept.append(point)
@@ -160,7 +163,9 @@ def _summary(detail: HistoryDetail, config: SiteConfig) -> HistorySnapshot:
     )
 
 
-def _point(snapshot: Snapshot, score: SnapshotModel, url: str) -> ModelHistoryPoint:
+def _point(
+    snapshot: Snapshot, score: SnapshotModel, url: str, dimensions: DimensionScores
+) -> ModelHistoryPoint:
     ranked = score.rank is not None and score.iq is not None
     band = score.rank_band if ranked else None
     return ModelHistoryPoint(
@@ -171,6 +176,6 @@ def _point(snapshot: Snapshot, score: SnapshotModel, url: str) -> ModelHistoryPo
         iq_high95=spread_or_none(score.composite_high95) if ranked else None,
         rank_low=band.low if band is not None else None,
         rank_high=band.high if band is not None else None,
-        dimensions=dimension_scores(score.dimensions),
+        dimensions=dimensions,
         snapshot=url,
     )

@@ -40,6 +40,7 @@ from generator.input.records import (
     ReasoningConfigurationRecord,
 )
 from generator.scoring import round_to
+from generator.scoring.rounding import round_half_up_many
 from generator.scoring.types import ModelScores, Scores
 
 UNSET = msgspec.UNSET
@@ -175,6 +176,24 @@ def dimension_scores(values: Sequence[float | None]) -> DimensionScores:
     """
     iqs = map(iq_or_none, values)
     return DimensionScores(**dict(zip(_DIMENSION_FIELDS, iqs, strict=True)))
+
+
+def dimension_scores_many(rows: Sequence[Sequence[float | None]]) -> list[DimensionScores]:
+    """`dimension_scores` of each row, the values of all rounded at once, column-wise
+    (`round_half_up_many`: the same integers as `round_half_up` one at a time)."""
+    width = len(_DIMENSION_FIELDS)
+    if any(len(row) != width for row in rows):
+        raise ValueError(f"a row of dimension values is not {width} long")
+    flat = [value for row in rows for value in row]
+    known = [(i, value) for i, value in enumerate(flat) if value is not None]
+    iqs: list[int | None] = [None] * len(flat)
+    rounded = round_half_up_many([value for _, value in known])
+    for (i, _), iq in zip(known, rounded, strict=True):
+        iqs[i] = iq
+    return [
+        DimensionScores(**dict(zip(_DIMENSION_FIELDS, iqs[start : start + width], strict=True)))
+        for start in range(0, len(iqs), width)
+    ]
 
 
 def _detailed_dimensions(score: ModelScores) -> DimensionDetails:
