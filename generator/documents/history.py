@@ -27,10 +27,11 @@ from generator.api.contract import (
     ModelHistoryPoint,
 )
 from generator.api.urls import SiteConfig, api_url, model_page_url
-from generator.documents.common import EnvelopeFields, model_urls, spread_or_none
+from generator.documents.common import SPREAD_DECIMALS, EnvelopeFields, model_urls
 from generator.documents.models import dimension_scores_many
 from generator.input.records import Dataset
 from generator.scoring.history import Snapshot, SnapshotModel
+from generator.scoring.rounding import round_to_many
 
 
 def history_documents(
@@ -76,8 +77,10 @@ class HistoryParts:
         ranked: list[tuple[int, str, int, ModelHistoryPoint]] = []
         scores = list(snapshot.scores.models.items())
         dimensions = dimension_scores_many([score.dimensions for _, score in scores])
+        ranges = iter(_ranges([s for _, s in scores if s.rank is not None and s.iq is not None]))
         for (model_id, score), dims in zip(scores, dimensions, strict=True):
-            point = _point(snapshot, score, url, dims)
+            shown = score.rank is not None and score.iq is not None
+            point = _point(snapshot, score, url, dims, next(ranges) if shown else (None, None))
             kept = self.points.get(model_id)
             if kept is not None:
                 kept.append(point)
@@ -163,17 +166,34 @@ def _summary(detail: HistoryDetail, config: SiteConfig) -> HistorySnapshot:
     )
 
 
+def _ranges(ranked: Sequence[SnapshotModel]) -> list[tuple[float | None, float | None]]:
+    """Each ranked model's 95% range as published (`spread_or_none`), all rounded at once
+    (`round_to_many`: the same numbers as one at a time)."""
+    ends = [end for s in ranked for end in (s.composite_low95, s.composite_high95)]
+    known = [(i, end) for i, end in enumerate(ends) if end is not None]
+    rounded: list[float | None] = [None] * len(ends)
+    made = round_to_many([end for _, end in known], SPREAD_DECIMALS)
+    for (i, _), end in zip(known, made, strict=True):
+        rounded[i] = end
+    return list(zip(rounded[0::2], rounded[1::2], strict=True))
+
+
 def _point(
-    snapshot: Snapshot, score: SnapshotModel, url: str, dimensions: DimensionScores
+    snapshot: Snapshot,
+    score: SnapshotModel,
+    url: str,
+    dimensions: DimensionScores,
+    spread: tuple[float | None, float | None],
 ) -> ModelHistoryPoint:
+    """`score` at `snapshot` (`spread`: its range as published when ranked)."""
     ranked = score.rank is not None and score.iq is not None
     band = score.rank_band if ranked else None
     return ModelHistoryPoint(
         date=snapshot.date,
         rank=score.rank if ranked else None,
         iq=score.iq if ranked else None,
-        iq_low95=spread_or_none(score.composite_low95) if ranked else None,
-        iq_high95=spread_or_none(score.composite_high95) if ranked else None,
+        iq_low95=spread[0],
+        iq_high95=spread[1],
         rank_low=band.low if band is not None else None,
         rank_high=band.high if band is not None else None,
         dimensions=dimensions,

@@ -44,6 +44,26 @@ def round_half_up_many(values: Sequence[float]) -> list[int]:
     return found
 
 
+def round_to_many(values: Sequence[float], digits: int) -> list[float]:
+    """`round_to` of each value: `_fast`'s test column-wise (numpy: the same product,
+    floor, difference and comparisons; the integer over 10**digits is correctly rounded
+    below 2**53, as Python's int / int), the exact path for the values it leaves undecided."""
+    if not 0 <= digits <= 8:
+        return [round_to(v, digits) for v in values]
+    x = np.array(values, dtype=np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):  # the exact path decides those
+        scaled = x * _POWERS[digits]
+        base = np.floor(scaled)
+        fraction = scaled - base
+        near = np.abs(fraction - 0.5) <= _NEAR[digits]
+        undecided = ~((-_FAST_LIMIT < scaled) & (scaled < _FAST_LIMIT)) | near
+        rounded = np.where(undecided, 0.0, base + (fraction > 0.5))
+    found: list[float] = (rounded.astype(np.int64) / _POWERS[digits]).tolist()
+    for i in np.flatnonzero(undecided).tolist():
+        found[i] = round_to(values[i], digits)
+    return found
+
+
 def round_to(x: float, digits: int) -> float:
     """Round half up to `digits` (at most 8) decimals: round_to(0.00125, 4) == 0.0013."""
     if 0 <= digits <= 8:
