@@ -497,6 +497,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--data", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--models", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.floor_runs < 1:
+        parser.error("--floor-runs must be at least 1")
     if args.child:
         run = run_child(args.data, args.work, args.models, args.floor_runs)
         print(json.dumps(asdict(run)))

@@ -18,7 +18,7 @@ if [ $# -lt 1 ]; then
 fi
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 . "$REPO/scripts/lib/workers.sh"
-WORKERS=$(test_workers)
+WORKERS=$(test_workers) || exit 2
 BASE_REV=$1
 ROUNDS=${2:-1}
 WORK=$(mktemp -d)

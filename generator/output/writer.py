@@ -759,9 +759,14 @@ class _Stager:
             if stat.S_ISDIR(mode):
                 continue
             # Pool workers share the tree: another may have removed the file, or put the
-            # folder in its place, since the lstat.
-            with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+            # folder in its place, since the lstat (EISDIR on Linux, EPERM on macOS).
+            try:
                 os.unlink(path)
+            except FileNotFoundError:
+                pass
+            except OSError:
+                if not os.path.isdir(path):
+                    raise
             break
 
     def _put_marker(self, data: bytes, digest: bytes, old: FileState | None) -> Placed:

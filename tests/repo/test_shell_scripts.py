@@ -58,8 +58,9 @@ def test_the_suite_runs_one_worker_more_than_the_cpus(
     override: str | None, expected: str | None
 ) -> None:
     """scripts/test's worker count (scripts/lib/workers.sh): the CPUs this process may run on,
-    plus one; TEST_WORKERS overrides it."""
-    env = {"PATH": "/usr/bin:/bin"}
+    plus one, whatever OpenMP's settings (which `nproc` alone follows); TEST_WORKERS overrides
+    it."""
+    env = {"PATH": "/usr/bin:/bin", "OMP_NUM_THREADS": "8", "OMP_THREAD_LIMIT": "7"}
     if override is not None:
         env["TEST_WORKERS"] = override
     result = subprocess.run(
@@ -71,3 +72,19 @@ def test_the_suite_runs_one_worker_more_than_the_cpus(
         check=True,
     )
     assert result.stdout == f"{expected or len(os.sched_getaffinity(0)) + 1}\n"
+
+
+@pytest.mark.parametrize("override", ["-1", "two", "3 -x", ""])
+def test_a_worker_count_that_is_not_a_whole_number_is_refused(override: str) -> None:
+    result = subprocess.run(
+        ["bash", "-c", ". scripts/lib/workers.sh && test_workers"],
+        cwd=REPO,
+        env={"PATH": "/usr/bin:/bin", "TEST_WORKERS": override},
+        capture_output=True,
+        text=True,
+    )
+    if override == "":  # unset and empty alike: the default
+        assert result.returncode == 0 and int(result.stdout) >= 2
+        return
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.startswith("TEST_WORKERS must be a whole number, not ")
