@@ -166,8 +166,9 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
             del record_cache
             check_hosting(dataset, config)
         with timer.stage("history"):
-            # Its documents first: then the snapshots (every model at every month end, the
-            # most this build holds) are gone before today's scores are computed.
+            # Its documents first: then the replayed months (every model at every month
+            # end, held as msgpack and decoded a few at a time) are gone before today's
+            # scores are computed.
             past, past_key = history_stage(dataset, config, out_dir, outputs, workers)
         with timer.stage("score"):  # the price-independent part kept beside the site
             scores = reuse_scores(dataset, KeptScores(out_dir))
