@@ -53,6 +53,17 @@ def test_shellcheck_passes() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def _test_workers(**env: str) -> subprocess.CompletedProcess[str]:
+    """scripts/lib/workers.sh's `test_workers` with only `env` (and a plain PATH) set."""
+    return subprocess.run(
+        ["bash", "-c", ". scripts/lib/workers.sh && test_workers"],
+        cwd=REPO,
+        env={"PATH": "/usr/bin:/bin", **env},
+        capture_output=True,
+        text=True,
+    )
+
+
 @pytest.mark.parametrize(("override", "expected"), [(None, None), ("1", "1"), ("5", "5")])
 def test_the_suite_runs_one_worker_more_than_the_cpus(
     override: str | None, expected: str | None
@@ -60,29 +71,17 @@ def test_the_suite_runs_one_worker_more_than_the_cpus(
     """scripts/test's worker count (scripts/lib/workers.sh): the CPUs this process may run on,
     plus one, whatever OpenMP's settings (which `nproc` alone follows); TEST_WORKERS overrides
     it."""
-    env = {"PATH": "/usr/bin:/bin", "OMP_NUM_THREADS": "8", "OMP_THREAD_LIMIT": "7"}
+    env = {"OMP_NUM_THREADS": "8", "OMP_THREAD_LIMIT": "7"}
     if override is not None:
         env["TEST_WORKERS"] = override
-    result = subprocess.run(
-        ["bash", "-c", ". scripts/lib/workers.sh && test_workers"],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    result = _test_workers(**env)
+    assert result.returncode == 0, result.stderr
     assert result.stdout == f"{expected or len(os.sched_getaffinity(0)) + 1}\n"
 
 
 @pytest.mark.parametrize("override", ["-1", "two", "3 -x", ""])
 def test_a_worker_count_that_is_not_a_whole_number_is_refused(override: str) -> None:
-    result = subprocess.run(
-        ["bash", "-c", ". scripts/lib/workers.sh && test_workers"],
-        cwd=REPO,
-        env={"PATH": "/usr/bin:/bin", "TEST_WORKERS": override},
-        capture_output=True,
-        text=True,
-    )
+    result = _test_workers(TEST_WORKERS=override)
     if override == "":  # unset and empty alike: the default
         assert result.returncode == 0 and int(result.stdout) >= 2
         return
