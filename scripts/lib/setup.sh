@@ -4,7 +4,8 @@
 #   setup_python      the interpreter (python3 on PATH, or $PYTHON): version checked up front
 #   setup_uv          uv, pinned, from PyPI into .tools/uv
 #   setup_packages    .venv exactly as uv.lock says (recreated if made by another interpreter),
-#                     compiled to bytecode when something is installed
+#                     compiled to bytecode when something is installed (unless the
+#                     caller sets UV_COMPILE_BYTECODE: uv follows it)
 # SETUP_QUIET=1: say nothing when nothing changed (./modelscores).
 # Adding a Python dependency: see README.md, "Development".
 
@@ -67,9 +68,10 @@ setup_packages() {
   # Say so before a download starts, not only after it ends. What is installed is compiled
   # to bytecode then (as pip does), so no start of Python compiles a package's source again:
   # environments that set PYTHONDONTWRITEBYTECODE would otherwise compile it at every start.
+  # UV_COMPILE_BYTECODE, when the caller sets it, decides instead (0: leave the source).
   if ! "$UV" sync --locked --check --python "$PYTHON_EXE" "$@" >/dev/null 2>&1; then
     say "installing Python packages from uv.lock into .venv"
-    compile=(--compile-bytecode)
+    [ -n "${UV_COMPILE_BYTECODE+set}" ] || compile=(--compile-bytecode)
   fi
   if ! out=$("$UV" sync --locked --python "$PYTHON_EXE" "${compile[@]}" "$@" 2>&1); then
     printf '%s\n' "$out" >&2
