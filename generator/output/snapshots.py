@@ -6,8 +6,8 @@ the month's scoring inputs and of the generator's code). A file holds its format
 the digest of the encoded scores and the scores. A snapshot is reused only when all four
 check out, so a missing, truncated, foreign, renamed or edited file means scoring that
 month again, never a wrong history. Files are written to a temporary name and renamed
-(a killed build leaves whole files or none), and after a build the folder keeps only the
-snapshots that build used.
+(a killed build leaves whole files, and temporary ones the next build removes), and after
+a build the folder keeps only the snapshots that build used (and entries it cannot remove).
 """
 
 from __future__ import annotations
@@ -68,16 +68,34 @@ class SnapshotCache:
     def save(self) -> None:
         """Write the new snapshots and drop the ones this build did not use.
 
-        Failing to write costs the next build time, never correctness.
+        Failing to write costs the next build time, never correctness: each write and each
+        unlink fails on its own (a full disk, an entry in the way), a failed write leaves
+        no temporary file, and a name whose write failed is dropped with the unused ones.
         """
-        keep = self._used | self._new.keys()
-        with contextlib.suppress(OSError):
+        try:
             self.folder.mkdir(exist_ok=True)
-            for name, (key, data) in sorted(self._new.items()):
-                entry = _Entry(format=FORMAT, key=key, content=digest(data), scores=data)
-                temporary = self.folder / f"{name}.tmp"
-                temporary.write_bytes(msgspec.msgpack.encode(entry))
-                os.replace(temporary, self.folder / name)
-            for path in self.folder.iterdir():
-                if path.name not in keep:
-                    path.unlink()
+        except OSError:
+            return
+        written = {name for name, entry in sorted(self._new.items()) if self._write(name, *entry)}
+        keep = self._used | written
+        try:
+            found = [entry.name for entry in os.scandir(self.folder)]
+        except OSError:
+            return
+        for name in found:
+            if name not in keep:
+                with contextlib.suppress(OSError):  # a folder in the way, say: the next one
+                    os.unlink(self.folder / name)
+
+    def _write(self, name: str, key: bytes, data: bytes) -> bool:
+        """Write one snapshot file (a temporary one, renamed); whether it is there now."""
+        entry = _Entry(format=FORMAT, key=key, content=digest(data), scores=data)
+        temporary = self.folder / f"{name}.tmp"
+        try:
+            temporary.write_bytes(msgspec.msgpack.encode(entry))
+            os.replace(temporary, self.folder / name)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            return False
+        return True

@@ -1,0 +1,163 @@
+"""The history's snapshot cache when its folder misbehaves: a write or an unlink that fails
+costs that one snapshot (scored again next time), never the others' writes nor the
+pruning, and the folder holds only whole snapshot files afterwards.
+
+The tests run as root (chmod stops nothing): failures come from a directory where a file
+is expected, or from `os.replace`, `os.unlink` and `Path.write_bytes` patched to fail.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from generator.output.snapshots import SnapshotCache
+from generator.scoring.history import SnapshotScores
+
+SCORES = msgspec.msgpack.encode(SnapshotScores(models={}))
+"""A month's scores (of no model: the keys tell the snapshots apart)."""
+
+
+def _key(n: int) -> bytes:
+    return bytes([n]) * 32
+
+
+def _names(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir())
+
+
+def _put(site: Path, keys: range) -> SnapshotCache:
+    cache = SnapshotCache(site)
+    for n in keys:
+        assert cache.get(_key(n)) is None
+        cache.put(_key(n), SCORES)
+    return cache
+
+
+def _whole(site: Path, names: list[str]) -> bool:
+    """Every name is a snapshot `get` takes as it is."""
+    cache = SnapshotCache(site)
+    return all(cache.get(bytes.fromhex(name)) == SCORES for name in names)
+
+
+def test_a_directory_where_a_temporary_file_goes_costs_that_snapshot_only(
+    tmp_path: Path,
+) -> None:
+    site = tmp_path / "site_out"
+    stale = _put(site, range(10, 13))
+    stale.save()
+    cache = _put(site, range(1, 4))
+    (cache.folder / f"{_key(1).hex()}.tmp").mkdir()  # the first written, sorted by name
+    cache.save()
+    # Snapshots 2 and 3 written; the stale ones (10-12) pruned; the directory stays.
+    written = [_key(2).hex(), _key(3).hex()]
+    assert _names(cache.folder) == sorted([*written, f"{_key(1).hex()}.tmp"])
+    assert _whole(site, written)
+
+
+def _fail_for(
+    name: str, real: Callable[[Path, bytes], int], half: bool
+) -> Callable[[Path, bytes], int]:
+    """`Path.write_bytes`, failing for a file named `name` (after writing half of it)."""
+
+    def write_bytes(self: Path, data: bytes) -> int:
+        if self.name == name:
+            if half:  # the disk filled up halfway through
+                real(self, data[: len(data) // 2])
+            raise OSError(errno.ENOSPC, "No space left on device", str(self))
+        return real(self, data)
+
+    return write_bytes
+
+
+def test_a_write_failing_halfway_leaves_no_temporary_file_and_the_others_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site_out"
+    _put(site, range(10, 12)).save()
+    cache = _put(site, range(1, 4))
+    monkeypatch.setattr(
+        Path, "write_bytes", _fail_for(f"{_key(2).hex()}.tmp", Path.write_bytes, True)
+    )
+    cache.save()
+    monkeypatch.undo()
+    written = [_key(1).hex(), _key(3).hex()]
+    assert _names(cache.folder) == written
+    assert _whole(site, written)
+
+
+def test_a_rename_failing_leaves_no_temporary_file_and_the_others_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site_out"
+    cache = _put(site, range(1, 4))
+    real = os.replace
+
+    def replace(source: Path, target: Path) -> None:
+        if Path(target).name == _key(1).hex():
+            raise OSError(errno.EIO, "Input/output error", str(target))
+        real(source, target)
+
+    monkeypatch.setattr(os, "replace", replace)
+    cache.save()
+    monkeypatch.undo()
+    written = [_key(2).hex(), _key(3).hex()]
+    assert _names(cache.folder) == written
+    assert _whole(site, written)
+
+
+def test_a_damaged_snapshot_whose_rewrite_fails_is_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site_out"
+    _put(site, range(1, 3)).save()
+    damaged = SnapshotCache(site).folder / _key(1).hex()
+    damaged.write_bytes(damaged.read_bytes()[:-1])
+    cache = SnapshotCache(site)
+    assert cache.get(_key(1)) is None and cache.get(_key(2)) == SCORES
+    cache.put(_key(1), SCORES)  # scored again
+    monkeypatch.setattr(
+        Path, "write_bytes", _fail_for(f"{_key(1).hex()}.tmp", Path.write_bytes, False)
+    )
+    cache.save()
+    monkeypatch.undo()
+    # Kept, it would be read and refused build after build: gone, scored again next time.
+    assert _names(cache.folder) == [_key(2).hex()]
+
+
+def test_an_unlink_that_fails_stops_only_that_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site_out"
+    _put(site, range(10, 15)).save()
+    cache = _put(site, range(1, 2))
+    real = os.unlink
+    refused: list[str] = []
+
+    def unlink(path: str | Path, *args: object, **kwargs: object) -> None:
+        if not refused:  # the first entry pruned, whichever it is
+            refused.append(Path(path).name)
+            raise PermissionError(errno.EPERM, "Operation not permitted", str(path))
+        real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    cache.save()
+    monkeypatch.undo()
+    assert len(refused) == 1
+    assert _names(cache.folder) == sorted([_key(1).hex(), *refused])
+
+
+def test_a_directory_in_the_folder_does_not_stop_the_pruning(tmp_path: Path) -> None:
+    site = tmp_path / "site_out"
+    _put(site, range(10, 30)).save()
+    cache = _put(site, range(1, 2))
+    for n in range(3):  # in whatever order the folder lists them, among the stale files
+        (cache.folder / f"in-the-way-{n}").mkdir()
+    (cache.folder / f"{_key(5).hex()}.tmp").write_bytes(b"a killed build's half snapshot")
+    cache.save()
+    assert _names(cache.folder) == sorted([_key(1).hex(), *(f"in-the-way-{n}" for n in range(3))])
