@@ -140,16 +140,12 @@ def _datetime(value: dt.datetime) -> str:
     return value.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+# A basic string's escapes (TOML 1.0): the quote, the backslash, the short forms, and
+# \uXXXX for the other control characters; applied by `str.translate` in one C-speed pass.
+_SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+_ESCAPES: dict[int, str] = {code: f"\\u{code:04x}" for code in (*range(0x20), 0x7F)}
+_ESCAPES |= {ord(char): escape for char, escape in _SHORT_ESCAPES.items()}
 
 
 def _string(value: str) -> str:
-    chars = []
-    for char in value:
-        if char in _ESCAPES:
-            chars.append(_ESCAPES[char])
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            chars.append(f"\\u{ord(char):04x}")
-        else:
-            chars.append(char)
-    return '"' + "".join(chars) + '"'
+    return '"' + value.translate(_ESCAPES) + '"'

@@ -5,11 +5,23 @@ from __future__ import annotations
 
 import datetime as dt
 import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from generator.importers import epoch, eqbench, justen, litellm, livebench, lmarena, valsai
+from generator.importers import (
+    epoch,
+    eqbench,
+    justen,
+    litellm,
+    livebench,
+    lmarena,
+    toml_writer,
+    valsai,
+)
 from generator.importers.identity import ModelInfo
 from generator.importers.models_dev import read_models_dev
 from generator.importers.prices import InfoIndex, find_info
@@ -249,3 +261,25 @@ def test_a_models_dev_price_out_of_range_names_the_file(tmp_path: Path) -> None:
     with pytest.raises(UpstreamError) as exc:
         read_models_dev(tmp_path / "models_dev", "models_dev", "https://x", MB, 10)
     assert _problems(exc) == ["models_dev/acme/models/m.toml: cost.input: -1 is outside 0..100000"]
+
+
+def _string_char_by_char(value: str) -> str:
+    """toml_writer._string before 2026-11-26 (a loop over the characters), kept to compare."""
+    short = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+    chars = []
+    for char in value:
+        if char in short:
+            chars.append(short[char])
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            chars.append(f"\\u{ord(char):04x}")
+        else:
+            chars.append(char)
+    return '"' + "".join(chars) + '"'
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from('"\\\n\t\r\x00\x1f\x7f')))
+def test_a_toml_string_is_escaped_as_the_character_loop_did_and_reads_back(value: str) -> None:
+    written = toml_writer._string(value)
+    assert written == _string_char_by_char(value)
+    assert tomllib.loads(f"x = {written}") == {"x": value}
