@@ -7,7 +7,8 @@ with the digest of that table. Only files that loaded without a problem are kept
 missing, truncated, foreign or edited cache reads as empty (every file parsed again); a
 record that no longer decodes into its type is parsed again. The file is written to a
 temporary name and renamed, after the build, keeping only the records that build used,
-once more than `REWRITE_AFTER` files (or 1%) were parsed afresh.
+once more than `REWRITE_AFTER` files (or 1%) were parsed afresh; when that fails the old
+file stays (a killed build's temporary file is removed by the next build).
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ class RecordCache:
     def __init__(self, out_dir: Path) -> None:
         self.path = records_cache_path(out_dir)
         self.code = cache.CODE
+        self._temporary = self.path.with_name(self.path.name + ".tmp")
+        with contextlib.suppress(OSError):  # a killed build's (the writer's lock is held)
+            os.unlink(self._temporary)
         self._old = self._read()
         self._used: dict[bytes, bytes] = {}
         self.hits = 0
@@ -93,11 +97,11 @@ class RecordCache:
         data = msgspec.msgpack.encode(
             _File(format=FORMAT, code=self.code, content=digest(table), table=table)
         )
-        temporary = self.path.with_name(self.path.name + ".tmp")
         try:
-            temporary.write_bytes(data)
-            os.replace(temporary, self.path)
+            self._temporary.write_bytes(data)
+            os.replace(self._temporary, self.path)
         except OSError:
-            for path in (temporary, self.path):
-                with contextlib.suppress(OSError):
-                    os.unlink(path)
+            # The old file, if any, is whole (replaced by a rename or not at all) and still
+            # right: each record is keyed by its file's bytes and the code.
+            with contextlib.suppress(OSError):
+                os.unlink(self._temporary)

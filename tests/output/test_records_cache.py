@@ -6,6 +6,8 @@ decodes, means parsing again; only files that loaded without a problem are kept.
 
 from __future__ import annotations
 
+import errno
+import os
 import shutil
 from pathlib import Path
 
@@ -132,3 +134,54 @@ def test_a_copied_data_directory_still_hits(tmp_path: Path) -> None:
     store = RecordCache(out)
     assert load_dataset(moved, store) == load_dataset(moved)
     assert store.hits == len(_data_files(moved))
+
+
+def _half_written(path: Path, data: bytes) -> int:
+    with path.open("wb") as f:
+        f.write(data[: len(data) // 2])  # the disk filled up halfway through
+    raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+
+def _not_renamed(source: object, target: object) -> None:
+    raise OSError(errno.EIO, "Input/output error", str(target))
+
+
+@pytest.mark.parametrize("fail", ["write", "rename"])
+def test_a_rewrite_that_fails_keeps_the_old_cache_and_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fail: str
+) -> None:
+    """The old file is whole (the new one replaces it by a rename or not at all) and still
+    right: each record is keyed by its file's bytes and the code. Losing it would cost the
+    next build every file's parse."""
+    data, out = _warm(tmp_path)
+    path = records_cache_path(out)
+    before = path.read_bytes()
+    model = data / "models" / "beta-1.toml"
+    model.write_text(model.read_text(encoding="utf-8").replace("output = 1.5", "output = 2.5"))
+    store = RecordCache(out)
+    load_dataset(data, store)
+    with monkeypatch.context() as patch:
+        patch.setattr(parsed, "REWRITE_AFTER", 0)
+        if fail == "write":
+            patch.setattr(Path, "write_bytes", _half_written)
+        else:
+            patch.setattr(os, "replace", _not_renamed)
+        store.save()
+    assert sorted(p.name for p in path.parent.iterdir()) == sorted(["data", path.name])
+    assert path.read_bytes() == before
+    again = RecordCache(out)
+    assert load_dataset(data, again) == load_dataset(data)
+    assert again.hits == len(_data_files(data)) - 1  # all but the edited file
+
+
+def test_a_killed_builds_temporary_file_is_removed_by_the_next_build(tmp_path: Path) -> None:
+    """Even when that build does not rewrite the cache (few fresh files): a temporary file
+    left beside the site would otherwise hold its tens of megabytes until one does."""
+    data, out = _warm(tmp_path)
+    path = records_cache_path(out)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_bytes(path.read_bytes()[:100])
+    store = RecordCache(out)
+    load_dataset(data, store)
+    store.save()
+    assert not temporary.exists() and path.exists()
