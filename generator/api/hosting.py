@@ -44,6 +44,7 @@ from generator.api.urls import (
     api_file,
     endpoint_for,
     error_file,
+    kind_file,
 )
 from generator.errors import BuildError
 
@@ -263,10 +264,10 @@ def redirect_rules(
         rules.append(RedirectRule(MCP_PATH, target, 200, force=True))
     rewritten = _rewritten_paths(api_paths)
     for prefix in API_PREFIXES:
-        for paths in rewritten.values():
+        for kind, paths in rewritten.items():
             for path in paths:
                 source = prefix + ("" if path == INDEX_PATH else path)
-                rules.append(RedirectRule(source, "/" + api_file(path, prefix), 200))
+                rules.append(RedirectRule(source, "/" + kind_file(kind, path, prefix), 200))
     if model_aliases:
         rules += alias_rules(model_aliases)
     collections = {k.collection: k.not_found_code for k in DOCUMENTS if k.not_found_code}

@@ -167,6 +167,11 @@ def api_file(path: str, prefix: str = API_PREFIX) -> str:
     kind = endpoint_for(path)
     if kind is None:
         raise ValueError(f"{path!r} is not an API endpoint path")
+    return kind_file(kind, path, prefix)
+
+
+def kind_file(kind: DocumentKind[Any], path: str, prefix: str = API_PREFIX) -> str:
+    """`api_file` for a path already known to be of `kind` (no pattern matched again)."""
     return f"{prefix.lstrip('/')}/{kind.file_path(kind.path_value(path))}"
 
 
