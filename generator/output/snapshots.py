@@ -5,9 +5,11 @@ per snapshot, named by the hex of its key (`scoring.history._SnapshotKeys`: the 
 the month's scoring inputs and of the generator's code). A file holds its format, its key,
 the digest of the encoded scores and the scores. A snapshot is reused only when all four
 check out, so a missing, truncated, foreign, renamed or edited file means scoring that
-month again, never a wrong history. Files are written to a temporary name and renamed
-(a killed build leaves whole files, and temporary ones the next build removes), and after
-a build the folder keeps only the snapshots that build used (and entries it cannot remove).
+month again, never a wrong history (the digest is no signature: whoever can write here
+can write well-formed wrong scores, as they can write the site beside it). Files are
+written to a temporary name and renamed (a killed build leaves whole files, and temporary
+ones the next build removes), and after a build the folder keeps only the snapshots that
+build used (and entries it cannot remove).
 """
 
 from __future__ import annotations
@@ -52,6 +54,9 @@ class SnapshotCache:
             entry = msgspec.msgpack.decode((self.folder / name).read_bytes(), type=_Entry)
             if entry.format != FORMAT or entry.key != key or digest(entry.scores) != entry.content:
                 raise ValueError(name)
+            # `Months` decodes them again with no fallback: this makes a file whose digest
+            # checks out over another shape (a crafted one) a miss, not a traceback. Cost:
+            # about 53 ms of a 0.7 s history stage replaying 60 months of 2,000 models.
             msgspec.msgpack.decode(entry.scores, type=SnapshotScores)
         except (OSError, ValueError, msgspec.DecodeError):
             self.misses += 1

@@ -16,7 +16,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from generator.output.snapshots import SnapshotCache
+from generator.digests import digest
+from generator.output.snapshots import SnapshotCache, _Entry
 from generator.scoring.history import SnapshotScores
 
 SCORES = msgspec.msgpack.encode(SnapshotScores(models={}))
@@ -161,3 +162,21 @@ def test_a_directory_in_the_folder_does_not_stop_the_pruning(tmp_path: Path) -> 
     (cache.folder / f"{_key(5).hex()}.tmp").write_bytes(b"a killed build's half snapshot")
     cache.save()
     assert _names(cache.folder) == sorted([_key(1).hex(), *(f"in-the-way-{n}" for n in range(3))])
+
+
+def test_a_right_digest_over_scores_of_another_shape_is_a_miss(tmp_path: Path) -> None:
+    """Only a crafted file has one (the key holds the code's digest). `Months` decodes the
+    scores again later with no fallback (a traceback): `get` decoding them is what turns
+    such a file into a miss and a month scored again."""
+    site = tmp_path / "site_out"
+    _put(site, range(1, 2)).save()
+    path = SnapshotCache(site).folder / _key(1).hex()
+    entry = msgspec.msgpack.decode(path.read_bytes(), type=_Entry)
+    scores = msgspec.msgpack.encode({"models": "not a table"})
+    path.write_bytes(
+        msgspec.msgpack.encode(
+            msgspec.structs.replace(entry, content=digest(scores), scores=scores)
+        )
+    )
+    cache = SnapshotCache(site)
+    assert cache.get(_key(1)) is None and cache.misses == 1
