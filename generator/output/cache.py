@@ -23,6 +23,7 @@ build killed at any point leaves the previous cache or the new one, and either i
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import stat
@@ -142,6 +143,19 @@ def records_cache_path(out_dir: Path) -> Path:
     return out_dir.parent / f".{out_dir.name}{RECORDS_CACHE_SUFFIX}"
 
 
+def read_cache_file(path: Path) -> bytes:
+    """The bytes of a file kept beside the site; OSError unless it is a regular file.
+
+    Opened without blocking and checked on the opened file: a FIFO or device found where
+    a cache file goes is refused (read as nothing kept) instead of blocking the build.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        return file.read()
+
+
 def load_manifest(out_dir: Path) -> Manifest:
     """The last build's manifest, or an empty one if it is missing, corrupt or stale.
 
@@ -150,7 +164,7 @@ def load_manifest(out_dir: Path) -> Manifest:
     template or code change still updates the spare tree instead of staging a whole one.
     """
     try:
-        manifest = msgspec.msgpack.decode(cache_path(out_dir).read_bytes(), type=Manifest)
+        manifest = msgspec.msgpack.decode(read_cache_file(cache_path(out_dir)), type=Manifest)
     except (OSError, msgspec.DecodeError):
         return Manifest()
     if manifest.format != FORMAT:

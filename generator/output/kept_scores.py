@@ -51,7 +51,7 @@ class KeptScores:
     def get(self, key: bytes) -> Kept | None:
         """The scores kept under `key`, or None (missing, damaged or from another key)."""
         try:
-            entry = msgspec.msgpack.decode(self.path.read_bytes(), type=_Entry)
+            entry = msgspec.msgpack.decode(cache.read_cache_file(self.path), type=_Entry)
             if entry.format != FORMAT or entry.key != key or digest(entry.scores) != entry.content:
                 return None
             kept = msgspec.msgpack.decode(entry.scores, type=Kept)

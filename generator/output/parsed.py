@@ -22,7 +22,7 @@ import msgspec
 
 from generator.digests import digest
 from generator.output import cache
-from generator.output.cache import records_cache_path
+from generator.output.cache import read_cache_file, records_cache_path
 
 FORMAT = 1
 REWRITE_AFTER = 64
@@ -52,7 +52,7 @@ class RecordCache:
 
     def _read(self) -> dict[bytes, bytes]:
         try:
-            found = msgspec.msgpack.decode(self.path.read_bytes(), type=_File)
+            found = msgspec.msgpack.decode(read_cache_file(self.path), type=_File)
             if found.format != FORMAT or found.code != self.code:
                 return {}
             if digest(found.table) != found.content:

@@ -22,7 +22,7 @@ import msgspec
 
 from generator.digests import digest
 from generator.output import cache
-from generator.output.cache import history_cache_path
+from generator.output.cache import history_cache_path, read_cache_file
 from generator.scoring.history import SnapshotScores
 
 FORMAT = 1
@@ -51,7 +51,7 @@ class SnapshotCache:
         (missing, damaged or from another key)."""
         name = key.hex()
         try:
-            entry = msgspec.msgpack.decode((self.folder / name).read_bytes(), type=_Entry)
+            entry = msgspec.msgpack.decode(read_cache_file(self.folder / name), type=_Entry)
             if entry.format != FORMAT or entry.key != key or digest(entry.scores) != entry.content:
                 raise ValueError(name)
             # `Months` decodes them again with no fallback: this makes a file whose digest

@@ -1,0 +1,62 @@
+"""The files kept beside the site are read only when they are regular files: a FIFO (or a
+device) found where one goes reads as nothing kept, at once, instead of blocking the build
+until something writes to it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from generator.output.cache import Manifest, cache_path, load_manifest, records_cache_path
+from generator.output.kept_scores import KeptScores, kept_scores_path
+from generator.output.parsed import RecordCache
+from generator.output.snapshots import SnapshotCache
+
+
+def _returns_at_once(fifo: Path, read: Callable[[], object]) -> object:
+    """`read()`'s result; fails if it is still blocked after 5 s (then unblocked: something
+    opens the FIFO for writing and closes it, so the reader sees its end)."""
+    found: list[object] = []
+    reader = threading.Thread(target=lambda: found.append(read()), daemon=True)
+    reader.start()
+    reader.join(timeout=5)
+    if reader.is_alive():
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join(timeout=5)
+        pytest.fail(f"reading {fifo.name} blocked on a FIFO")
+    return found[0]
+
+
+def test_a_fifo_for_the_build_cache_reads_as_no_cache(tmp_path: Path) -> None:
+    site = tmp_path / "site_out"
+    os.mkfifo(cache_path(site))
+    assert _returns_at_once(cache_path(site), lambda: load_manifest(site)) == Manifest()
+
+
+def test_a_fifo_for_the_record_cache_reads_as_empty(tmp_path: Path) -> None:
+    site = tmp_path / "site_out"
+    os.mkfifo(records_cache_path(site))
+    store = _returns_at_once(records_cache_path(site), lambda: RecordCache(site))
+    assert isinstance(store, RecordCache) and store._old == {}
+
+
+def test_a_fifo_for_the_kept_scores_is_a_miss(tmp_path: Path) -> None:
+    site = tmp_path / "site_out"
+    os.mkfifo(kept_scores_path(site))
+    store = KeptScores(site)
+    assert _returns_at_once(kept_scores_path(site), lambda: store.get(b"k" * 32)) is None
+
+
+def test_a_fifo_for_a_snapshot_is_a_miss(tmp_path: Path) -> None:
+    site = tmp_path / "site_out"
+    cache = SnapshotCache(site)
+    cache.folder.mkdir()
+    key = b"k" * 32
+    os.mkfifo(cache.folder / key.hex())
+    assert _returns_at_once(cache.folder / key.hex(), lambda: cache.get(key)) is None
+    assert cache.misses == 1
