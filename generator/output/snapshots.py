@@ -9,13 +9,14 @@ month again, never a wrong history (the digest is no signature: whoever can writ
 can write well-formed wrong scores, as they can write the site beside it). Files are
 written to a temporary name and renamed (a killed build leaves whole files, and temporary
 ones the next build removes), and after a build the folder keeps only the snapshots that
-build used (and entries it cannot remove).
+build used (and entries it cannot remove or did not name).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 from pathlib import Path
 
 import msgspec
@@ -26,6 +27,9 @@ from generator.output.cache import history_cache_path, read_cache_file
 from generator.scoring.history import SnapshotScores
 
 FORMAT = 1
+_OURS = re.compile(r"[0-9a-f]+(\.tmp)?")
+"""The names `save` writes (a key's hex, its temporary file): the only ones it deletes.
+Any length: another code version's keys, of another size, are still pruned."""
 
 
 class _Entry(msgspec.Struct, array_like=True, frozen=True):
@@ -88,7 +92,7 @@ class SnapshotCache:
         except OSError:
             return
         for name in found:
-            if name not in keep:
+            if name not in keep and _OURS.fullmatch(name):
                 with contextlib.suppress(OSError):  # a folder in the way, say: the next one
                     os.unlink(self.folder / name)
 

@@ -157,11 +157,26 @@ def test_a_directory_in_the_folder_does_not_stop_the_pruning(tmp_path: Path) -> 
     site = tmp_path / "site_out"
     _put(site, range(10, 30)).save()
     cache = _put(site, range(1, 2))
-    for n in range(3):  # in whatever order the folder lists them, among the stale files
-        (cache.folder / f"in-the-way-{n}").mkdir()
+    in_the_way = [_key(n).hex() for n in range(40, 43)]  # named as snapshots: pruned, if files
+    for name in in_the_way:  # in whatever order the folder lists them, among the stale files
+        (cache.folder / name).mkdir()
     (cache.folder / f"{_key(5).hex()}.tmp").write_bytes(b"a killed build's half snapshot")
     cache.save()
-    assert _names(cache.folder) == sorted([_key(1).hex(), *(f"in-the-way-{n}" for n in range(3))])
+    assert _names(cache.folder) == sorted([_key(1).hex(), *in_the_way])
+
+
+def test_only_what_the_cache_could_have_written_is_pruned(tmp_path: Path) -> None:
+    """A snapshot or a temporary one: the folder's name is the build's, but a file someone
+    put in it (or in the folder a link there points to) is not the build's to delete."""
+    site = tmp_path / "site_out"
+    _put(site, range(10, 12)).save()
+    cache = _put(site, range(1, 2))
+    theirs = ["README", f"{_key(5).hex()}.bak", f"{_key(5).hex()}.tmp~", f"{_key(5).hex()}x"]
+    for name in theirs:
+        (cache.folder / name).write_bytes(b"not a snapshot")
+    (cache.folder / "ab12").write_bytes(b"another version's key, shorter")
+    cache.save()
+    assert _names(cache.folder) == sorted([_key(1).hex(), *theirs])
 
 
 def test_a_right_digest_over_scores_of_another_shape_is_a_miss(tmp_path: Path) -> None:
