@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import io
 import os
 import stat
 import sys
@@ -144,16 +145,22 @@ def records_cache_path(out_dir: Path) -> Path:
 
 
 def read_cache_file(path: Path) -> bytes:
-    """The bytes of a file kept beside the site; OSError unless it is a regular file.
+    """The bytes of a file kept beside the site (or in it); OSError unless a regular file.
 
     Opened without blocking and checked on the opened file: a FIFO or device found where
     a cache file goes is refused (read as nothing kept) instead of blocking the build.
+    Unbuffered, as fast as `Path.read_bytes` (the site's reused files are read this way).
     """
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    with os.fdopen(fd, "rb") as file:
+    try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(errno.EINVAL, "not a regular file", str(path))
-        return file.read()
+        file = io.FileIO(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with file:
+        return file.readall()
 
 
 def load_manifest(out_dir: Path) -> Manifest:
@@ -244,7 +251,7 @@ class OutputCache:
         if entry is None or entry.key != key or self._site is None:
             return None
         try:
-            data = (self._site / path).read_bytes()
+            data = read_cache_file(self._site / path)  # not a FIFO put in its place
         except OSError:
             return None
         return data if content_digest(data) == entry.content else None

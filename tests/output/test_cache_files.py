@@ -12,7 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from generator.output.cache import Manifest, cache_path, load_manifest, records_cache_path
+from generator.digests import content_digest
+from generator.output.cache import (
+    Manifest,
+    Output,
+    OutputCache,
+    cache_path,
+    load_manifest,
+    records_cache_path,
+)
 from generator.output.kept_scores import KeptScores, kept_scores_path
 from generator.output.parsed import RecordCache
 from generator.output.snapshots import SnapshotCache
@@ -60,3 +68,20 @@ def test_a_fifo_for_a_snapshot_is_a_miss(tmp_path: Path) -> None:
     os.mkfifo(cache.folder / key.hex())
     assert _returns_at_once(cache.folder / key.hex(), lambda: cache.get(key)) is None
     assert cache.misses == 1
+
+
+def test_a_fifo_in_the_live_site_is_produced_again(tmp_path: Path) -> None:
+    """The build cache reuses a live file's bytes only after hashing them: a FIFO put in
+    the site where a file was is not reused (made again), and the build does not block."""
+    site = tmp_path / "site_out"
+    site.mkdir()
+    key, data = b"k" * 32, b'{"id": "alpha"}'
+    outputs = OutputCache({"api/a.json": Output(key=key, content=content_digest(data))}, site)
+    (site / "api").mkdir()
+    (site / "api" / "a.json").write_bytes(data)
+    assert outputs.lookup("api/a.json", key) == data
+    (site / "api" / "a.json").unlink()
+    os.mkfifo(site / "api" / "a.json")
+    assert (
+        _returns_at_once(site / "api" / "a.json", lambda: outputs.lookup("api/a.json", key)) is None
+    )
