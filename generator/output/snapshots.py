@@ -88,12 +88,13 @@ class SnapshotCache:
         written = {name for name, entry in sorted(self._new.items()) if self._write(name, *entry)}
         keep = self._used | written
         try:
-            found = [entry.name for entry in os.scandir(self.folder)]
+            with os.scandir(self.folder) as entries:
+                found = [entry.name for entry in entries]
         except OSError:
             return
         for name in found:
             if name not in keep and _OURS.fullmatch(name):
-                with contextlib.suppress(OSError):  # a folder in the way, say: the next one
+                with contextlib.suppress(OSError):  # a folder, say: the others are still tried
                     os.unlink(self.folder / name)
 
     def _write(self, name: str, key: bytes, data: bytes) -> bool:
