@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -176,12 +177,13 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
             keys = {api_file(path): past_key for path in past}
             documents = build_documents(dataset, scores, config, past=past)
             del dataset, scores, past  # the documents hold all that is published
-            api = write_api(site, check, documents, config, workers, outputs, keys)
+            openapi = build_openapi(documents, config)  # the file and the docs page
+            api = write_api(site, check, documents, config, workers, outputs, keys, openapi)
         with timer.stage("downloads"):
             write_derived(site, documents, api, config, outputs, workers)
             del api
         with timer.stage("pages"):
-            _pages(site, documents, config, outputs, workers)
+            _pages(site, documents, openapi, config, outputs, workers)
         with timer.stage("check"):
             hosting = render_hosting(
                 config, HTML_404 in site.digests, model_aliases(documents), documents
@@ -227,15 +229,16 @@ def write_api(
     workers: int,
     outputs: OutputCache | None = None,
     keys: Mapping[str, bytes] | None = None,
+    openapi: Mapping[str, Any] | None = None,
 ) -> dict[str, bytes]:
     """Stage render, its second half: every API file encoded, checked and put in the site
     (the alias tree as hard links to the versioned files); returns each file's digest.
     A file with a key in `keys` (by file) is kept from the last build when that key made
-    it (`outputs`) and is recorded under it."""
+    it (`outputs`) and is recorded under it. `openapi`: `build_openapi(documents)`, if made."""
     keys = keys or {}
     jobs = [
         Output(name, make, key=keys.get(name), twins=tuple(api_twins(name)))
-        for name, make in api_files(documents, config)
+        for name, make in api_files(documents, config, openapi)
     ]
     emit(site, jobs, workers, outputs, check=check)
     return {job.path: site.digests[job.path] for job in jobs}
@@ -425,7 +428,12 @@ def _joined(
 
 
 def _pages(
-    site: SiteWriter, documents: Documents, config: SiteConfig, outputs: OutputCache, workers: int
+    site: SiteWriter,
+    documents: Documents,
+    openapi: Mapping[str, Any],
+    config: SiteConfig,
+    outputs: OutputCache,
+    workers: int,
 ) -> None:
     """Stage pages: every page, static file and chart preview (the unchanged ones reused),
     each written by the worker that rendered it."""
@@ -434,9 +442,10 @@ def _pages(
             documents,
             config,
             site,
-            build_openapi(documents, config),
+            openapi,
             outputs=outputs,
             run=lambda task, count: map_ordered(task, count, workers),
+            published=lambda path: site.digests.get(api_file(path)),
         )
     except OSError as exc:
         raise BuildError(f"cannot render the pages: {exc}") from exc

@@ -453,19 +453,24 @@ def _index(config: SiteConfig, env: EnvelopeFields) -> ApiIndex:
 
 
 def api_files(
-    documents: Mapping[str, msgspec.Struct], config: SiteConfig
+    documents: Mapping[str, msgspec.Struct],
+    config: SiteConfig,
+    openapi: Mapping[str, Any] | None = None,
 ) -> list[tuple[str, Callable[[], bytes]]]:
     """The versioned API tree, each file with how to encode it (so a build holds no more
     than one document's bytes at a time, and may encode them in workers): every document,
-    then the OpenAPI document and the 404 bodies. The alias tree holds the same bytes at
-    `api_twins(name)`."""
+    then the OpenAPI document (`openapi`, if already made: `build_openapi(documents)`) and
+    the 404 bodies. The alias tree holds the same bytes at `api_twins(name)`."""
     files: list[tuple[str, Callable[[], bytes]]] = []
     for path, doc in documents.items():
         files.append(
             (api_file(path), doc.read if isinstance(doc, Published) else partial(encode, doc))
         )
-    openapi = f"{API_PREFIXES[0].lstrip('/')}/{OPENAPI_FILE}"
-    files.append((openapi, lambda: encode(build_openapi(documents, config))))
+    openapi_file = f"{API_PREFIXES[0].lstrip('/')}/{OPENAPI_FILE}"
+    if openapi is None:
+        files.append((openapi_file, lambda: encode(build_openapi(documents, config))))
+    else:
+        files.append((openapi_file, partial(encode, openapi)))
     for code, message in ERROR_CODES.items():
         files.append((error_file(code), partial(encode, Error(error=message, code=code))))
     if len({name for name, _ in files}) != len(files):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import posixpath
 from collections.abc import Callable, Mapping, MutableMapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from types import BuiltinMethodType, CodeType, MethodType
 from typing import Any
@@ -184,20 +184,45 @@ def _environment() -> jinja2.Environment:
 class _Renderer:
     """Collects every page to render (as a job) and the files added as bytes."""
 
-    def __init__(self, config: SiteConfig, docs: SiteDocuments, sink: Sink):
+    def __init__(
+        self,
+        config: SiteConfig,
+        docs: SiteDocuments,
+        sink: Sink,
+        published: Callable[[str], bytes | None] = lambda path: None,
+    ):
         self.config, self.docs, self.sink = config, docs, sink
+        self.published = published
         check = docs.methodology.interval_check
         # The interval check's sentence, repeated beside every range (None: no check in data)
         self.ranges_statement = None if isinstance(check, msgspec.UnsetType) else check.statement
         self.jobs: list[PageJob] = []
         self._paths: set[str] = set()
+        self._documents: dict[int, str] | None = None  # path by id, once asked
 
     def page(self, path: str, template: str, title: str, description: str, **context: Any) -> None:
         if path in self._paths:
             raise BuildError(f"pages: {path} rendered twice")
         self._paths.add(path)
         context.update(title=title, description=description, ranges_statement=self.ranges_statement)
-        self.jobs.append(PageJob(path, template, context))
+        stand_ins = {
+            name: found
+            for name, value in context.items()
+            if isinstance(value, msgspec.Struct) and (found := self._digest(value)) is not None
+        }
+        self.jobs.append(PageJob(path, template, context, stand_ins))
+
+    def _digest(self, value: msgspec.Struct) -> bytes | None:
+        """The digest of the bytes this build published `value` as, when it is an API
+        document whose file the build put in the site: a page's key holds it instead of
+        the document (the same JSON bytes decode to the same document; no document holds
+        a NaN, which JSON would publish as null)."""
+        if self._documents is None:
+            self._documents = {id(doc): path for path, doc in self.docs.documents.items()}
+        path = self._documents.get(id(value))
+        if path is None or self.docs.documents.get(path) is not value:
+            return None
+        return self.published(path)
 
     def site_path(self, url: str) -> str:
         """The site path a public URL under the base URL is served from."""
@@ -390,11 +415,13 @@ def _envelope(docs: SiteDocuments) -> Envelope:
 
 @dataclass(frozen=True)
 class PageJob:
-    """One page to render: its file, template and the context the template sees."""
+    """One page to render: its file, template and the context the template sees.
+    `stand_ins`: context values keyed by a digest instead (of their published bytes)."""
 
     path: str
     template: str
     context: dict[str, Any]
+    stand_ins: dict[str, bytes] = field(default_factory=dict)
 
 
 def _enc_hook(value: Any) -> Any:
@@ -425,9 +452,16 @@ class _Pages:
         """A hash of everything the page's bytes depend on; None if it cannot be hashed.
 
         The encoded context (about 100 MB a build at 5,000 models) is hashed by SHA-256,
-        twice as fast as the key's BLAKE2b here, and the key made of that digest."""
+        twice as fast as the key's BLAKE2b here, and the key made of that digest. A value
+        with a stand-in (a model page's document) is keyed by that digest, not encoded."""
+        context = job.context
+        if job.stand_ins:
+            context = {
+                name: msgspec.msgpack.Ext(2, job.stand_ins[name]) if name in job.stand_ins else v
+                for name, v in context.items()
+            }
         try:
-            body = self._encode((job.path, job.template, job.context))
+            body = self._encode((job.path, job.template, context))
         except TypeError:
             return None
         return self.outputs.key([self._shared, hashlib.sha256(body).digest()])
@@ -520,12 +554,15 @@ def emit_pages(
     *,
     outputs: Outputs | None = None,
     run: TaskMap = in_process,
+    published: Callable[[str], bytes | None] | None = None,
 ) -> None:
     """Every page, static file and chart preview, each handed to `sink` as it is made (in
-    the worker that rendered it, when `run` spreads the pages over workers)."""
+    the worker that rendered it, when `run` spreads the pages over workers). `published`:
+    the digest of the bytes an API document (by path) was published as in this build, if
+    known (a model page's key holds it instead of the document)."""
     outputs = outputs if outputs is not None else RenderAll()
     docs = SiteDocuments(documents)
-    out = _Renderer(config, docs, sink)
+    out = _Renderer(config, docs, sink, published or (lambda path: None))
     static = resources.files("generator.pages").joinpath("static")
     for name in STATIC_FILES:
         out.add(f"static/{name}", static.joinpath(name).read_bytes())
