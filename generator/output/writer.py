@@ -407,6 +407,7 @@ class SiteWriter:
         self._directories: set[str] = set()  # directories of the new site (claimed paths)
         self._finished = False
         self._copy: LinkedCopy | None = None  # the live site linked ahead (start_linking)
+        self._spare_recorded = False  # the spare found to match its record (start_linking)
 
     def __enter__(self) -> SiteWriter:
         try:
@@ -444,6 +445,7 @@ class SiteWriter:
         if not self.live or self.trees is None or not LinkedCopy.available():
             return
         if is_recorded(spare, self.trees.spare):
+            self._spare_recorded = True  # not walked again when the staging tree opens
             return
         try:
             _remove(spare)
@@ -463,7 +465,9 @@ class SiteWriter:
             if stager is not None:
                 return stager
         spare = spare_path(self.out_dir)
-        reuse = self.trees is not None and is_recorded(spare, self.trees.spare)
+        reuse = self.trees is not None and (
+            self._spare_recorded or is_recorded(spare, self.trees.spare)
+        )
         if not reuse:
             _remove(spare)
         staging = Path(tempfile.mkdtemp(prefix=f".{self.out_dir.name}.staging-", dir=spare.parent))
@@ -512,19 +516,23 @@ class SiteWriter:
     def claim(self, rel: str) -> None:
         """Check `rel` as one more file of the new site (BuildError if it cannot be)."""
         _check_path(rel)
-        if rel in self.digests or rel in self.stager.claimed:
+        claimed = self.stager.claimed
+        if rel in self.digests or rel in claimed:
             raise BuildError(f"two outputs write the same file: {rel}")
+        if rel in self._directories:
+            raise BuildError(f"a file and a directory share the path: {rel}")
+        folder = rel.rpartition("/")[0]
+        if not folder or folder in self._directories:
+            # Its folders are known folders of the new site, none of them a file.
+            claimed.add(rel)
+            return
         parts = rel.split("/")
         parents = ["/".join(parts[:i]) for i in range(1, len(parts))]
-        clash = (
-            rel
-            if rel in self._directories
-            else next((p for p in parents if p in self.digests or p in self.stager.claimed), None)
-        )
+        clash = next((p for p in parents if p in self.digests or p in claimed), None)
         if clash is not None:
             raise BuildError(f"a file and a directory share the path: {clash}")
         self._directories.update(parents)
-        self.stager.claimed.add(rel)
+        claimed.add(rel)
 
     def place(self, rel: str, data: bytes, digest: bytes | None = None) -> Placed:
         """Bring the claimed `rel` to `data` in the staging tree (safe in a forked worker)."""

@@ -174,6 +174,28 @@ def test_refuses_a_file_that_is_also_a_directory() -> None:
         check_paths({"api/v1/models": b"", "api/v1/models/a": b""})
 
 
+@pytest.mark.parametrize(
+    ("first", "then", "clash"),
+    [
+        (["api/v1/models/a"], "api/v1/models", "share the path: api/v1/models$"),
+        (["api/v1/models"], "api/v1/models/a", "share the path: api/v1/models$"),
+        (["api/v1/x", "api/v1/models"], "api/v1/models/a/b", "share the path: api/v1/models$"),
+        (["api/v1/x", "api/v1/y"], "api/v1/x", "same file: api/v1/x$"),
+        (["a"], "a/b", "share the path: a$"),
+    ],
+)
+def test_a_claim_refuses_a_path_that_clashes(
+    tmp_path: Path, first: list[str], then: str, clash: str
+) -> None:
+    """Whether the new path's folder is a folder already known (the fast path) or not."""
+    with site.SiteWriter(tmp_path / "site_out") as writer:
+        for rel in first:
+            writer.claim(rel)
+        with pytest.raises(BuildError, match=clash):
+            writer.claim(then)
+        writer.claim("api/v1/z")  # a sibling in a known folder is fine
+
+
 def test_merge_refuses_a_second_write_to_the_same_path() -> None:
     assert merge_files({"a": b"1"}, {"b": b"2"}) == {"a": b"1", "b": b"2"}
     with pytest.raises(BuildError, match="same file: a"):
