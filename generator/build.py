@@ -26,6 +26,7 @@ from typing import Any
 import msgspec
 
 from generator.api.contract import MODEL_HISTORY
+from generator.api.files import model_history_download
 from generator.api.hosting import check_redirects, render_hosting
 from generator.api.openapi import build_openapi
 from generator.api.urls import HTML_404, SiteConfig, api_file
@@ -170,7 +171,7 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
             # Its documents first: then the replayed months (every model at every month
             # end, held as msgpack and decoded a few at a time) are gone before today's
             # scores are computed.
-            past, past_key = history_stage(dataset, config, out_dir, outputs, workers)
+            past, past_key = history_stage(dataset, config, site, outputs, workers)
         with timer.stage("score"):  # the price-independent part kept beside the site
             scores = reuse_scores(dataset, KeptScores(out_dir))
         with timer.stage("render"):
@@ -319,7 +320,7 @@ def _kept_twins(site: SiteWriter, job: Output, digest: bytes, outputs: OutputCac
 
 
 def history_stage(
-    dataset: Dataset, config: SiteConfig, out_dir: Path, outputs: OutputCache, workers: int
+    dataset: Dataset, config: SiteConfig, site: SiteWriter, outputs: OutputCache, workers: int
 ) -> tuple[Documents, bytes]:
     """Stage history: the documents made from the replayed history, and the key of what
     they are made from (`history_inputs`, the code, the site settings). When the last
@@ -328,9 +329,9 @@ def history_stage(
     read the list, the snapshots and the changes, decoded from their files). Otherwise
     they are made from the replay, every unchanged month from the snapshot cache."""
     key = outputs.key([b"history", msgspec.msgpack.encode(config), *history_inputs(dataset)])
-    past = _kept_history(dataset, key, outputs)
+    past = _kept_history(dataset, key, outputs, site)
     if past is None:
-        snapshot_cache = SnapshotCache(out_dir)
+        snapshot_cache = SnapshotCache(site.out_dir)
         snapshots = history(dataset, snapshot_cache, workers)
         snapshot_cache.save()
         del snapshot_cache
@@ -338,22 +339,47 @@ def history_stage(
     return past, key
 
 
-def _kept_history(dataset: Dataset, key: bytes, outputs: OutputCache) -> Documents | None:
+def _kept_history(
+    dataset: Dataset, key: bytes, outputs: OutputCache, site: SiteWriter
+) -> Documents | None:
     """The history's documents as the last build published them under `key`, or None when
     any of their files is not that build's any more (then they are all made again)."""
     kinds = history_paths(dataset)
-    if any(outputs.kept(api_file(path), key) is None for _, path in kinds):
+    kept = [outputs.kept(api_file(path), key) for _, path in kinds]
+    if any(digest is None for digest in kept):
         return None
     past: Documents = {}
-    for kind, path in kinds:
-        data = outputs.lookup(api_file(path), key)
+    for (kind, path), digest in zip(kinds, kept, strict=True):
+        name = api_file(path)
+        if kind is MODEL_HISTORY and digest and _never_read(site, outputs, name, digest, path):
+            past[path] = Published(kind.response, partial(_read_kept, outputs, name, key))
+            continue
+        data = outputs.lookup(name, key)
         if data is None:  # changed since, its size and time kept
             return None
         if kind is MODEL_HISTORY:  # no page reads them: only their files are kept
-            past[path] = Published(kind.response, partial(_read_kept, outputs, api_file(path), key))
+            past[path] = Published(kind.response, partial(_read_kept, outputs, name, key))
         else:
             past[path] = msgspec.json.decode(data, type=kind.response)
     return past
+
+
+def _never_read(
+    site: SiteWriter, outputs: OutputCache, name: str, digest: bytes, path: str
+) -> bool:
+    """Whether this build will not read the kept model history `name` (of `digest`): its
+    alias twins are kept by the record too, and so is its CSV (the only file made from
+    it), under the key `write_derived` gives it. Then its bytes are not read here either
+    (a file damaged with its size and time kept is trusted, as any kept file is); else
+    they are read and checked now, so that a damaged one makes the history again instead
+    of failing the build when they are read."""
+    if not all(site.holds_live(twin, digest) for twin in api_twins(name)):
+        return False
+    model_id = MODEL_HISTORY.path_value(path)
+    if model_id is None:
+        return False
+    csv = model_history_download(model_id)
+    return outputs.kept(csv, _derived_key(outputs, csv, (digest,))) is not None
 
 
 def _read_kept(outputs: OutputCache, name: str, key: bytes) -> bytes:
@@ -404,12 +430,17 @@ def write_derived(
             Output(
                 d.path,
                 partial(_joined, site, d.parts, d.join, d.make) if d.join is not None else d.make,
-                key=outputs.key([d.path.encode(), *d.inputs]),
+                key=_derived_key(outputs, d.path, d.inputs),
             )
             for d in files
             if (d.join is not None) is later
         ]
         emit(site, jobs, workers, outputs)
+
+
+def _derived_key(outputs: OutputCache, path: str, inputs: Sequence[bytes]) -> bytes:
+    """The key of a derived file (`write_derived`): its path and the bytes it is made from."""
+    return outputs.key([path.encode(), *inputs])
 
 
 def _joined(

@@ -534,6 +534,12 @@ class SiteWriter:
         self._directories.update(parents)
         claimed.add(rel)
 
+    def holds_live(self, rel: str, digest: bytes) -> bool:
+        """Whether the live site holds `rel` with bytes of `digest`, by the record (size,
+        mtime, inode: not read)."""
+        state = self.live.get(rel)
+        return state is not None and state.digest == digest and holds(self.out_dir, rel, state)
+
     def place(self, rel: str, data: bytes, digest: bytes | None = None) -> Placed:
         """Bring the claimed `rel` to `data` in the staging tree (safe in a forked worker)."""
         try:
