@@ -199,46 +199,18 @@ class _Renderer:
         self.jobs: list[PageJob] = []
         self._paths: set[str] = set()
         self._documents: dict[int, str] | None = None  # path by id, once asked
-        self._snapshots: bytes | None = None  # the month ends' digest (b"": not all known)
 
-    def page(
-        self,
-        path: str,
-        template: str,
-        title: str,
-        description: str,
-        stand_ins: Mapping[str, bytes] | None = None,
-        **context: Any,
-    ) -> None:
-        """A page to render; `stand_ins`: digests to key context values by (see PageJob)."""
+    def page(self, path: str, template: str, title: str, description: str, **context: Any) -> None:
         if path in self._paths:
             raise BuildError(f"pages: {path} rendered twice")
         self._paths.add(path)
         context.update(title=title, description=description, ranges_statement=self.ranges_statement)
-        keyed = {
+        stand_ins = {
             name: found
             for name, value in context.items()
             if isinstance(value, msgspec.Struct) and (found := self._digest(value)) is not None
         }
-        self.jobs.append(PageJob(path, template, context, {**keyed, **(stand_ins or {})}))
-
-    def history_digest(self, model_id: str) -> dict[str, bytes]:
-        """A stand-in for `docs.model_history(model_id)`, a function of the model id and of
-        the month-end documents in order: a digest of them all (by their published bytes),
-        when each was published in this build; else none."""
-        if self._snapshots is None:
-            parts: list[bytes] = []
-            for date, detail in self.docs.history_details.items():
-                found = self._digest(detail)
-                if found is None:
-                    self._snapshots = b""
-                    break
-                parts += [date.encode(), found]
-            else:
-                self._snapshots = digest(b"model history", *parts)
-        if not self._snapshots:
-            return {}
-        return {"history": digest(self._snapshots, model_id.encode())}
+        self.jobs.append(PageJob(path, template, context, stand_ins))
 
     def _digest(self, value: msgspec.Struct) -> bytes | None:
         """The digest of the bytes this build published `value` as, when it is an API
@@ -306,7 +278,6 @@ def _model_pages(out: _Renderer) -> None:
             "model.html",
             model.name,
             f"{model.name} by {model.provider}: composite IQ, dimensions, cost and benchmarks.",
-            stand_ins=out.history_digest(model.id),
             model=model,
             view=views.model_view(docs, model),
             history=docs.model_history(model.id),  # the rows link each month's page
