@@ -59,9 +59,13 @@ _NOT_IN_LINE = (
     f"{_CONTROLS}{_SURROGATES}{_NONCHARACTERS}{_BREAKS}{_BIDI}{_FORMAT}{_BLANK}{_IGNORABLE}"
     f"{_SPACES}"
 )
-LINE_PATTERN = f"\\A[^{_NOT_IN_LINE} ](?:[^{_NOT_IN_LINE}]*[^{_NOT_IN_LINE} ])?\\Z"
+_LINE = f"[^{_NOT_IN_LINE} ](?:[^{_NOT_IN_LINE}]*[^{_NOT_IN_LINE} ])?"
+_ASCII_LINE = "[!-~](?:[ -~]*[!-~])?"  # the same rule for printable ASCII (never refused)
+LINE_PATTERN = f"\\A(?:{_ASCII_LINE}|{_LINE})\\Z"
 """A one-line field's whole value (a msgspec pattern: matched with `re.search`): not empty,
-no space at either end, no character of `_NOT_IN_LINE` anywhere."""
+no space at either end, no character of `_NOT_IN_LINE` anywhere. Printable ASCII is tried
+first: it matches the same values, 4 to 13 times as fast (the class of `_LINE` costs about
+60 ns a character; tests/input/test_fast_patterns.py compares the two)."""
 _NOT_IN_LINE_RE = re.compile(f"[{_NOT_IN_LINE}]")
 NOT_IN_URL = f"\\s{_NOT_IN_LINE}"
 """Characters a URL may not hold (a class's contents: white space and `_NOT_IN_LINE`)."""

@@ -42,7 +42,10 @@ _PORT_NUMBER = (
 )
 _PORT = f"(?::{_PORT_NUMBER}?)?"
 """An optional `:port`, 1 to 65535 without a leading zero (empty: the scheme's own)."""
-URL_PATTERN = f"\\Ahttps?://(?:{_IPV4}|{_NAME}){_PORT}(?:[/?#][^{NOT_IN_URL}]*)?\\Z"
+_REST = f"(?:[!-~]*|[^{NOT_IN_URL}]*)"
+"""After the host: printable ASCII but space is tried first (it is never refused; the whole
+class costs about 60 ns a character)."""
+URL_PATTERN = f"\\Ahttps?://(?:{_IPV4}|{_NAME}){_PORT}(?:[/?#]{_REST})?\\Z"
 """A quick yes for an http(s) URL whose host reads as written (a msgspec pattern); a URL it
 refuses may still pass `url_problem`, the rule."""
 MAX_URL_LENGTH = 2000
