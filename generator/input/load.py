@@ -515,9 +515,10 @@ def _shape(value: Any) -> tuple[int, int]:
     """How many tables and arrays are nested inside one another, and how many values (tables
     and arrays included) there are; the walk stops as soon as either passes its limit.
 
-    Counted a level at a time, in C (a tuple per table cost 1.2 s on a flood of 700,000); a
-    file past a limit is walked again by `_shape_walk`, whose order decides the count at the
-    point it stops (which the tree's tally adds up)."""
+    Counted a level at a time, in C (a tuple per table made it 2.5x as slow: 0.90 against
+    0.39 s for 22 files of 33,000 tables); a file past a limit is walked again by
+    `_shape_walk`, whose order decides the count at the point it stops (which the tree's
+    tally adds up)."""
     level: list[Any] = [value]
     depth, count = 0, 1
     while level:
@@ -645,7 +646,8 @@ _NUMBERS = frozenset({int, float})
 
 def _of_types(items: list[Any], types: list[type], wanted: Set[type]) -> Iterator[Any]:
     """The items whose exact type (`types`, item by item) is in `wanted` (not a bool for
-    `int`), picked in C: a comprehension over a flood of 165,000 values cost 0.5 s."""
+    `int`), picked in C (of 165,000 values, the numbers in 4.4 ms against a comprehension's
+    5.6, the dates in 3.7 against 5.2)."""
     return compress(items, map(wanted.__contains__, types))
 
 
