@@ -9,6 +9,7 @@ has one point per snapshot from the month it entered (released, or its first res
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import msgspec
 
@@ -31,7 +32,7 @@ from generator.documents.common import SPREAD_DECIMALS, EnvelopeFields, model_ur
 from generator.documents.models import dimension_scores_many
 from generator.input.records import Dataset
 from generator.scoring.history import Snapshot, SnapshotModel
-from generator.scoring.rounding import round_to_many
+from generator.scoring.rounding import round_known, round_to_many
 
 
 def history_documents(
@@ -170,11 +171,7 @@ def _ranges(ranked: Sequence[SnapshotModel]) -> list[tuple[float | None, float |
     """Each ranked model's 95% range as published (`spread_or_none`), all rounded at once
     (`round_to_many`: the same numbers as one at a time)."""
     ends = [end for s in ranked for end in (s.composite_low95, s.composite_high95)]
-    known = [(i, end) for i, end in enumerate(ends) if end is not None]
-    rounded: list[float | None] = [None] * len(ends)
-    made = round_to_many([end for _, end in known], SPREAD_DECIMALS)
-    for (i, _), end in zip(known, made, strict=True):
-        rounded[i] = end
+    rounded = round_known(ends, partial(round_to_many, digits=SPREAD_DECIMALS))
     return list(zip(rounded[0::2], rounded[1::2], strict=True))
 
 

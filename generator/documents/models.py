@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import cast
 
 import msgspec
 
@@ -41,7 +40,7 @@ from generator.input.records import (
     ReasoningConfigurationRecord,
 )
 from generator.scoring import round_to
-from generator.scoring.rounding import round_half_up_many
+from generator.scoring.rounding import round_half_up_many, round_known
 from generator.scoring.types import ModelScores, Scores
 
 UNSET = msgspec.UNSET
@@ -186,15 +185,7 @@ def dimension_scores_many(rows: Sequence[Sequence[float | None]]) -> list[Dimens
     if any(len(row) != width for row in rows):
         raise ValueError(f"a row of dimension values is not {width} long")
     flat = [value for row in rows for value in row]
-    iqs: list[int | None]
-    if None not in flat:  # every value known (most months): one pass
-        iqs = list(round_half_up_many(cast(list[float], flat)))
-    else:
-        known = [i for i, value in enumerate(flat) if value is not None]
-        iqs = [None] * len(flat)
-        rounded = round_half_up_many(cast(list[float], [flat[i] for i in known]))
-        for i, iq in zip(known, rounded, strict=True):
-            iqs[i] = iq
+    iqs = round_known(flat, round_half_up_many)
     return [
         DimensionScores(**dict(zip(_DIMENSION_FIELDS, iqs[start : start + width], strict=True)))
         for start in range(0, len(iqs), width)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import ROUND_FLOOR, ROUND_HALF_EVEN, Context, Decimal
+from typing import TypeVar, cast
 
 import numpy as np
 
@@ -61,6 +62,22 @@ def round_to_many(values: Sequence[float], digits: int) -> list[float]:
     found: list[float] = (rounded.astype(np.int64) / _POWERS[digits]).tolist()
     for i in np.flatnonzero(undecided).tolist():
         found[i] = round_to(values[i], digits)
+    return found
+
+
+R = TypeVar("R")
+
+
+def round_known(
+    values: Sequence[float | None], round_many: Callable[[Sequence[float]], list[R]]
+) -> list[R | None]:
+    """`round_many` over the known values in one call, None kept where a value is None."""
+    if None not in values:  # every value known (the common case): no scatter
+        return list(round_many(cast(Sequence[float], values)))
+    known = [i for i, value in enumerate(values) if value is not None]
+    found: list[R | None] = [None] * len(values)
+    for i, rounded in zip(known, round_many([cast(float, values[i]) for i in known]), strict=True):
+        found[i] = rounded
     return found
 
 
