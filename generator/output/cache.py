@@ -163,6 +163,23 @@ def read_cache_file(path: Path) -> bytes:
         return file.readall()
 
 
+def write_cache_file(path: Path, data: bytes) -> None:
+    """Write `data` to a new file at `path` (a temporary name its caller renames); OSError.
+
+    Created exclusively without following links; whatever is already there (a killed
+    build's file, a symlink planted there) is unlinked and the creation tried once more, so
+    a link is replaced, never written through (its target, anywhere, is left untouched).
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags, 0o644)
+    except FileExistsError:
+        os.unlink(path)
+        fd = os.open(path, flags, 0o644)
+    with open(fd, "wb") as file:
+        file.write(data)
+
+
 def load_manifest(out_dir: Path) -> Manifest:
     """The last build's manifest, or an empty one if it is missing, corrupt or stale.
 
@@ -309,7 +326,7 @@ def save_manifest(
     target = cache_path(out_dir)
     temporary = target.with_name(target.name + ".tmp")
     try:
-        temporary.write_bytes(msgspec.msgpack.encode(manifest))
+        write_cache_file(temporary, msgspec.msgpack.encode(manifest))
         os.replace(temporary, target)
     except OSError:
         # A cache that cannot be written costs the next build time, never correctness.

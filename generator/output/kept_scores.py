@@ -65,7 +65,7 @@ class KeptScores:
         data = msgspec.msgpack.encode(kept)
         entry = _Entry(format=FORMAT, key=key, content=digest(data), scores=data)
         try:
-            self._temporary.write_bytes(msgspec.msgpack.encode(entry))
+            cache.write_cache_file(self._temporary, msgspec.msgpack.encode(entry))
             os.replace(self._temporary, self.path)
         except OSError:  # the old file, if any, stays valid under its own key
             with contextlib.suppress(OSError):

@@ -98,7 +98,7 @@ class RecordCache:
             _File(format=FORMAT, code=self.code, content=digest(table), table=table)
         )
         try:
-            self._temporary.write_bytes(data)
+            cache.write_cache_file(self._temporary, data)
             os.replace(self._temporary, self.path)
         except OSError:
             # The old file, if any, is whole (replaced by a rename or not at all) and still

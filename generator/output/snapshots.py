@@ -102,7 +102,7 @@ class SnapshotCache:
         entry = _Entry(format=FORMAT, key=key, content=digest(data), scores=data)
         temporary = self.folder / f"{name}.tmp"
         try:
-            temporary.write_bytes(msgspec.msgpack.encode(entry))
+            cache.write_cache_file(temporary, msgspec.msgpack.encode(entry))
             os.replace(temporary, self.folder / name)
         except OSError:
             with contextlib.suppress(OSError):

@@ -1,6 +1,7 @@
 """The files kept beside the site are read only when they are regular files: a FIFO (or a
 device) found where one goes reads as nothing kept, at once, instead of blocking the build
-until something writes to it.
+until something writes to it. They are written only as new files: a link planted at a
+temporary name is replaced, never written through.
 """
 
 from __future__ import annotations
@@ -11,13 +12,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from support.paths import FIXTURE_DATA
 
+from generator.api.urls import site_config
+from generator.build import build_site
 from generator.digests import content_digest
 from generator.output.cache import (
     Manifest,
     Output,
     OutputCache,
     cache_path,
+    history_cache_path,
     load_manifest,
     records_cache_path,
 )
@@ -85,3 +90,23 @@ def test_a_fifo_in_the_live_site_is_produced_again(tmp_path: Path) -> None:
     assert (
         _returns_at_once(site / "api" / "a.json", lambda: outputs.lookup("api/a.json", key)) is None
     )
+
+
+def test_a_symlink_at_a_temporary_name_is_replaced_not_written_through(tmp_path: Path) -> None:
+    """Each file kept beside the site is written to NAME.tmp and renamed: a link planted at
+    NAME.tmp (to a file anywhere) is replaced by the new file, its target left as it was."""
+    site, config = tmp_path / "site_out", site_config("https://example.test")
+    build_site(FIXTURE_DATA, site, config)
+    kept = [cache_path(site), records_cache_path(site), kept_scores_path(site)]
+    kept += sorted(history_cache_path(site).iterdir())
+    assert len(kept) >= 4 and all(path.is_file() for path in kept)
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(b"not the build's\n")
+    for path in kept:
+        path.unlink()  # so the next build writes each again
+        path.with_name(path.name + ".tmp").symlink_to(outside)
+    build_site(FIXTURE_DATA, site, config)
+    assert outside.read_bytes() == b"not the build's\n"
+    for path in kept:
+        assert path.is_file() and not path.is_symlink(), path.name
+        assert not path.with_name(path.name + ".tmp").is_symlink(), path.name

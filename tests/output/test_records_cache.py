@@ -18,7 +18,7 @@ from support.paths import FIXTURE_DATA
 from generator.errors import DataError
 from generator.input import load
 from generator.input.load import load_dataset
-from generator.output import parsed
+from generator.output import cache, parsed
 from generator.output.cache import records_cache_path
 from generator.output.parsed import RecordCache
 
@@ -136,7 +136,7 @@ def test_a_copied_data_directory_still_hits(tmp_path: Path) -> None:
     assert store.hits == len(_data_files(moved))
 
 
-def _half_written(path: Path, data: bytes) -> int:
+def _half_written(path: Path, data: bytes) -> None:
     with path.open("wb") as f:
         f.write(data[: len(data) // 2])  # the disk filled up halfway through
     raise OSError(errno.ENOSPC, "No space left on device", str(path))
@@ -163,7 +163,7 @@ def test_a_rewrite_that_fails_keeps_the_old_cache_and_no_temporary_file(
     with monkeypatch.context() as patch:
         patch.setattr(parsed, "REWRITE_AFTER", 0)
         if fail == "write":
-            patch.setattr(Path, "write_bytes", _half_written)
+            patch.setattr(cache, "write_cache_file", _half_written)
         else:
             patch.setattr(os, "replace", _not_renamed)
         store.save()

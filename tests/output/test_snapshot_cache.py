@@ -3,7 +3,7 @@ costs that one snapshot (scored again next time), never the others' writes nor t
 pruning, and the folder holds only whole snapshot files afterwards.
 
 The tests run as root (chmod stops nothing): failures come from a directory where a file
-is expected, or from `os.replace`, `os.unlink` and `Path.write_bytes` patched to fail.
+is expected, or from `os.replace`, `os.unlink` and `write_cache_file` patched to fail.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import msgspec
 import pytest
 
 from generator.digests import digest
+from generator.output import cache as cache_files
 from generator.output.snapshots import SnapshotCache, _Entry
 from generator.scoring.history import SnapshotScores
 
@@ -61,19 +62,18 @@ def test_a_directory_where_a_temporary_file_goes_costs_that_snapshot_only(
     assert _whole(site, written)
 
 
-def _fail_for(
-    name: str, real: Callable[[Path, bytes], int], half: bool
-) -> Callable[[Path, bytes], int]:
-    """`Path.write_bytes`, failing for a file named `name` (after writing half of it)."""
+def _fail_for(name: str, half: bool) -> Callable[[Path, bytes], None]:
+    """`write_cache_file`, failing for a file named `name` (after writing half of it)."""
+    real = cache_files.write_cache_file
 
-    def write_bytes(self: Path, data: bytes) -> int:
-        if self.name == name:
+    def write_cache_file(path: Path, data: bytes) -> None:
+        if path.name == name:
             if half:  # the disk filled up halfway through
-                real(self, data[: len(data) // 2])
-            raise OSError(errno.ENOSPC, "No space left on device", str(self))
-        return real(self, data)
+                real(path, data[: len(data) // 2])
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        real(path, data)
 
-    return write_bytes
+    return write_cache_file
 
 
 def test_a_write_failing_halfway_leaves_no_temporary_file_and_the_others_written(
@@ -82,9 +82,7 @@ def test_a_write_failing_halfway_leaves_no_temporary_file_and_the_others_written
     site = tmp_path / "site_out"
     _put(site, range(10, 12)).save()
     cache = _put(site, range(1, 4))
-    monkeypatch.setattr(
-        Path, "write_bytes", _fail_for(f"{_key(2).hex()}.tmp", Path.write_bytes, True)
-    )
+    monkeypatch.setattr(cache_files, "write_cache_file", _fail_for(f"{_key(2).hex()}.tmp", True))
     cache.save()
     monkeypatch.undo()
     written = [_key(1).hex(), _key(3).hex()]
@@ -122,9 +120,7 @@ def test_a_damaged_snapshot_whose_rewrite_fails_is_removed(
     cache = SnapshotCache(site)
     assert cache.get(_key(1)) is None and cache.get(_key(2)) == SCORES
     cache.put(_key(1), SCORES)  # scored again
-    monkeypatch.setattr(
-        Path, "write_bytes", _fail_for(f"{_key(1).hex()}.tmp", Path.write_bytes, False)
-    )
+    monkeypatch.setattr(cache_files, "write_cache_file", _fail_for(f"{_key(1).hex()}.tmp", False))
     cache.save()
     monkeypatch.undo()
     # Kept, it would be read and refused build after build: gone, scored again next time.
