@@ -180,6 +180,27 @@ def write_cache_file(path: Path, data: bytes) -> None:
         file.write(data)
 
 
+def temporary_path(path: Path) -> Path:
+    """The name a file kept beside the site is written to before it is renamed to `path`."""
+    return path.with_name(path.name + ".tmp")
+
+
+def replace_cache_file(path: Path, data: bytes) -> None:
+    """Replace the file at `path` with `data` or leave it as it was; OSError.
+
+    Written to `temporary_path(path)` and renamed, so a killed build leaves whole files (and
+    a temporary one the next build removes); a failed write or rename leaves no temporary.
+    """
+    temporary = temporary_path(path)
+    try:
+        write_cache_file(temporary, data)
+        os.replace(temporary, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
 def load_manifest(out_dir: Path) -> Manifest:
     """The last build's manifest, or an empty one if it is missing, corrupt or stale.
 
@@ -324,15 +345,12 @@ def save_manifest(
         outputs=dict(sorted(outputs.items())),
     )
     target = cache_path(out_dir)
-    temporary = target.with_name(target.name + ".tmp")
     try:
-        write_cache_file(temporary, msgspec.msgpack.encode(manifest))
-        os.replace(temporary, target)
+        replace_cache_file(target, msgspec.msgpack.encode(manifest))
     except OSError:
         # A cache that cannot be written costs the next build time, never correctness.
-        for path in (temporary, target):
-            with contextlib.suppress(OSError):
-                os.unlink(path)
+        with contextlib.suppress(OSError):
+            os.unlink(target)
 
 
 def keyed(parts: Iterable[bytes]) -> bytes:

@@ -44,9 +44,8 @@ class KeptScores:
         self.path = kept_scores_path(out_dir)
         self.code = cache.CODE  # the generator's version, part of every key
         self.hit = False
-        self._temporary = self.path.with_name(self.path.name + ".tmp")
         with contextlib.suppress(OSError):  # a killed build's (the writer's lock is held)
-            os.unlink(self._temporary)
+            os.unlink(cache.temporary_path(self.path))
 
     def get(self, key: bytes) -> Kept | None:
         """The scores kept under `key`, or None (missing, damaged or from another key)."""
@@ -64,9 +63,5 @@ class KeptScores:
         """Keep `kept` under `key`, replacing the file; failing to costs time, never correctness."""
         data = msgspec.msgpack.encode(kept)
         entry = _Entry(format=FORMAT, key=key, content=digest(data), scores=data)
-        try:
-            cache.write_cache_file(self._temporary, msgspec.msgpack.encode(entry))
-            os.replace(self._temporary, self.path)
-        except OSError:  # the old file, if any, stays valid under its own key
-            with contextlib.suppress(OSError):
-                os.unlink(self._temporary)
+        with contextlib.suppress(OSError):  # the old file, if any, stays valid under its own key
+            cache.replace_cache_file(self.path, msgspec.msgpack.encode(entry))

@@ -43,9 +43,8 @@ class RecordCache:
     def __init__(self, out_dir: Path) -> None:
         self.path = records_cache_path(out_dir)
         self.code = cache.CODE
-        self._temporary = self.path.with_name(self.path.name + ".tmp")
         with contextlib.suppress(OSError):  # a killed build's (the writer's lock is held)
-            os.unlink(self._temporary)
+            os.unlink(cache.temporary_path(self.path))
         self._old = self._read()
         self._used: dict[bytes, bytes] = {}
         self.hits = 0
@@ -97,11 +96,7 @@ class RecordCache:
         data = msgspec.msgpack.encode(
             _File(format=FORMAT, code=self.code, content=digest(table), table=table)
         )
-        try:
-            cache.write_cache_file(self._temporary, data)
-            os.replace(self._temporary, self.path)
-        except OSError:
-            # The old file, if any, is whole (replaced by a rename or not at all) and still
-            # right: each record is keyed by its file's bytes and the code.
-            with contextlib.suppress(OSError):
-                os.unlink(self._temporary)
+        # On failure the old file, if any, is whole (replaced by a rename or not at all) and
+        # still right: each record is keyed by its file's bytes and the code.
+        with contextlib.suppress(OSError):
+            cache.replace_cache_file(self.path, data)

@@ -100,12 +100,8 @@ class SnapshotCache:
     def _write(self, name: str, key: bytes, data: bytes) -> bool:
         """Write one snapshot file (a temporary one, renamed); whether it is there now."""
         entry = _Entry(format=FORMAT, key=key, content=digest(data), scores=data)
-        temporary = self.folder / f"{name}.tmp"
         try:
-            cache.write_cache_file(temporary, msgspec.msgpack.encode(entry))
-            os.replace(temporary, self.folder / name)
+            cache.replace_cache_file(self.folder / name, msgspec.msgpack.encode(entry))
         except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
             return False
         return True
