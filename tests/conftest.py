@@ -6,6 +6,7 @@ build happens once per run. Do not modify what they return.
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import subprocess
@@ -36,6 +37,16 @@ RAM_TEMP_FREE = 4 << 30  # bytes free before the run's temporary folders go ther
 def pytest_configure(config: pytest.Config) -> None:
     _tmp_path_in_ram(config)
     _python_past_its_shim()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What a worker holds once it has collected (the modules, the MCP SDK's and pydantic's
+    classes, the test items) frozen out of the cyclic collector's full collections, which
+    walked it all again each time: 71 of them in a whole run, 11.8 CPU s in the three
+    workers; 5.5 s frozen. Frozen objects are still freed by reference counting.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 def _python_past_its_shim() -> None:

@@ -13,9 +13,12 @@ from mcp_server.site import settle_heap
 
 
 @pytest.fixture(autouse=True)
-def _unfrozen() -> Iterator[None]:
+def _frozen_as_the_run_keeps_it() -> Iterator[None]:
+    """Each test leaves the heap as tests/conftest.py keeps it: collected, then frozen."""
     yield
     gc.unfreeze()
+    gc.collect()
+    gc.freeze()
 
 
 def test_settle_freezes_what_survives() -> None:
