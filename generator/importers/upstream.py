@@ -156,17 +156,20 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _depth(value: Any) -> int:
+    """How deep `value` nests, a scalar counting as a level (`[1]` is 2), or a figure past
+    `MAX_JSON_DEPTH` once it gets there. Only containers are walked: a leaf's level is its
+    container's plus one (pushing every leaf was most of an import's reading time)."""
+    deepest = 1
     stack = [(value, 1)]
-    deepest = 0
     while stack:
         item, depth = stack.pop()
-        deepest = max(deepest, depth)
-        if depth > MAX_JSON_DEPTH:
-            return depth
-        if isinstance(item, dict):
-            stack.extend((child, depth + 1) for child in item.values())
-        elif isinstance(item, list):
-            stack.extend((child, depth + 1) for child in item)
+        children = item.values() if isinstance(item, dict) else item
+        if not isinstance(item, dict | list) or not children:
+            continue
+        deepest = max(deepest, depth + 1)
+        if deepest > MAX_JSON_DEPTH:
+            return deepest
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
     return deepest
 
 

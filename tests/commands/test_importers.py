@@ -4,6 +4,7 @@ hostile variants of them: one clear line per problem, never a traceback."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import shutil
 import tomllib
 from pathlib import Path
@@ -20,6 +21,7 @@ from generator.importers import (
     livebench,
     lmarena,
     toml_writer,
+    upstream,
     valsai,
 )
 from generator.importers.identity import ModelInfo
@@ -244,6 +246,22 @@ def test_json_that_does_not_parse_or_nests_too_deep(tmp_path: Path) -> None:
     with pytest.raises(UpstreamError) as exc:
         lmarena.read_lmarena(nan, "n.json", MB, 100)
     assert _problems(exc)[0].startswith("n.json: file: not valid JSON")
+
+
+@pytest.mark.parametrize(
+    ("document", "depth"),
+    [
+        ("1", 1),
+        ("[]", 1),  # an empty container adds no level
+        ('{"a": []}', 2),
+        ('{"a": [1]}', 3),  # a scalar counts as a level
+        ('[[1], {"b": {"c": "d"}}, 2]', 4),
+        ("[" * 31 + "]" * 31, 31),
+        ("[" * 32 + "1" + "]" * 32, 33),  # past the limit: reported as soon as it is seen
+    ],
+)
+def test_the_depth_of_a_json_document(document: str, depth: int) -> None:
+    assert upstream._depth(json.loads(document)) == depth
 
 
 def test_a_symlinked_upstream_file_is_not_followed(tmp_path: Path) -> None:
