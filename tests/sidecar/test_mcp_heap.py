@@ -14,11 +14,10 @@ from mcp_server.site import settle_heap
 
 @pytest.fixture(autouse=True)
 def _frozen_as_the_run_keeps_it() -> Iterator[None]:
-    """Each test leaves the heap as tests/conftest.py keeps it: collected, then frozen."""
+    """Each test leaves the heap as tests/conftest.py keeps it: collected, then frozen (what
+    `settle_heap` does)."""
     yield
-    gc.unfreeze()
-    gc.collect()
-    gc.freeze()
+    settle_heap()
 
 
 def test_settle_freezes_what_survives() -> None:
