@@ -1,9 +1,11 @@
-"""The first rebuild without a spare: a forked child links the live site ahead.
+"""A forked child prepares the staging tree while the build computes.
 
-`SiteWriter.start_linking` forks a child that hard-links every recorded live file into a
-new staging tree; the first file takes that tree as the spare to update. A file changed
-since its record is not kept, a failed copy means the plain path, and a build killed
-mid-copy leaves only debris (and no child holding the lock) that recovery removes.
+`SiteWriter.start_linking` forks a child. Without a spare, it hard-links every recorded
+live file into a new staging tree; the first file takes that tree as the spare to update.
+A file changed since its record is not kept, a failed copy means the plain path, and a
+build killed mid-copy leaves only debris (and no child holding the lock) that recovery
+removes. With a spare, the child checks it against its record: a changed spare is not
+used, and a check that gave no answer is made again when the tree opens.
 """
 
 from __future__ import annotations
@@ -208,6 +210,83 @@ def test_no_copy_with_a_spare_to_update_or_without_a_record(tmp_path: Path) -> N
     with SiteWriter(out, second.trees) as writer:
         writer.start_linking()
         assert writer._copy is None  # the spare is updated instead
+
+
+def _second_build(out: Path) -> Trees:
+    """Two builds: the live site is _new(), the spare beside it _old() (its record kept)."""
+    return write_site(_new(), out, trees=write_site(_old(), out, trees=Trees()).trees).trees
+
+
+def test_the_spare_is_checked_by_a_child_and_updated(tmp_path: Path) -> None:
+    out = tmp_path / "site_out"
+    trees = _second_build(out)
+    with SiteWriter(out, trees) as writer:
+        writer.start_linking()
+        check = writer._spare_check
+        assert check is not None and writer._copy is None
+        for rel, data in sorted(_old().items()):
+            writer.put(rel, data)
+        assert writer._spare_check is None and not check._pid  # answered and reaped
+        assert writer.stager.spare == trees.spare  # the spare updated, not a fresh tree
+        report = writer.finish()
+    assert _tree(out) == _old()
+    assert _tree(spare_path(out)) == _new()
+    # The spare held _old() already: not one file written (the marker's new inode holds
+    # the same bytes, counted as renewed, not written).
+    assert (report.written, report.unchanged) == (0, len(_old()))
+
+
+@pytest.mark.parametrize("how", ["edited", "extra file"])
+def test_a_spare_the_child_finds_changed_is_not_used(tmp_path: Path, how: str) -> None:
+    out = tmp_path / "site_out"
+    trees = _second_build(out)
+    changed = spare_path(out) / "api/v1/models/m7/index"
+    if how == "edited":
+        changed.unlink()  # the spare shares inodes with the site: replaced, not rewritten
+        changed.write_bytes(b"tampered\n")
+    else:
+        changed.with_name("planted").write_bytes(b"x")
+    with SiteWriter(out, trees) as writer:
+        writer.start_linking()
+        assert writer._spare_check is not None
+        for rel, data in sorted(_old().items()):
+            writer.put(rel, data)
+        assert not writer.stager.spare  # staged afresh
+        writer.finish()
+    assert _tree(out) == _old()
+    assert b"tampered\n" not in _tree(spare_path(out)).values()
+
+
+def test_a_failed_check_is_made_again_when_the_tree_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "site_out"
+    trees = _second_build(out)
+    monkeypatch.setattr(prelink.SpareCheck, "_child", lambda self, write: 3)  # no answer
+    with SiteWriter(out, trees) as writer:
+        writer.start_linking()
+        check = writer._spare_check
+        assert check is not None and check.result() is None
+        writer._spare_check = check  # taken again at the first file: checked inline
+        for rel, data in sorted(_old().items()):
+            writer.put(rel, data)
+        assert writer.stager.spare == trees.spare
+        writer.finish()
+    assert _tree(out) == _old()
+
+
+def test_a_check_never_taken_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "site_out"
+    trees = _second_build(out)
+    monkeypatch.setattr(prelink.SpareCheck, "_child", lambda self, write: time.sleep(60) or 0)
+    with pytest.raises(RuntimeError), SiteWriter(out, trees) as writer:
+        writer.start_linking()
+        check = writer._spare_check
+        assert check is not None
+        pid = check._pid
+        raise RuntimeError("a failed check before the first file")
+    assert _gone(pid)
+    assert _tree(out) == _new() and _tree(spare_path(out)) == _old()
 
 
 def test_without_syncfs_the_copied_links_folders_are_fsynced(
