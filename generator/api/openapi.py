@@ -56,18 +56,23 @@ def _response(description: str, schema_name: str) -> JsonObject:
     }
 
 
-def _known_values(endpoint: DocumentKind[Any], documents: Mapping[str, object]) -> list[str]:
-    """The parameter values published for a `{param}` endpoint, sorted."""
-    return sorted(
-        value
-        for path in documents
-        if endpoint_for(path) is endpoint and (value := endpoint.path_value(path)) is not None
-    )
+Known = Mapping[str, list[str]]
+"""The parameter values published for each `{param}` endpoint (by its path), sorted."""
 
 
-def _parameter(endpoint: DocumentKind[Any], documents: Mapping[str, object]) -> JsonObject:
+def _known_values(documents: Mapping[str, object]) -> Known:
+    """`Known` of the published `documents`, in one pass over their paths."""
+    found: dict[str, list[str]] = {}
+    for path in documents:
+        endpoint = endpoint_for(path)
+        if endpoint is not None and (value := endpoint.path_value(path)) is not None:
+            found.setdefault(endpoint.path, []).append(value)
+    return {path: sorted(values) for path, values in found.items()}
+
+
+def _parameter(endpoint: DocumentKind[Any], known: Known) -> JsonObject:
     assert endpoint.param is not None
-    values = _known_values(endpoint, documents)
+    values = list(known.get(endpoint.path, ()))
     schema: JsonObject = {"type": "string", "enum": values}
     parameter: JsonObject = {
         "name": endpoint.param,
@@ -112,14 +117,14 @@ def _operation_id(path: str) -> str:
     return "get" + "".join(word.capitalize() for word in words)
 
 
-def _paths(documents: Mapping[str, object]) -> JsonObject:
+def _paths(known: Known) -> JsonObject:
     paths: JsonObject = {}
     for endpoint in DOCUMENTS:
         if endpoint.param is None:
             parameters: list[JsonObject] = []
             not_found = "Not found."
         else:
-            parameters = [_parameter(endpoint, documents)]
+            parameters = [_parameter(endpoint, known)]
             not_found = f"Unknown {endpoint.param} (code `{endpoint.not_found_code}`)."
         paths[endpoint.path] = _operation(
             endpoint.path, endpoint.summary, endpoint.response, not_found, parameters
@@ -142,9 +147,7 @@ def _csv_response(description: str) -> JsonObject:
     }
 
 
-def _download(
-    download: DownloadKind, documents: Mapping[str, object], config: SiteConfig
-) -> JsonObject:
+def _download(download: DownloadKind, known: Known, config: SiteConfig) -> JsonObject:
     """A CSV download's path item: served from the site root, not under the API base."""
     kind = download.mirrors
     not_found = ", ".join(NOT_FOUND_COLUMNS)
@@ -158,13 +161,13 @@ def _download(
         },
     }
     if kind.param is not None:
-        operation["parameters"] = [_parameter(kind, documents)]
+        operation["parameters"] = [_parameter(kind, known)]
     root = {"url": config.base, "description": "The site root: downloads are outside the API."}
     return {"servers": [root], "get": operation}
 
 
-def _download_paths(documents: Mapping[str, object], config: SiteConfig) -> JsonObject:
-    return {"/" + d.pattern: _download(d, documents, config) for d in DOWNLOADS}
+def _download_paths(known: Known, config: SiteConfig) -> JsonObject:
+    return {"/" + d.pattern: _download(d, known, config) for d in DOWNLOADS}
 
 
 @functools.cache
@@ -177,6 +180,7 @@ def _components() -> JsonObject:
 
 def build_openapi(documents: Mapping[str, object], config: SiteConfig) -> JsonObject:
     """The OpenAPI 3.1 document for the published `documents` (keyed by API path)."""
+    known = _known_values(documents)
     return {
         "openapi": OPENAPI_VERSION,
         "info": {"title": TITLE, "version": API_VERSION, "description": DESCRIPTION},
@@ -184,6 +188,6 @@ def build_openapi(documents: Mapping[str, object], config: SiteConfig) -> JsonOb
             {"url": api_url(config), "description": "Version 1 (canonical)."},
             {"url": alias_url(config), "description": "Bare alias: the current version."},
         ],
-        "paths": {**_paths(documents), **_download_paths(documents, config)},
+        "paths": {**_paths(known), **_download_paths(known, config)},
         "components": _components(),
     }
