@@ -1,31 +1,36 @@
 """Build benchmark: the real pipeline by stage, against the floor, plus incremental rebuilds.
 
 `python -m bench.build` synthesises data for each N (default 1,000, 10,000 and 20,000
-models, 40 scored benchmarks) and, in a fresh child process per N (so that peak RSS is
-that build's own), runs `generator.build.build_site`, taking each stage's wall time
-from the build's own report (the build writes each file as it makes it, so the render,
-downloads and pages stages include their writes; "write" is the swap). It then
-measures, in the same process:
+models, 40 scored benchmarks) and runs two fresh child processes per N (so that peak RSS
+is that build's own), each starting with a cold `generator.build.build_site`, taking each
+stage's wall time from the build's own report (the build writes each file as it makes it,
+so the render, downloads and pages stages include their writes; "write" is the swap).
 
-- a no-op rebuild (unchanged data) and a one-model change (one model's output price),
-  right after the cold build, with its build cache in play, counting the files actually
-  rewritten (inode or mtime changed) and the bytes the process wrote (`wchar` of
-  /proc/self/io); then the next change (another model's price), the first rebuild with
-  the writer's spare tree (the tree the previous swap replaced) to update;
+The rebuilds child (first) then measures a no-op rebuild (unchanged data) and a one-model
+change (one model's output price) with the build cache of its cold build in play,
+counting the files actually rewritten (inode or mtime changed) and the bytes the process
+wrote (`wchar` of /proc/self/io); then the next change (another model's price), the
+first rebuild with the writer's spare tree (the tree the previous swap replaced) to
+update. Their ratios are taken against the cold build they followed. Measured after the
+floors in one process instead, the floors' 175,000 files written and deleted made the
+first change 9.55 s instead of 7.18 s at 10,000 models (the linking child got through
+53,418 of 58,193 files before the first file; the pages stage took 3.59 s, not 1.55 s).
+
+The floors child then measures, after its cold build (the full build of the figures):
+
 - the floor: encoding the same final documents with msgspec (the same deterministic
   encoder and formatting) and writing the same files, bytes and paths (read back from
   the built site, the reads not timed), into a fresh directory with plain writes; three
   times (`--floor-runs`), the ratios taken against the fastest: the least a build must do
   (at 10,000 models the disk's writeback of the build's 1.2 GB, then of each floor's, took
-  one quiet run's floors from 5.5 s to 22.9 and 26.1 s). After the rebuilds: measured
-  before them, the floors' 175,000 files written and deleted made the first change 9.55 s
-  instead of 7.18 s (the linking child got through 53,418 of 58,193 files before the
-  first file, and the pages stage took 3.59 s, not 1.55 s);
+  one quiet run's floors from 5.5 s to 22.9 and 26.1 s; measured after the rebuilds in one
+  run, the fastest took 7.64 s, against 3.76-3.93 s right after the cold build in others);
 - side by side, the same cold build in one process (`workers=1`, no cache to use): what
   the build cost before it rendered pages in parallel.
 
 CPU includes the page workers (reaped children); peak RSS is given for the build
-process and for the largest worker. `--jobs` sets the workers (default: every CPU).
+process and for the largest worker (the floors child's). `--jobs` sets the workers
+(default: every CPU).
 Then, at the shipped data (`data/`), the CLI's start-up (`modelscores --help`) against a
 no-op `modelscores build`, each the fastest of five runs as separate processes
 (`--startup-runs`).
@@ -84,6 +89,7 @@ class BuildRun:
     api_bytes: dict[str, int] = field(default_factory=dict)
     floor: dict[str, float] = field(default_factory=dict)  # the fastest of `floors`
     floors: list[dict[str, float]] = field(default_factory=list)
+    rebuilt_from: float = 0.0  # wall s of the cold build the rebuilds followed (their own)
     noop: dict[str, float] = field(default_factory=dict)
     one_change: dict[str, float] = field(default_factory=dict)
     next_change: dict[str, float] = field(default_factory=dict)
@@ -273,8 +279,9 @@ def floors(
     return sorted(floors, key=lambda f: f["wall"])
 
 
-def run_child(data: Path, work: Path, models: int, floor_runs: int = 3) -> BuildRun:
-    """Everything for one N, in this (fresh) process."""
+def run_child(data: Path, work: Path, models: int, floor_runs: int, phase: str) -> BuildRun:
+    """One phase for one N, in this (fresh) process: `floors` (the cold build, the floors,
+    the one-process build) or `rebuilds` (a cold build, then the rebuilds it is the base of)."""
     from generator.output.pool import default_workers
 
     run = BuildRun(models=models, published=0, workers=default_workers())
@@ -282,22 +289,25 @@ def run_child(data: Path, work: Path, models: int, floor_runs: int = 3) -> Build
     site, floor_dir = work / "site", work / "floor"
     for path in (site, floor_dir):
         shutil.rmtree(path, ignore_errors=True)
-    documents = cold_build(run, data, site)["documents"]
-    run.api_bytes = api_sizes(site)
-    # The rebuilds right after the cold build, as a user's would; the floors after them.
-    run.noop = rebuild(data, site)
-    edited = work / "data-edited"
-    shutil.rmtree(edited, ignore_errors=True)
-    shutil.copytree(data, edited)
-    change_one_model(edited)
-    run.one_change = rebuild(edited, site)
-    change_one_model(edited, start=0.75)  # the next change: the writer's spare tree in play
-    run.next_change = rebuild(edited, site)
-    shutil.rmtree(edited, ignore_errors=True)
-    run.floors = floors(documents, site, floor_dir, floor_runs)
-    run.floor = run.floors[0]
-    del documents
-    run.one_process = one_process_build(data, work / "one-process" / "site")
+    captured = cold_build(run, data, site)
+    if phase == "floors":
+        run.floors = floors(captured["documents"], site, floor_dir, floor_runs)
+        run.floor = run.floors[0]
+        del captured
+        run.api_bytes = api_sizes(site)
+        run.one_process = one_process_build(data, work / "one-process" / "site")
+    else:
+        del captured
+        run.rebuilt_from = run.total_wall
+        run.noop = rebuild(data, site)
+        edited = work / "data-edited"
+        shutil.rmtree(edited, ignore_errors=True)
+        shutil.copytree(data, edited)
+        change_one_model(edited)
+        run.one_change = rebuild(edited, site)
+        change_one_model(edited, start=0.75)  # the next change: the writer's spare tree in play
+        run.next_change = rebuild(edited, site)
+        shutil.rmtree(edited, ignore_errors=True)
     run.load_average.append(os.getloadavg()[0])
     return run
 
@@ -315,19 +325,26 @@ def measure_size(
     started = time.perf_counter()
     write_dataset(SynthSpec(models=models, benchmarks=benchmarks, seed=seed), data)
     print(f"N={models}: data written in {time.perf_counter() - started:.1f} s", file=sys.stderr)
-    child_work = work / f"work-{models}"
-    child_work.mkdir(parents=True, exist_ok=True)
-    command = [
-        sys.executable, "-m", "bench.build", "--child",
-        "--data", str(data), "--work", str(child_work), "--models", str(models),
-        "--floor-runs", str(floor_runs),
-    ]  # fmt: skip
-    out = subprocess.run(command, capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.stderr.write(out.stderr)
-        raise SystemExit(f"N={models}: the build child failed (exit {out.returncode})")
-    run = BuildRun(**json.loads(out.stdout))
-    shutil.rmtree(child_work, ignore_errors=True)
+    phases = {}
+    for phase in ("rebuilds", "floors"):  # each its own cold build; floors' churn last
+        child_work = work / f"work-{models}-{phase}"
+        child_work.mkdir(parents=True, exist_ok=True)
+        command = [
+            sys.executable, "-m", "bench.build", "--child", phase,
+            "--data", str(data), "--work", str(child_work), "--models", str(models),
+            "--floor-runs", str(floor_runs),
+        ]  # fmt: skip
+        out = subprocess.run(command, capture_output=True, text=True)
+        if out.returncode != 0:
+            sys.stderr.write(out.stderr)
+            raise SystemExit(f"N={models}: the {phase} child failed (exit {out.returncode})")
+        phases[phase] = BuildRun(**json.loads(out.stdout))
+    run, rebuilt = phases["floors"], phases["rebuilds"]
+    run.rebuilt_from, run.noop = rebuilt.rebuilt_from, rebuilt.noop
+    run.one_change, run.next_change = rebuilt.one_change, rebuilt.next_change
+    run.load_average = [*rebuilt.load_average, *run.load_average]
+    for phase in phases:
+        shutil.rmtree(work / f"work-{models}-{phase}", ignore_errors=True)
     shutil.rmtree(data, ignore_errors=True)
     print(f"N={models}: built in {run.total_wall:.1f} s", file=sys.stderr)
     return run
@@ -381,6 +398,7 @@ def rebuild_table(runs: Sequence[BuildRun]) -> str:
     """No-op rebuild and one-model change: time, files and bytes actually written."""
     rows = []
     for run in runs:
+        rows.append([run.models, "its cold build", run.rebuilt_from, "", "", "", ""])
         changes = (
             ("no-op", run.noop),
             ("one model", run.one_change),
@@ -409,13 +427,13 @@ def target_table(runs: Sequence[BuildRun]) -> str:
     """The issue's targets, as ratios measured in the same run (parallel, cached builds)."""
     rows = []
     for run in runs:
-        full = run.total_wall
+        full, base = run.total_wall, run.rebuilt_from or run.total_wall
         rows.append(
             [run.models, run.workers, f"{full / run.floor['wall']:.1f}x",
              f"{run.one_process['wall'] / run.floor['wall']:.1f}x",
              f"{run.one_process['wall'] / full:.2f}x",
-             f"{run.noop['wall'] / full:.3f}x", f"{run.one_change['wall'] / full:.2f}x",
-             f"{run.next_change['wall'] / full:.2f}x", run.peak_rss_mib, run.worker_peak_rss_mib,
+             f"{run.noop['wall'] / base:.3f}x", f"{run.one_change['wall'] / base:.2f}x",
+             f"{run.next_change['wall'] / base:.2f}x", run.peak_rss_mib, run.worker_peak_rss_mib,
              " -> ".join(f"{load:.1f}" for load in run.load_average)]
         )  # fmt: skip
     return table(
@@ -497,14 +515,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--floor-runs", type=int, default=3, help="floors per N (the ratios use the fastest)"
     )
-    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=("floors", "rebuilds"), help=argparse.SUPPRESS)
     parser.add_argument("--data", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--models", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.floor_runs < 1:
         parser.error("--floor-runs must be at least 1")
     if args.child:
-        run = run_child(args.data, args.work, args.models, args.floor_runs)
+        run = run_child(args.data, args.work, args.models, args.floor_runs, args.child)
         print(json.dumps(asdict(run)))
         return
     if args.jobs:
