@@ -160,7 +160,7 @@ def _build(data_dir: Path, out_dir: Path, config: SiteConfig, workers: int) -> B
     # they are complete (their entries stand alone, keyed by their inputs), and the site's
     # files are written from the render stage on.
     with SiteWriter(out_dir, state.manifest.trees) as site:
-        site.start_linking()  # no spare: a child links the live site while this computes
+        site.start_linking()  # a child checks the spare, or links the live site, meanwhile
         with timer.stage("load"):
             record_cache = RecordCache(out_dir)
             dataset = load_dataset(data_dir, record_cache)

@@ -84,26 +84,20 @@ class LinkedCopy:
         if stop:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self._pid, signal.SIGUSR1)
-        chunks: list[bytes] = []
         try:
-            while chunk := os.read(self._read, 1 << 16):
-                chunks.append(chunk)
-        except OSError:
-            chunks = []
+            report = _report(self._pid, self._read)
         finally:
-            os.close(self._read)
-        _, status = os.waitpid(self._pid, 0)
+            self._read = -1  # closed, whatever happened
         self._pid = 0
-        report = b"".join(chunks)
-        if not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and report.endswith(_END)):
+        if report is None:
             return None
-        count, *missed = report[: -len(_END)].split(b"\0")
+        count, *missed = report.split(b"\0")
         return int(count), {rel.decode() for rel in missed if rel}
 
     def stop(self) -> None:
         """Kill the child, if still running, and reap it."""
         _kill(self._pid, self._read)
-        self._pid = 0
+        self._pid, self._read = 0, -1
 
     def _child(self, write: int) -> int:  # pragma: no cover - runs in the child
         stopped: list[bool] = []
@@ -184,25 +178,17 @@ class SpareCheck:
         """The child's answer (waiting for it); None when it failed or was never started."""
         if not self._pid:
             return None
-        chunks: list[bytes] = []
         try:
-            while chunk := os.read(self._read, 64):
-                chunks.append(chunk)
-        except OSError:
-            chunks = []
+            report = _report(self._pid, self._read)
         finally:
-            os.close(self._read)
-        _, status = os.waitpid(self._pid, 0)
+            self._read = -1  # closed, whatever happened
         self._pid = 0
-        answer = b"".join(chunks)
-        if not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0):
-            return None
-        return {b"1" + _END: True, b"0" + _END: False}.get(answer)
+        return {b"1": True, b"0": False}.get(report) if report is not None else None
 
     def stop(self) -> None:
         """Kill the child, if still running, and reap it."""
         _kill(self._pid, self._read)
-        self._pid = 0
+        self._pid, self._read = 0, -1
 
     def _child(self, write: int) -> int:  # pragma: no cover - runs in the child
         _send(write, (b"1" if self.check() else b"0") + _END)
@@ -237,6 +223,24 @@ def _fork(child: Callable[[int], int]) -> tuple[int, int]:
     return pid, read
 
 
+def _report(pid: int, read: int) -> bytes | None:
+    """What the child `pid` wrote on its pipe before the end mark, once it has exited (the
+    pipe closed, the child reaped); None unless it exited 0 after writing the end mark."""
+    chunks: list[bytes] = []
+    try:
+        while chunk := os.read(read, 1 << 16):
+            chunks.append(chunk)
+    except OSError:
+        chunks = []
+    finally:
+        os.close(read)
+    _, status = os.waitpid(pid, 0)
+    report = b"".join(chunks)
+    if not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and report.endswith(_END)):
+        return None
+    return report[: -len(_END)]
+
+
 def _send(write: int, data: bytes) -> None:  # pragma: no cover - runs in the child
     view = memoryview(data)
     while view:
@@ -244,13 +248,15 @@ def _send(write: int, data: bytes) -> None:  # pragma: no cover - runs in the ch
 
 
 def _kill(pid: int, read: int) -> None:
-    """Kill the child `pid`, if still running, reap it and close its pipe."""
-    if not pid:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-    os.close(read)
+    """Kill the child `pid` (0: none), if still running, and reap it; close its pipe's
+    read end `read` (-1: closed already)."""
+    if pid:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):  # reaped already
+            os.waitpid(pid, 0)
+    if read >= 0:
+        os.close(read)
 
 
 def _detach(keep: int, parent: int) -> None:  # pragma: no cover - runs in the child

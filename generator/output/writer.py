@@ -443,9 +443,13 @@ class SiteWriter:
         """Prepare the staging tree while the build computes, in a forked child: with a
         spare to update, check it against its record (`prelink.SpareCheck`); without one,
         link the live site into a new staging tree (`prelink.LinkedCopy`) that the first
-        file takes as the spare. Call it before the build starts any thread."""
-        if self._lock is None or self._stager is not None or self._copy is not None:
+        file takes as the spare. Call it before the build starts any thread. (A spare the
+        child finds changed is deleted when the tree opens, and the live site's unchanged
+        files are linked as they come: no copy ahead for that rare case.)"""
+        if self._lock is None or self._stager is not None:
             return
+        if self._copy is not None or self._spare_check is not None:
+            return  # started already
         spare = spare_path(self.out_dir)
         if not self.live or self.trees is None or not LinkedCopy.available():
             return
@@ -495,13 +499,21 @@ class SiteWriter:
         if self.trees is None:
             return False
         check, self._spare_check = self._spare_check, None
-        answer = check.result() if check is not None else None
+        answer = None
+        if check is not None:
+            try:
+                answer = check.result()
+            finally:
+                check.stop()  # reaped already, unless the wait was interrupted
         return is_recorded(spare, self.trees.spare) if answer is None else answer
 
     def _open_copy(self, copy: LinkedCopy) -> _Stager | None:
         """The linked copy, as far as it got, as the spare to update; None when it failed
         (then deleted)."""
-        done = copy.result()
+        try:
+            done = copy.result()
+        finally:
+            copy.stop()  # reaped already, unless the wait was interrupted
         root = Path(copy.target)
         if done is None:
             shutil.rmtree(root, ignore_errors=True)

@@ -18,6 +18,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -217,27 +218,56 @@ def _second_build(out: Path) -> Trees:
     return write_site(_new(), out, trees=write_site(_old(), out, trees=Trees()).trees).trees
 
 
-def test_the_spare_is_checked_by_a_child_and_updated(tmp_path: Path) -> None:
+def _inline_spare_checks(monkeypatch: pytest.MonkeyPatch, out: Path) -> list[Path]:
+    """Each check of the spare made in this process (the child's are not seen here)."""
+    calls: list[Path] = []
+    real = site.is_recorded
+
+    def recording(root: Path, record: Any) -> bool:
+        if Path(root) == spare_path(out):
+            calls.append(Path(root))
+        return real(root, record)
+
+    monkeypatch.setattr(site, "is_recorded", recording)
+    return calls
+
+
+def _reaped(pid: int) -> bool:
+    """Whether `pid`, a child of this process, has exited and been waited for."""
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def test_the_spare_is_checked_by_a_child_and_updated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = tmp_path / "site_out"
     trees = _second_build(out)
+    inline = _inline_spare_checks(monkeypatch, out)
     with SiteWriter(out, trees) as writer:
         writer.start_linking()
         check = writer._spare_check
         assert check is not None and writer._copy is None
+        pid = check._pid
         for rel, data in sorted(_old().items()):
             writer.put(rel, data)
-        assert writer._spare_check is None and not check._pid  # answered and reaped
+        assert inline == []  # the child's answer was taken
+        assert writer._spare_check is None and _reaped(pid)
         assert writer.stager.spare == trees.spare  # the spare updated, not a fresh tree
         report = writer.finish()
     assert _tree(out) == _old()
-    assert _tree(spare_path(out)) == _new()
     # The spare held _old() already: not one file written (the marker's new inode holds
     # the same bytes, counted as renewed, not written).
     assert (report.written, report.unchanged) == (0, len(_old()))
 
 
 @pytest.mark.parametrize("how", ["edited", "extra file"])
-def test_a_spare_the_child_finds_changed_is_not_used(tmp_path: Path, how: str) -> None:
+def test_a_spare_the_child_finds_changed_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
     out = tmp_path / "site_out"
     trees = _second_build(out)
     changed = spare_path(out) / "api/v1/models/m7/index"
@@ -246,31 +276,36 @@ def test_a_spare_the_child_finds_changed_is_not_used(tmp_path: Path, how: str) -
         changed.write_bytes(b"tampered\n")
     else:
         changed.with_name("planted").write_bytes(b"x")
+    inline = _inline_spare_checks(monkeypatch, out)
     with SiteWriter(out, trees) as writer:
         writer.start_linking()
         assert writer._spare_check is not None
         for rel, data in sorted(_old().items()):
             writer.put(rel, data)
+        assert inline == []  # the child said no
         assert not writer.stager.spare  # staged afresh
         writer.finish()
     assert _tree(out) == _old()
     assert b"tampered\n" not in _tree(spare_path(out)).values()
 
 
-def test_a_failed_check_is_made_again_when_the_tree_opens(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("damaged", [False, True])
+def test_a_check_without_an_answer_is_made_again_when_the_tree_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damaged: bool
 ) -> None:
     out = tmp_path / "site_out"
     trees = _second_build(out)
+    if damaged:
+        (spare_path(out) / "api/v1/models/m7/index").unlink()
     monkeypatch.setattr(prelink.SpareCheck, "_child", lambda self, write: 3)  # no answer
+    inline = _inline_spare_checks(monkeypatch, out)
     with SiteWriter(out, trees) as writer:
         writer.start_linking()
-        check = writer._spare_check
-        assert check is not None and check.result() is None
-        writer._spare_check = check  # taken again at the first file: checked inline
+        assert writer._spare_check is not None
         for rel, data in sorted(_old().items()):
             writer.put(rel, data)
-        assert writer.stager.spare == trees.spare
+        assert inline == [spare_path(out)]  # checked here instead
+        assert writer.stager.spare == ({} if damaged else trees.spare)
         writer.finish()
     assert _tree(out) == _old()
 
@@ -285,8 +320,40 @@ def test_a_check_never_taken_is_stopped(tmp_path: Path, monkeypatch: pytest.Monk
         assert check is not None
         pid = check._pid
         raise RuntimeError("a failed check before the first file")
-    assert _gone(pid)
+    assert _reaped(pid)
     assert _tree(out) == _new() and _tree(spare_path(out)) == _old()
+
+
+def test_a_wait_for_the_answer_cut_short_still_stops_the_child(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "site_out"
+    trees = _second_build(out)
+    monkeypatch.setattr(prelink.SpareCheck, "_child", lambda self, write: time.sleep(60) or 0)
+
+    def interrupted(pid: int, read: int) -> bytes | None:
+        os.close(read)
+        raise KeyboardInterrupt  # as a Ctrl-C while waiting would
+
+    monkeypatch.setattr(prelink, "_report", interrupted)
+    with pytest.raises(KeyboardInterrupt), SiteWriter(out, trees) as writer:
+        writer.start_linking()
+        check = writer._spare_check
+        assert check is not None
+        pid = check._pid
+        writer.put("index.html", b"<!doctype html>\n")
+    assert _reaped(pid) and check._read == -1
+    assert _tree(out) == _new() and not _debris(out)
+
+
+def test_linking_starts_once(tmp_path: Path) -> None:
+    out = tmp_path / "site_out"
+    trees = _second_build(out)
+    with SiteWriter(out, trees) as writer:
+        writer.start_linking()
+        first = writer._spare_check
+        writer.start_linking()
+        assert writer._spare_check is first  # no second child
 
 
 def test_without_syncfs_the_copied_links_folders_are_fsynced(
