@@ -26,6 +26,7 @@ from generator.output import prelink
 from generator.output import writer as site
 from generator.output.writer import (
     SITE_MARKER,
+    FileState,
     SiteWriter,
     Trees,
     WriteReport,
@@ -241,6 +242,20 @@ def _reaped(pid: int) -> bool:
     return False
 
 
+def _rewrite_to_old(out: Path, trees: Trees) -> dict[str, FileState]:
+    """Write _old() over the live site with the spare checked ahead (asserted: the site is
+    then _old()); returns the record of the tree the staging began from ({}: a fresh one)."""
+    with SiteWriter(out, trees) as writer:
+        writer.start_linking()
+        assert writer._spare_check is not None
+        for rel, data in sorted(_old().items()):
+            writer.put(rel, data)
+        began_from = dict(writer.stager.spare)
+        writer.finish()
+    assert _tree(out) == _old()
+    return began_from
+
+
 def test_the_spare_is_checked_by_a_child_and_updated(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -277,15 +292,8 @@ def test_a_spare_the_child_finds_changed_is_not_used(
     else:
         changed.with_name("planted").write_bytes(b"x")
     inline = _inline_spare_checks(monkeypatch, out)
-    with SiteWriter(out, trees) as writer:
-        writer.start_linking()
-        assert writer._spare_check is not None
-        for rel, data in sorted(_old().items()):
-            writer.put(rel, data)
-        assert inline == []  # the child said no
-        assert not writer.stager.spare  # staged afresh
-        writer.finish()
-    assert _tree(out) == _old()
+    assert _rewrite_to_old(out, trees) == {}  # staged afresh
+    assert inline == []  # the child said no
     assert b"tampered\n" not in _tree(spare_path(out)).values()
 
 
@@ -299,21 +307,19 @@ def test_a_check_without_an_answer_is_made_again_when_the_tree_opens(
         (spare_path(out) / "api/v1/models/m7/index").unlink()
     monkeypatch.setattr(prelink.SpareCheck, "_child", lambda self, write: 3)  # no answer
     inline = _inline_spare_checks(monkeypatch, out)
-    with SiteWriter(out, trees) as writer:
-        writer.start_linking()
-        assert writer._spare_check is not None
-        for rel, data in sorted(_old().items()):
-            writer.put(rel, data)
-        assert inline == [spare_path(out)]  # checked here instead
-        assert writer.stager.spare == ({} if damaged else trees.spare)
-        writer.finish()
-    assert _tree(out) == _old()
+    assert _rewrite_to_old(out, trees) == ({} if damaged else trees.spare)
+    assert inline == [spare_path(out)]  # checked here instead
+
+
+def _sleeping_child(self: prelink.SpareCheck, write: int) -> int:
+    time.sleep(60)  # killed long before
+    return 0
 
 
 def test_a_check_never_taken_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "site_out"
     trees = _second_build(out)
-    monkeypatch.setattr(prelink.SpareCheck, "_child", lambda self, write: time.sleep(60) or 0)
+    monkeypatch.setattr(prelink.SpareCheck, "_child", _sleeping_child)
     with pytest.raises(RuntimeError), SiteWriter(out, trees) as writer:
         writer.start_linking()
         check = writer._spare_check
@@ -329,7 +335,7 @@ def test_a_wait_for_the_answer_cut_short_still_stops_the_child(
 ) -> None:
     out = tmp_path / "site_out"
     trees = _second_build(out)
-    monkeypatch.setattr(prelink.SpareCheck, "_child", lambda self, write: time.sleep(60) or 0)
+    monkeypatch.setattr(prelink.SpareCheck, "_child", _sleeping_child)
 
     def interrupted(pid: int, read: int) -> bytes | None:
         os.close(read)
@@ -342,7 +348,7 @@ def test_a_wait_for_the_answer_cut_short_still_stops_the_child(
         assert check is not None
         pid = check._pid
         writer.put("index.html", b"<!doctype html>\n")
-    assert _reaped(pid) and check._read == -1
+    assert check is not None and check._read == -1 and _reaped(pid)
     assert _tree(out) == _new() and not _debris(out)
 
 
