@@ -94,9 +94,10 @@ def percentile(sorted_values: Sequence[float], pct: float) -> float:
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     """A Markdown table with right-aligned numeric columns."""
     cells = [[_cell(v) for v in row] for row in rows]
-    widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(headers)]
-    numeric = [
-        all(_is_number(r[i]) for r in cells) if cells else False for i in range(len(headers))
+    widths = [max([len(h), *(len(r[i]) for r in cells)]) for i, h in enumerate(headers)]
+    numeric = [  # an empty cell (no figure for that row) leaves a column numeric
+        any(r[i] for r in cells) and all(_is_number(r[i]) or not r[i] for r in cells)
+        for i in range(len(headers))
     ]
 
     def line(values: Sequence[str]) -> str:

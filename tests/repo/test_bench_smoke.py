@@ -32,6 +32,15 @@ def _collector_restored() -> Iterator[None]:
         gc.enable()
 
 
+def test_tables_keep_a_column_of_figures_right_aligned_past_empty_cells() -> None:
+    from bench.measure import table
+
+    lines = table(["rebuild", "wall s"], [["cold", 23.6], ["no-op", 0.56], ["note", ""]])
+    assert lines.splitlines()[1] == "|---------|-------:|"  # figures: right-aligned
+    assert lines.splitlines()[4] == "| note    |        |"
+    assert table(["rebuild", "wall s"], []) == "| rebuild | wall s |\n|---------|--------|"
+
+
 def test_synth_is_valid_and_deterministic(tmp_path: Path) -> None:
     spec = SynthSpec(models=60, benchmarks=14, seed=3)
     first = write_dataset(spec, tmp_path / "a")
