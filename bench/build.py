@@ -298,7 +298,6 @@ def run_child(data: Path, work: Path, models: int, floor_runs: int, phase: str) 
         run.one_process = one_process_build(data, work / "one-process" / "site")
     else:
         del captured
-        run.rebuilt_from = run.total_wall
         run.noop = rebuild(data, site)
         edited = work / "data-edited"
         shutil.rmtree(edited, ignore_errors=True)
@@ -340,7 +339,7 @@ def measure_size(
             raise SystemExit(f"N={models}: the {phase} child failed (exit {out.returncode})")
         phases[phase] = BuildRun(**json.loads(out.stdout))
     run, rebuilt = phases["floors"], phases["rebuilds"]
-    run.rebuilt_from, run.noop = rebuilt.rebuilt_from, rebuilt.noop
+    run.rebuilt_from, run.noop = rebuilt.total_wall, rebuilt.noop
     run.one_change, run.next_change = rebuilt.one_change, rebuilt.next_change
     run.load_average = [*rebuilt.load_average, *run.load_average]
     for phase in phases:

@@ -54,26 +54,52 @@ class Identity(Protocol):
     def inode(self) -> int: ...
 
 
-class LinkedCopy:
+class _Child:
+    """A forked child tied to the build (`_fork`) that reports over a pipe: `_child(write)`
+    runs in it; the parent collects the report once (`_collect`) or stops it (`stop`)."""
+
+    def __init__(self) -> None:
+        self._pid = 0
+        self._read = -1
+
+    def start(self) -> None:
+        """Fork the child (OSError when it cannot be)."""
+        self._pid, self._read = _fork(self._child)
+
+    def stop(self) -> None:
+        """Kill the child, if still running, and reap it."""
+        _kill(self._pid, self._read)
+        self._pid, self._read = 0, -1
+
+    def _collect(self) -> bytes | None:
+        """The child's report, waiting for it to exit (`_report`); the pipe is closed
+        whatever happens, the child reaped unless the wait was cut short."""
+        try:
+            report = _report(self._pid, self._read)
+        finally:
+            self._read = -1
+        self._pid = 0
+        return report
+
+    def _child(self, write: int) -> int:  # pragma: no cover - runs in the child
+        raise NotImplementedError
+
+
+class LinkedCopy(_Child):
     """Hard links of the files of `live` (the live site's record) from `source` into the
     empty folder `target` (folders made with `mode`), by a forked child."""
 
     def __init__(self, source: Path, target: Path, live: Mapping[str, Identity], mode: int):
+        super().__init__()
         self.source = os.fspath(source)
         self.target = os.fspath(target)
         self.live = live
         self.mode = mode
-        self._pid = 0
-        self._read = -1
 
     @staticmethod
     def available() -> bool:
         """Whether a child can be tied to the build's life here (Linux prctl)."""
         return sys.platform.startswith("linux") and hasattr(os, "fork")
-
-    def start(self) -> None:
-        """Fork the child (OSError when it cannot be)."""
-        self._pid, self._read = _fork(self._child)
 
     def result(self, stop: bool = True) -> tuple[int, set[str]] | None:
         """The copy so far (the child is told to stop where it is, unless not `stop`): how
@@ -84,20 +110,11 @@ class LinkedCopy:
         if stop:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self._pid, signal.SIGUSR1)
-        try:
-            report = _report(self._pid, self._read)
-        finally:
-            self._read = -1  # closed, whatever happened
-        self._pid = 0
+        report = self._collect()
         if report is None:
             return None
         count, *missed = report.split(b"\0")
         return int(count), {rel.decode() for rel in missed if rel}
-
-    def stop(self) -> None:
-        """Kill the child, if still running, and reap it."""
-        _kill(self._pid, self._read)
-        self._pid, self._read = 0, -1
 
     def _child(self, write: int) -> int:  # pragma: no cover - runs in the child
         stopped: list[bool] = []
@@ -160,35 +177,21 @@ class LinkedCopy:
                 folder = folder.rpartition("/")[0]
 
 
-class SpareCheck:
+class SpareCheck(_Child):
     """Whether the spare tree is exactly its record (`check`: `writer.is_recorded` of it),
     found by a forked child while the build loads: about 58,000 `stat` calls at 10,000
     models that the build would otherwise make before its first stage."""
 
     def __init__(self, check: Callable[[], bool]) -> None:
+        super().__init__()
         self.check = check
-        self._pid = 0
-        self._read = -1
-
-    def start(self) -> None:
-        """Fork the child (OSError when it cannot be)."""
-        self._pid, self._read = _fork(self._child)
 
     def result(self) -> bool | None:
         """The child's answer (waiting for it); None when it failed or was never started."""
         if not self._pid:
             return None
-        try:
-            report = _report(self._pid, self._read)
-        finally:
-            self._read = -1  # closed, whatever happened
-        self._pid = 0
+        report = self._collect()
         return {b"1": True, b"0": False}.get(report) if report is not None else None
-
-    def stop(self) -> None:
-        """Kill the child, if still running, and reap it."""
-        _kill(self._pid, self._read)
-        self._pid, self._read = 0, -1
 
     def _child(self, write: int) -> int:  # pragma: no cover - runs in the child
         _send(write, (b"1" if self.check() else b"0") + _END)
