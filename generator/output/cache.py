@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import io
 import os
 import stat
@@ -36,7 +35,7 @@ from pathlib import Path
 
 import msgspec
 
-from generator.digests import content_digest, digest
+from generator.digests import content_digest, digest, file_digest
 from generator.input.limits import tree_problems
 from generator.output.writer import FileState, Trees, holds, interrupted, is_recorded
 
@@ -57,7 +56,7 @@ def _tree_digest(root: Path, skip: Callable[[str], bool] = lambda _: False) -> b
     a link (which the loader refuses) changes the digest. Opens regular files only, so a
     FIFO planted in data/ cannot hang the build before the loader refuses it.
     """
-    h = hashlib.blake2b(digest_size=32)
+    entries: list[bytes] = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not skip(d))
         here = Path(dirpath)
@@ -68,18 +67,12 @@ def _tree_digest(root: Path, skip: Callable[[str], bool] = lambda _: False) -> b
             rel = path.relative_to(root).as_posix().encode()
             mode = path.lstat().st_mode
             if stat.S_ISLNK(mode):
-                h.update(digest(b"link", rel, os.fsencode(os.readlink(path))))
+                entries.append(digest(b"link", rel, os.fsencode(os.readlink(path))))
             elif stat.S_ISREG(mode):
-                h.update(digest(b"file", rel, _file_digest(path)))
+                entries.append(digest(b"file", rel, file_digest(path)))
             else:  # a FIFO or device: never opened (reading one could block or never end)
-                h.update(digest(b"other", rel, mode.to_bytes(4, "little")))
-    return h.digest()
-
-
-def _file_digest(path: Path) -> bytes:
-    """BLAKE2b of a regular file's bytes, read in chunks (memory stays small for any size)."""
-    with path.open("rb") as f:
-        return hashlib.file_digest(f, lambda: hashlib.blake2b(digest_size=32)).digest()
+                entries.append(digest(b"other", rel, mode.to_bytes(4, "little")))
+    return digest(*entries)
 
 
 def _code_digest() -> bytes:

@@ -62,7 +62,6 @@ import contextlib
 import ctypes
 import errno
 import fcntl
-import hashlib
 import itertools
 import os
 import shutil
@@ -74,6 +73,7 @@ from pathlib import Path, PurePosixPath
 
 import msgspec
 
+from generator.digests import content_digest
 from generator.errors import BuildError
 from generator.output.prelink import LinkedCopy, SpareCheck
 
@@ -106,11 +106,6 @@ class WriteReport(msgspec.Struct, frozen=True, kw_only=True):
     unchanged: int  # files kept from the previous site (linked or copied, not rewritten)
     swapped: bool  # False when the live site already held exactly these bytes
     trees: Trees = Trees()  # the record to give the next write
-
-
-def content_digest(data: bytes) -> bytes:
-    """The digest a `FileState` records for a file's bytes (SHA-256)."""
-    return hashlib.sha256(data).digest()
 
 
 def file_digests(files: Mapping[str, bytes]) -> dict[str, bytes]:
