@@ -32,7 +32,7 @@ from generator.documents.common import SPREAD_DECIMALS, EnvelopeFields, model_ur
 from generator.documents.models import dimension_scores_many
 from generator.input.records import Dataset
 from generator.scoring.history import Snapshot, SnapshotModel
-from generator.scoring.rounding import round_known, round_to_many
+from generator.scoring.rounding import round_known, round_to
 
 
 def history_documents(
@@ -168,10 +168,9 @@ def _summary(detail: HistoryDetail, config: SiteConfig) -> HistorySnapshot:
 
 
 def _ranges(ranked: Sequence[SnapshotModel]) -> list[tuple[float | None, float | None]]:
-    """Each ranked model's 95% range as published (`spread_or_none`), all rounded at once
-    (`round_to_many`: the same numbers as one at a time)."""
+    """Each ranked model's 95% range as published (`spread_or_none`)."""
     ends = [end for s in ranked for end in (s.composite_low95, s.composite_high95)]
-    rounded = round_known(ends, partial(round_to_many, digits=SPREAD_DECIMALS))
+    rounded = round_known(ends, partial(round_to, digits=SPREAD_DECIMALS))
     return list(zip(rounded[0::2], rounded[1::2], strict=True))
 
 

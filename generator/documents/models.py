@@ -40,7 +40,7 @@ from generator.input.records import (
     ReasoningConfigurationRecord,
 )
 from generator.scoring import round_to
-from generator.scoring.rounding import round_half_up_many, round_known
+from generator.scoring.rounding import round_half_up, round_known
 from generator.scoring.types import ModelScores, Scores
 
 UNSET = msgspec.UNSET
@@ -179,13 +179,12 @@ def dimension_scores(values: Sequence[float | None]) -> DimensionScores:
 
 
 def dimension_scores_many(rows: Sequence[Sequence[float | None]]) -> list[DimensionScores]:
-    """`dimension_scores` of each row, the values of all rounded at once, column-wise
-    (`round_half_up_many`: the same integers as `round_half_up` one at a time)."""
+    """`dimension_scores` of each row."""
     width = len(_DIMENSION_FIELDS)
     if any(len(row) != width for row in rows):
         raise ValueError(f"a row of dimension values is not {width} long")
     flat = [value for row in rows for value in row]
-    iqs = round_known(flat, round_half_up_many)
+    iqs = round_known(flat, round_half_up)
     return [
         DimensionScores(**dict(zip(_DIMENSION_FIELDS, iqs[start : start + width], strict=True)))
         for start in range(0, len(iqs), width)

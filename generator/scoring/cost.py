@@ -63,37 +63,12 @@ def _days(date: dt.date | None, other: dt.date | None) -> float:
     return float(abs((date - other).days))
 
 
-def closest_peers(
-    model: ModelRecord,
-    models: Mapping[str, ModelRecord],
-    composites: Mapping[str, float | None],
-    count: int,
-) -> list[ModelRecord]:
-    """The `count` measured models closest to `model`: composite IQ, release date, then id.
-
-    Only models with a composite take part, the model itself excluded; empty
-    when the model has no composite.
-    """
-    own = composites.get(model.id)
-    if own is None:
-        return []
-    candidates = []
-    for peer in models.values():
-        peer_iq = composites.get(peer.id)
-        if peer.id == model.id or peer.usage is None or peer_iq is None:
-            continue
-        key = (abs(peer_iq - own), _days(model.release_date, peer.release_date), peer.id)
-        candidates.append((key, peer))
-    candidates.sort(key=lambda item: item[0])
-    return [peer for _, peer in candidates[:count]]
-
-
 class PeerIndex:
-    """Measured models with a composite, sorted by composite: `closest_peers` without a full scan.
+    """Measured models with a composite, sorted by composite, made once per dataset.
 
-    `closest(model, count)` returns exactly what `closest_peers` returns (same key, same
-    ties) by walking outward from the model's composite and stopping once the `count`-th
-    distance is passed; O(log n + count) per query instead of O(n log n).
+    `closest(model, count)` walks outward from the model's composite and stops once the
+    `count`-th distance is passed (ties at it kept, then sorted by the full key):
+    O(log n + count) per query.
     """
 
     def __init__(
@@ -110,7 +85,8 @@ class PeerIndex:
         self._peers = [item[2] for item in measured]
 
     def closest(self, model: ModelRecord, count: int) -> list[ModelRecord]:
-        """The `count` measured models closest to `model` (as `closest_peers`)."""
+        """The `count` measured models closest to `model`: by composite distance, then
+        days between the release dates (unknown: last), then id; none without a composite."""
         own = self.composites.get(model.id)
         if own is None or count <= 0:
             return []
@@ -153,8 +129,7 @@ def estimate_cost(
 ) -> CostEstimate:
     """The waterfall a-e for one model; every multiplier source is named in `multiplier_from`.
 
-    `peer_index` (built once per dataset) makes step d fast; without it the peers are
-    found by a full scan, with the same result.
+    `peer_index` (built once per dataset) makes step d fast; without it one is made here.
     """
     base = base_price(model.prices)
     if base is None:
@@ -173,10 +148,8 @@ def estimate_cost(
         if ancestor is not None and ancestor.usage is not None:
             source = (ancestor.id,)
             return _priced(base, ancestor.usage.multiplier, "lineage-imputed", step, source)
-    if peer_index is not None:
-        peers = peer_index.closest(model, params.peer_count)
-    else:
-        peers = closest_peers(model, models, composites, params.peer_count)
+    index = peer_index if peer_index is not None else PeerIndex(models, composites)
+    peers = index.closest(model, params.peer_count)
     if peers:
         multiplier = round_to(
             geometric_mean([p.usage.multiplier for p in peers if p.usage is not None]),

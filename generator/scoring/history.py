@@ -36,19 +36,7 @@ from generator.input.records import (
     MethodologyRecord,
     ModelRecord,
 )
-from generator.scoring.engine import (
-    estimate_models,
-    estimate_values,
-    gather_results,
-)
-from generator.scoring.month_composite import (
-    composite_spreads,
-    month_bands,
-    month_composites,
-    month_ranks,
-)
-from generator.scoring.month_population import month_population
-from generator.scoring.monthly import MonthValues, month_values
+from generator.scoring.engine import estimate_models, estimate_values
 from generator.scoring.observations import ResultMemo
 from generator.scoring.tasks import TaskMap, in_process
 from generator.scoring.types import RankBand
@@ -218,57 +206,14 @@ def _event_dates(dataset: Dataset) -> list[dt.date]:
 
 
 def score_snapshot(dataset: Dataset, memo: ResultMemo | None = None) -> SnapshotScores:
-    """The published part of `compute_scores`: the same numbers, without what history omits.
+    """The published part of `compute_scores`, by the same functions: each model's
+    dimensions (`estimate_values`: `estimate_dimensions`' numbers without the detail
+    only its own documents show), composite, IQ, rank, composite sd, range and rank band.
 
     Leaves out the dimension rankings' bands, EQ, cost and domains, which no history
-    document shows. The dimensions (`estimate_values`' numbers), composites, composite sds,
-    ranges and rank bands are computed column-wise over the models (`monthly.py`: the same
-    arithmetic in the same order, the same exact band counts); ranks by the same code as
-    `compute_scores`. `memo` keeps the models' projected results from one month to the next
-    (made for `dataset`'s benchmarks). `score_snapshot_plainly` is the same, one model at a
-    time.
+    document shows. `memo` keeps the models' projected results from one month to the
+    next (made for `dataset`'s benchmarks).
     """
-    params = dataset.methodology.parameters
-    models, found = gather_results(dataset, memo)
-    ids = list(models)
-    population = month_population(dataset, [r.flat for r in found.values()])
-    values = month_values(models, population, params)
-    if values is None:
-        return score_snapshot_plainly(dataset, memo)
-    composites = month_composites(values, params.min_direct_dimensions)
-    published_iq, ranks = month_ranks(composites)
-    sds, lows, highs = composite_spreads(
-        values, composites, [r is not None for r in ranks], params.interval_z
-    )
-    bands = month_bands(composites, sds, ranks, params.interval_z)
-    dimensions = _dimension_values(values)
-    return SnapshotScores(
-        models={
-            m: SnapshotModel(
-                model_id=m,
-                dimensions=dimensions[row],
-                composite=composites[row],
-                iq=published_iq[row],
-                rank=ranks[row],
-                composite_sd=sds[row],
-                composite_low95=lows[row],
-                composite_high95=highs[row],
-                rank_band=bands[row],
-            )
-            for row, m in enumerate(ids)
-        }
-    )
-
-
-def _dimension_values(values: MonthValues) -> list[tuple[float | None, ...]]:
-    """Each row's seven values (Python floats), None where the estimate has none."""
-    found = values.value.astype(object)
-    found[~values.has] = None
-    return [tuple(row) for row in found.tolist()]
-
-
-def score_snapshot_plainly(dataset: Dataset, memo: ResultMemo | None = None) -> SnapshotScores:
-    """`score_snapshot` one model at a time (`estimate_values`), as `compute_scores` scores."""
     estimates = estimate_models(dataset, estimate_values, memo)
     z = dataset.methodology.parameters.interval_z
     spread = uncertainties(

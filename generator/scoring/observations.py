@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Mapping, Sequence
 
 import msgspec
@@ -81,32 +80,6 @@ def eq_projections(
     return tuple(p for bid, p in projections.items() if benchmarks[bid].category == "eq")
 
 
-class Flat(msgspec.Struct, frozen=True, kw_only=True):
-    """A model's grouped projections in one run, dimension by dimension, as packed machine
-    arrays (joined for a whole month without a Python step per projection): each one's
-    dimension (index in the slugs, `FLAT_INDEX`), projected IQ (float64, exactly) and
-    benchmark (index in the catalogue, `FLAT_INDEX`)."""
-
-    dimensions: bytes
-    iqs: bytes
-    benchmarks: bytes
-
-
-FLAT_INDEX = "q"  # the `array` type code of `Flat`'s indices: int64
-
-
-def flatten(
-    grouped: Mapping[str, Sequence[Projection]], slugs: Sequence[str], index: Mapping[str, int]
-) -> Flat:
-    """`grouped` as a `Flat` (`index`: benchmark id -> its place in the catalogue)."""
-    found = [(d, p) for d, slug in enumerate(slugs) for p in grouped[slug]]
-    return Flat(
-        dimensions=array(FLAT_INDEX, [d for d, _ in found]).tobytes(),
-        iqs=array("d", [p.iq for _, p in found]).tobytes(),
-        benchmarks=array(FLAT_INDEX, [index[p.benchmark] for _, p in found]).tobytes(),
-    )
-
-
 class ModelResults(msgspec.Struct, frozen=True, kw_only=True):
     """A model's results as scoring starts from them (each a function of its results and
     the benchmark catalogue alone)."""
@@ -114,7 +87,6 @@ class ModelResults(msgspec.Struct, frozen=True, kw_only=True):
     chosen: dict[str, ScoredResult]  # `best_results`
     projected: dict[str, Projection]  # `projections` of those
     grouped: dict[str, tuple[Projection, ...]]  # `group_by_dimension` of those
-    flat: Flat  # `grouped` flattened, for the history's column-wise scoring
 
 
 class ResultMemo:
@@ -129,7 +101,6 @@ class ResultMemo:
     def __init__(self, benchmarks: tuple[BenchmarkRecord, ...], slugs: Sequence[str]) -> None:
         self.benchmarks = benchmarks
         self._by_id = {b.id: b for b in benchmarks}
-        self._index = {b.id: i for i, b in enumerate(benchmarks)}
         self._projected: dict[tuple[str, float], float] = {}  # (benchmark, raw) -> IQ
         self._slugs = tuple(slugs)
         self._known: dict[str, tuple[list[BenchmarkResultRecord], ModelResults]] = {}
@@ -144,7 +115,6 @@ class ResultMemo:
         chosen = best_results(model, self._by_id, self._projected)
         projected = projections(chosen)
         grouped = group_by_dimension(projected, self._by_id, self._slugs)
-        flat = flatten(grouped, self._slugs, self._index)
-        found = ModelResults(chosen=chosen, projected=projected, grouped=grouped, flat=flat)
+        found = ModelResults(chosen=chosen, projected=projected, grouped=grouped)
         self._known[model.id] = (list(model.results), found)
         return found

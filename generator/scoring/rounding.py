@@ -5,9 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from decimal import ROUND_FLOOR, ROUND_HALF_EVEN, Context, Decimal
-from typing import TypeVar, cast
-
-import numpy as np
+from typing import TypeVar
 
 _HALF = Decimal("0.5")
 _NOISE = Decimal("1e-9")  # far below any published precision, far above float error
@@ -29,56 +27,12 @@ def round_half_up(x: float) -> int:
     return fast if fast is not None else _exact_half_up(x)
 
 
-def round_half_up_many(values: Sequence[float]) -> list[int]:
-    """`round_half_up` of each value: `_fast`'s test column-wise (numpy: the same floor,
-    difference and comparisons), the exact path for the values it leaves undecided."""
-    x = np.array(values, dtype=np.float64)
-    with np.errstate(invalid="ignore"):  # NaN and infinities: the exact path decides
-        base = np.floor(x)
-        fraction = x - base
-        near = np.abs(fraction - 0.5) <= _NEAR[0]
-        undecided = ~((-_FAST_LIMIT < x) & (x < _FAST_LIMIT)) | near
-        rounded = np.where(undecided, 0.0, base + (fraction > 0.5))
-    found: list[int] = rounded.astype(np.int64).tolist()
-    for i in np.flatnonzero(undecided).tolist():
-        found[i] = round_half_up(values[i])
-    return found
-
-
-def round_to_many(values: Sequence[float], digits: int) -> list[float]:
-    """`round_to` of each value: `_fast`'s test column-wise (numpy: the same product,
-    floor, difference and comparisons; the integer over 10**digits is correctly rounded
-    below 2**53, as Python's int / int), the exact path for the values it leaves undecided."""
-    if not 0 <= digits <= 8:
-        return [round_to(v, digits) for v in values]
-    x = np.array(values, dtype=np.float64)
-    with np.errstate(invalid="ignore", over="ignore"):  # the exact path decides those
-        scaled = x * _POWERS[digits]
-        base = np.floor(scaled)
-        fraction = scaled - base
-        near = np.abs(fraction - 0.5) <= _NEAR[digits]
-        undecided = ~((-_FAST_LIMIT < scaled) & (scaled < _FAST_LIMIT)) | near
-        rounded = np.where(undecided, 0.0, base + (fraction > 0.5))
-    found: list[float] = (rounded.astype(np.int64) / _POWERS[digits]).tolist()
-    for i in np.flatnonzero(undecided).tolist():
-        found[i] = round_to(values[i], digits)
-    return found
-
-
 R = TypeVar("R")
 
 
-def round_known(
-    values: Sequence[float | None], round_many: Callable[[Sequence[float]], list[R]]
-) -> list[R | None]:
-    """`round_many` over the known values in one call, None kept where a value is None."""
-    if None not in values:  # every value known (the common case): no scatter
-        return list(round_many(cast(Sequence[float], values)))
-    known = [i for i, value in enumerate(values) if value is not None]
-    found: list[R | None] = [None] * len(values)
-    for i, rounded in zip(known, round_many([cast(float, values[i]) for i in known]), strict=True):
-        found[i] = rounded
-    return found
+def round_known(values: Sequence[float | None], round_one: Callable[[float], R]) -> list[R | None]:
+    """`round_one` of each known value, None kept where a value is None."""
+    return [None if value is None else round_one(value) for value in values]
 
 
 def round_to(x: float, digits: int) -> float:

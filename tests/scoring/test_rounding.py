@@ -13,7 +13,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from generator.scoring import rounding
-from generator.scoring.rounding import round_half_up, round_half_up_many, round_to, round_to_many
+from generator.scoring.rounding import round_half_up, round_to
 
 FLOATS = st.floats(min_value=-1e7, max_value=1e7, allow_nan=False, allow_infinity=False)
 DIGITS = st.integers(0, 8)
@@ -54,48 +54,3 @@ def test_values_next_to_a_half_round_as_the_decimal_rule(k: int, digits: int, ul
     x += ulps * 1e-12 * max(1.0, abs(x))
     assert _same(round_to(x, digits), rounding._exact_round_to(x, digits))
     assert round_half_up(x) == rounding._exact_half_up(x)
-
-
-@settings(max_examples=300)
-@given(
-    st.lists(
-        FLOATS
-        | st.sampled_from([114.5, -114.5, 102.49999999999999, 1e9, -1e9, 2e9])
-        | st.builds(
-            lambda k, ulps: (k + 0.5) + ulps * 2e-14,
-            st.integers(-200, 200),
-            st.integers(-3000, 3000),
-        ),
-        max_size=40,
-    )
-)
-@example([])
-def test_rounding_many_equals_rounding_each(values: list[float]) -> None:
-    """`round_half_up_many` (the fast test column-wise) against `round_half_up` one by one,
-    with values on, next to and far from a .5, and beyond the fast path's limit."""
-    assert round_half_up_many(values) == [round_half_up(v) for v in values]
-    assert round_half_up_many([102.5, 102.49999999999999, 102.49]) == [103, 103, 102]
-
-
-@given(
-    st.lists(
-        FLOATS
-        | st.sampled_from([0.125, -0.125, 1.005, 2.675, 1e7, -1e7, 2e7, 1e-320])
-        | st.builds(
-            lambda k, ulps: (k + 0.5) / 100 + ulps * 2e-16,
-            st.integers(-20000, 20000),
-            st.integers(-3000, 3000),
-        ),
-        max_size=40,
-    ),
-    st.sampled_from([0, 2, 4, 8, 9]),
-)
-@example([], 2)
-def test_rounding_many_to_digits_equals_rounding_each(values: list[float], digits: int) -> None:
-    """`round_to_many` (the fast test column-wise) against `round_to` one by one, with
-    values on, next to and far from a half step, beyond the fast path's limit, and digits
-    outside it (9: the exact path for all)."""
-    assert round_to_many(values, digits) == [round_to(v, digits) for v in values]
-    # 0.125 is exact in binary: half up to 0.13 (and -0.125 up to -0.12); the float 2.675
-    # is 2.67499999999999982..., which the 9-decimal snap takes to 2.675, so 2.68.
-    assert round_to_many([0.125, -0.125, 2.675], 2) == [0.13, -0.12, 2.68]

@@ -10,7 +10,7 @@ from support.scoring import PARAMETERS, iq_results, make_dataset, make_model
 
 from generator.input.records import HostedPriceRecord, ModelRecord, PricesRecord
 from generator.scoring import compute_scores
-from generator.scoring.cost import base_price, closest_peers, estimate_cost, geometric_mean
+from generator.scoring.cost import PeerIndex, base_price, estimate_cost, geometric_mean
 from generator.scoring.types import CostEstimate
 
 HOSTED = HostedPriceRecord(provider="Host", input=0.2, output=0.8, source_url="https://h.example")
@@ -124,7 +124,7 @@ def test_peers_tie_on_iq_break_by_release_date_then_id() -> None:
     composites = {"t": 110.0, "q1": 112.0, "q2": 108.0, "q0": 112.0}
     models = {m.id: m for m in (target, early, late, twin)}
     # all at IQ distance 2; q0 and q2 are 30 days away, q1 304: q0, q2 (id), then q1
-    assert [p.id for p in closest_peers(target, models, composites, 3)] == ["q0", "q2", "q1"]
+    assert [p.id for p in PeerIndex(models, composites).closest(target, 3)] == ["q0", "q2", "q1"]
 
 
 def test_no_composite_skips_peers_to_step_e() -> None:

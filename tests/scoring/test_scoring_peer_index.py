@@ -1,15 +1,16 @@
-"""`PeerIndex.closest` returns exactly what the full scan `closest_peers` returns."""
+"""`PeerIndex.closest` returns what a full scan of every model, sorted by the key, returns."""
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.scoring import make_model
 
 from generator.input.records import ModelRecord
-from generator.scoring.cost import PeerIndex, closest_peers
+from generator.scoring.cost import PeerIndex
 
 # Composites on a coarse grid so that distance ties (the key's second and third parts) are common.
 COMPOSITE = st.none() | st.integers(140, 300).map(lambda v: v / 2)
@@ -28,6 +29,30 @@ def _population(
     return models, composites
 
 
+def _days_apart(one: dt.date | None, other: dt.date | None) -> float:
+    return math.inf if one is None or other is None else float(abs((one - other).days))
+
+
+def _scan(
+    model: ModelRecord,
+    models: dict[str, ModelRecord],
+    composites: dict[str, float | None],
+    count: int,
+) -> list[str]:
+    """The reference: every other measured model with a composite, sorted by (composite
+    distance, days between the release dates or infinity, id), the first `count`."""
+    own = composites[model.id]
+    if own is None:
+        return []
+    keyed = []
+    for peer in models.values():
+        iq = composites[peer.id]
+        if peer.id != model.id and peer.usage is not None and iq is not None:
+            days = _days_apart(model.release_date, peer.release_date)
+            keyed.append(((abs(iq - own), days, peer.id), peer.id))
+    return [peer_id for _, peer_id in sorted(keyed)[:count]]
+
+
 @settings(max_examples=300, deadline=None)
 @given(rows=st.lists(ROW, min_size=1, max_size=30), count=st.integers(0, 5))
 def test_index_matches_full_scan(
@@ -36,7 +61,7 @@ def test_index_matches_full_scan(
     models, composites = _population(rows)
     index = PeerIndex(models, composites)
     for model in models.values():
-        expected = [p.id for p in closest_peers(model, models, composites, count)]
+        expected = _scan(model, models, composites, count)
         assert [p.id for p in index.closest(model, count)] == expected
 
 
