@@ -1,4 +1,4 @@
-"""The held-out checks of METHODOLOGY 3.2, for any version's dimension estimator.
+"""The held-out checks of docs/METHODOLOGY.md section 3.2, for any version's dimension estimator.
 
 (a) Benchmark hold-out: each result of every (model, dimension) with at least two results
 is left out in turn; the data is re-estimated without it (offsets, `sigma_b`, regression

@@ -3,7 +3,7 @@
 `python -m bench.methodology [--data-dir data] [--update-docs]` prints, for methodology
 version 3 (the generator's) and version 2 (`bench/methodology_v2.py`) side by side:
 
-1. The held-out checks of METHODOLOGY 3.2 (`bench/holdout.py`): each benchmark result, and
+1. The held-out checks of docs/METHODOLOGY.md 3.2 (`bench/holdout.py`): each benchmark result, and
    each whole direct dimension of models with three or more, left out and predicted from the
    rest; mean log predictive density (LPD, higher is better), mean absolute error (MAE) and
    the share inside the 95% predictive interval (coverage), with a paired bootstrap over
@@ -250,7 +250,7 @@ class Check:
 
 
 def interval_checks(dataset: Dataset) -> list[Check]:
-    """Both held-out checks of METHODOLOGY 3.2 for both versions (`bench/holdout.py`)."""
+    """Both held-out checks of docs/METHODOLOGY.md 3.2 for both versions (`bench/holdout.py`)."""
     z = dataset.methodology.parameters.interval_z
     fitted = Fitted(dataset)
     scored = score(fitted, held_out_cases(fitted), VERSIONS)

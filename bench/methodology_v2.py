@@ -1,6 +1,6 @@
 """Methodology version 2's dimension estimates, kept to compare version 3 against.
 
-Version 2 (METHODOLOGY.md before 2026-11-25.3): abstract reasoning is the plain mean of
+Version 2 (docs/METHODOLOGY.md, Versions): abstract reasoning is the plain mean of
 the model's direct projections (sd `sqrt(sum sigma_b^2) / k`), else a blend
 `w * legacy + (1 - w) * predicted` (sd: the fit's residual sd), else the population mean;
 dimensions 2-7 combine `mu_P` (sd `sigma_predecessor` = 10) and `C` (a flat sd

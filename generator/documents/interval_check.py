@@ -1,4 +1,4 @@
-"""The methodology's interval check as published (METHODOLOGY 3.2): figures from the data.
+"""The methodology's interval check as published (docs/METHODOLOGY.md 3.2): figures from the data.
 
 `bench/methodology.py` measures the figures and writes them into `data/methodology.toml`;
 the build only rounds them and states them in one sentence, so it stays deterministic.

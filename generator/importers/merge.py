@@ -1,5 +1,5 @@
 """Apply observations to data/ documents: each model's best published row per benchmark
-(at any setting, labelled with it: METHODOLOGY.md 1.1), one domain row per model,
+(at any setting, labelled with it: docs/METHODOLOGY.md section 1.1), one domain row per model,
 benchmark and harness; values entered by hand (`pinned = true`) are never overwritten."""
 
 from __future__ import annotations

@@ -340,7 +340,7 @@ class DimensionRecord(Record, kw_only=True, frozen=True):
 
 
 class ParametersRecord(Record, kw_only=True, frozen=True):
-    """Every tunable number of METHODOLOGY.md."""
+    """Every tunable number of the method (docs/METHODOLOGY.md, Parameters)."""
 
     offset_shrinkage: Annotated[float, Meta(ge=0)]
     sigma_benchmark: Annotated[float, Meta(gt=0)]
@@ -379,7 +379,7 @@ Share = Annotated[float, Meta(ge=0, le=1)]
 
 
 class HeldOutCheckRecord(Record, kw_only=True, frozen=True):
-    """One held-out check of the stated ranges (METHODOLOGY 3.2), written by the bench."""
+    """One held-out check of the stated ranges (docs/METHODOLOGY.md 3.2), written by the bench."""
 
     id: HeldOutId
     cases: Annotated[int, Meta(ge=0)]

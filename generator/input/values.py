@@ -1,6 +1,6 @@
 """Checks of raw values: bounds per benchmark.
 
-METHODOLOGY.md section 1: every benchmark (scored, EQ, domain) declares the bounds of a
+docs/METHODOLOGY.md section 1: every benchmark (scored, EQ, domain) declares the bounds of a
 valid raw value; a result outside them is a data error, never clamped. Efforts are labels
 (section 1.1, version 3): each benchmark takes the model's best published row at any
 setting and carries that setting, so results of one benchmark family may differ in effort.

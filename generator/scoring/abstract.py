@@ -1,4 +1,4 @@
-"""The regression `R` of abstract reasoning on the other dimensions (METHODOLOGY 2.1)."""
+"""The regression `R` of abstract reasoning on the other dimensions (docs/METHODOLOGY.md 2.1)."""
 
 from __future__ import annotations
 

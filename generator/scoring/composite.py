@@ -1,4 +1,4 @@
-"""Composite IQ, coverage counts and ranks (METHODOLOGY section 3)."""
+"""Composite IQ, coverage counts and ranks (docs/METHODOLOGY.md section 3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Effective cost: base price times a usage multiplier (METHODOLOGY section 6)."""
+"""Effective cost: base price times a usage multiplier (docs/METHODOLOGY.md section 6)."""
 
 from __future__ import annotations
 

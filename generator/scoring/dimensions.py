@@ -1,4 +1,4 @@
-"""One model's estimate in one dimension (METHODOLOGY section 2, version 3).
+"""One model's estimate in one dimension (docs/METHODOLOGY.md section 2, version 3).
 
 Every dimension is a Normal posterior over its observations with a prior from
 `generator.scoring.priors`: dimensions 2 to 7 subtract benchmark offsets,

@@ -1,4 +1,4 @@
-"""Domain composites by partial pooling (METHODOLOGY section 5)."""
+"""Domain composites by partial pooling (docs/METHODOLOGY.md section 5)."""
 
 from __future__ import annotations
 

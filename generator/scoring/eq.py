@@ -1,4 +1,4 @@
-"""Emotional reasoning (EQ): outside the composite (METHODOLOGY section 4)."""
+"""Emotional reasoning (EQ): outside the composite (docs/METHODOLOGY.md section 4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Projection of a raw benchmark score onto the IQ scale (METHODOLOGY section 1)."""
+"""Projection of a raw benchmark score onto the IQ scale (docs/METHODOLOGY.md section 1)."""
 
 from __future__ import annotations
 

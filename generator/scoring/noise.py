@@ -1,4 +1,4 @@
-"""`sigma_b` per benchmark, estimated from the data (METHODOLOGY section 2.2, version 2).
+"""`sigma_b` per benchmark, estimated from the data (docs/METHODOLOGY.md section 2.2, version 2).
 
 Per dimension, over the models with at least two results there: `e_mb` is a
 result's observation minus the mean of the model's other observations;

@@ -1,4 +1,4 @@
-"""Benchmark offsets and direct dimension estimates (METHODOLOGY section 2.2)."""
+"""Benchmark offsets and direct dimension estimates (docs/METHODOLOGY.md section 2.2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Normal-normal posterior for one dimension (METHODOLOGY section 2.2)."""
+"""Normal-normal posterior for one dimension (docs/METHODOLOGY.md section 2.2)."""
 
 from __future__ import annotations
 

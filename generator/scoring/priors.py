@@ -1,4 +1,4 @@
-"""The prior of every dimension estimate (METHODOLOGY 2.1 and 2.2, version 3).
+"""The prior of every dimension estimate (docs/METHODOLOGY.md sections 2.1 and 2.2, version 3).
 
 Each prior combines, by precision, the Normal terms that exist for the model:
 the drift-adjusted predecessor `mu_P` (sd `sigma_predecessor`) and, for

@@ -62,7 +62,7 @@ class CostEstimate(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class RankBand(msgspec.Struct, frozen=True, kw_only=True):
-    """The ranks a model could hold at the stated confidence (METHODOLOGY 3.1)."""
+    """The ranks a model could hold at the stated confidence (docs/METHODOLOGY.md section 3.1)."""
 
     low: int  # best plausible rank
     high: int  # worst plausible rank

@@ -1,4 +1,4 @@
-"""Composite sd, stated 95% ranges and rank bands (METHODOLOGY section 3.1)."""
+"""Composite sd, stated 95% ranges and rank bands (docs/METHODOLOGY.md section 3.1)."""
 
 from __future__ import annotations
 
