@@ -192,7 +192,7 @@ def diff(
     "report_file",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Also write the report to this file.",
+    help="Also write the report to this file, its folder made if needed (build/ is git-ignored).",
 )
 @click.option(
     "--format",
@@ -219,6 +219,7 @@ def import_(
     text = render(run_import(data_dir, raw_dir, dry_run=dry_run), output)
     if report_file is not None:
         try:
+            report_file.parent.mkdir(parents=True, exist_ok=True)  # a run's artefact, e.g. build/
             report_file.write_text(text, encoding="utf-8")
         except OSError as exc:
             message = f"{report_file}: cannot write the report ({exc.strerror})"

@@ -209,7 +209,7 @@ def test_pinned_prices_survive_and_tier_prices_are_imported(data: Path) -> None:
 def test_dry_run_reports_in_markdown_and_writes_nothing(data: Path, tmp_path: Path) -> None:
     _edit(data / "models" / "gpt-5.5.toml", GPQA, 'benchmark = "gpqa-diamond"\nvalue = 0.5\n')
     before = _tree(data)
-    report = tmp_path / "report.md"
+    report = tmp_path / "build" / "import-report.md"  # an artefact: its folder is made
     result = _import(data, RAW, "--dry-run", "--format", "markdown", "--report", str(report))
     assert result.exit_code == 0, result.output
     assert report.read_text(encoding="utf-8") == result.output
