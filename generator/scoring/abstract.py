@@ -36,13 +36,13 @@ def fit_predictor(samples: Sequence[tuple[float, float]]) -> AbstractPredictor |
     n = len(samples)
     if n == 0:
         return None
-    mean_x = sum(x for x, _ in samples) / n
-    mean_y = sum(y for _, y in samples) / n
-    sxx = sum((x - mean_x) ** 2 for x, _ in samples)
+    mean_x = math.fsum(x for x, _ in samples) / n
+    mean_y = math.fsum(y for _, y in samples) / n
+    sxx = math.fsum((x - mean_x) ** 2 for x, _ in samples)
     if sxx <= _FLAT:
         slope = 0.0
     else:
-        slope = sum((x - mean_x) * (y - mean_y) for x, y in samples) / sxx
+        slope = math.fsum((x - mean_x) * (y - mean_y) for x, y in samples) / sxx
     intercept = mean_y - slope * mean_x
     return AbstractPredictor(
         intercept=intercept,
@@ -58,5 +58,5 @@ def _residual_sd(
     """`sqrt(SSE / (n - 2))` of the unclamped line; None below three samples or at SSE 0."""
     if len(samples) < 3:
         return None
-    sse = sum((y - intercept - slope * x) ** 2 for x, y in samples)
+    sse = math.fsum((y - intercept - slope * x) ** 2 for x, y in samples)
     return math.sqrt(sse / (len(samples) - 2)) if sse > 0 else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from generator.scoring.types import DimensionEstimate, RankedEntry
@@ -32,7 +33,7 @@ def composite_score(dimensions: Sequence[DimensionEstimate], min_direct: int) ->
     present = [value for value in values if value is not None]
     if not present or len(present) != len(values):
         return None
-    return sum(present) / len(present)
+    return math.fsum(present) / len(present)
 
 
 def rank_entries(items: Sequence[tuple[str, float]], direction: Direction) -> list[RankedEntry]:

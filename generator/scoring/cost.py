@@ -117,7 +117,7 @@ class PeerIndex:
 
 def geometric_mean(values: Sequence[float]) -> float:
     """exp(mean(log v)) of positive values."""
-    return math.exp(sum(math.log(v) for v in values) / len(values))
+    return math.exp(math.fsum(math.log(v) for v in values) / len(values))
 
 
 def estimate_cost(

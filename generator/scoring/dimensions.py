@@ -7,6 +7,7 @@ abstract reasoning (dimension 1) has none.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import msgspec
@@ -80,7 +81,7 @@ def posterior_estimate(
         pairs = [(y, sigmas[p.benchmark]) for y, p in zip(ys, projections, strict=True)]
         mean, sd = posterior(prior.mean, prior.sd, pairs)
         if detail:
-            inputs = (*inputs, ("data-mean", sum(ys) / len(ys)))
+            inputs = (*inputs, ("data-mean", math.fsum(ys) / len(ys)))
     else:  # `posterior` gives the prior back exactly without observations
         mean, sd = prior.mean, prior.sd
     visible = evidence or shown

@@ -77,8 +77,8 @@ def compute_domain(
     observed composite.
     """
     scores = domain_projections(domain, composites)
-    observed = {model: sum(v.values()) / len(v) for model, v in scores.items()}
-    domain_mean = sum(observed.values()) / len(observed) if observed else 0.0
+    observed = {model: math.fsum(v.values()) / len(v) for model, v in scores.items()}
+    domain_mean = math.fsum(observed.values()) / len(observed) if observed else 0.0
     entries = []
     for model, values in scores.items():
         own = composites.get(model)

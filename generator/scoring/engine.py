@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 
@@ -115,7 +116,7 @@ def _predictor(direct: Mapping[str, Mapping[str, float | None]]) -> AbstractPred
 def _other_mean(direct: Mapping[str, float | None]) -> float | None:
     values = [direct[slug] for slug in DIMENSION_SLUGS[1:]]
     present = [v for v in values if v is not None]
-    return sum(present) / len(present) if present else None
+    return math.fsum(present) / len(present) if present else None
 
 
 def fixed_noise(dataset: Dataset) -> dict[str, BenchmarkNoise]:

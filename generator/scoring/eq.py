@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from generator.scoring.rounding import round_half_up
@@ -12,4 +13,4 @@ def eq_score(projections: Sequence[Projection]) -> int | None:
     """Rounded mean of the model's EQ projections; None without any."""
     if not projections:
         return None
-    return round_half_up(sum(p.iq for p in projections) / len(projections))
+    return round_half_up(math.fsum(p.iq for p in projections) / len(projections))

@@ -38,7 +38,7 @@ def _summaries(groups: Sequence[Observed]) -> dict[str, Summary]:
         k = len(group)
         if k < 2:
             continue
-        total = sum(y for _, y in group)
+        total = math.fsum(y for _, y in group)
         for benchmark, y in group:
             summary = sums.setdefault(benchmark, Summary(coupling={}))
             summary.models += 1
@@ -56,7 +56,7 @@ def _step(
     summary: Summary, variances: Mapping[str, float], prior_variance: float, kappa: float
 ) -> float:
     """One update of `sigma_b^2` from the current variances of the other benchmarks."""
-    noise_of_others = sum(c * variances[j] for j, c in summary.coupling.items())
+    noise_of_others = math.fsum(c * variances[j] for j, c in summary.coupling.items())
     spread = max(0.0, summary.mean_square - noise_of_others)
     return (summary.models * spread + kappa * prior_variance) / (summary.models + kappa)
 

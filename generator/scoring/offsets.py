@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 
 from generator.scoring.ladder import clamp_iq
@@ -25,7 +26,7 @@ def benchmark_offsets(
             counts.setdefault(projection.benchmark, 0)
         if len(projections) < 2:
             continue
-        total = sum(p.iq for p in projections)
+        total = math.fsum(p.iq for p in projections)
         others = len(projections) - 1
         for projection in projections:
             sums[projection.benchmark] += projection.iq - (total - projection.iq) / others
@@ -52,10 +53,10 @@ def direct_estimate(values: Sequence[float]) -> float | None:
     """
     if not values:
         return None
-    return clamp_iq(sum(values) / len(values))
+    return clamp_iq(math.fsum(values) / len(values))
 
 
 def population_mean(estimates: Iterable[float | None]) -> float | None:
     """Mean of the direct estimates that exist; None when there are none."""
     present = [value for value in estimates if value is not None]
-    return sum(present) / len(present) if present else None
+    return math.fsum(present) / len(present) if present else None

@@ -75,7 +75,7 @@ def cross_terms(slug: str, own_direct: Mapping[str, float | None]) -> tuple[floa
 
 def _cross_terms(slug: str, level: OwnLevel) -> tuple[float, int] | None:
     others = [value for other, value in level.present if other != slug]
-    return (sum(others) / len(others), len(others)) if others else None
+    return (math.fsum(others) / len(others), len(others)) if others else None
 
 
 def cross_mean(slug: str, own_direct: Mapping[str, float | None]) -> float | None:
@@ -106,7 +106,7 @@ def _predecessor_mean(slug: str, level: OwnLevel) -> tuple[float, float] | None:
     if value is None:
         return None
     gaps = [gap for other, gap in level.gaps if other != slug]
-    drift = sum(gaps) / len(gaps) if gaps else 0.0
+    drift = math.fsum(gaps) / len(gaps) if gaps else 0.0
     return value + drift, drift
 
 
@@ -124,7 +124,7 @@ def _labels(name: str) -> tuple[str, str]:
 def precision_weights(sds: Sequence[float]) -> tuple[list[float], float]:
     """Each term's weight `sd0^2 / sd_t^2` and the combined variance `sd0^2` (as `combine`)."""
     squares = [sd**2 for sd in sds]
-    variance = 1.0 / sum([1.0 / square for square in squares])
+    variance = 1.0 / math.fsum([1.0 / square for square in squares])
     return [variance / square for square in squares], variance
 
 
@@ -145,17 +145,17 @@ def combine(
     if len(terms) == 1:  # what the general path computes for one term, without its lists
         term = terms[0]
         square = term.sd**2
-        variance = 1.0 / (0.0 + 1.0 / square)  # `sum` of one float adds it to 0.0
+        variance = 1.0 / (1.0 / square)  # `fsum` of one float is that float
         alone = (*notes, (term.name, term.mean), (_labels(term.name)[0], term.sd)) if detail else ()
         return Prior(
-            mean=0.0 + variance / square * term.mean,
+            mean=variance / square * term.mean,
             sd=math.sqrt(variance),
             source=source,
             evidence=evidence,
             components=alone,
         )
     weights, variance = precision_weights([term.sd for term in terms])
-    mean = sum([w * term.mean for w, term in zip(weights, terms, strict=True)])
+    mean = math.fsum([w * term.mean for w, term in zip(weights, terms, strict=True)])
     parts: list[tuple[str, float]] = []
     if detail:
         parts += notes

@@ -18,7 +18,7 @@ from generator.scoring.types import DimensionEstimate, RankBand
 
 def composite_sd(sds: Sequence[float]) -> float:
     """`sqrt(sum sd_d^2) / n` over the dimensions (treated as independent)."""
-    return math.sqrt(sum(sd * sd for sd in sds)) / len(sds)
+    return math.sqrt(math.fsum(sd * sd for sd in sds)) / len(sds)
 
 
 def rank_bands(estimates: Mapping[str, tuple[float, float]], z: float) -> dict[str, RankBand]:

@@ -8,6 +8,7 @@ them with `detail=False`), on hypothesis-drawn models and predecessors.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import msgspec
@@ -34,7 +35,7 @@ ABSTRACT = DIMENSION_SLUGS[0]
 
 def _cross(slug: str, own: Mapping[str, float | None]) -> tuple[float, int] | None:
     others = [v for other, v in own.items() if other != slug and v is not None]
-    return (sum(others) / len(others), len(others)) if others else None
+    return (math.fsum(others) / len(others), len(others)) if others else None
 
 
 def _mu_p(
@@ -51,7 +52,7 @@ def _mu_p(
         for other, mine in own.items()
         if other != slug and mine is not None and (theirs := by_slug.get(other)) is not None
     ]
-    drift = sum(gaps) / len(gaps) if gaps else 0.0
+    drift = math.fsum(gaps) / len(gaps) if gaps else 0.0
     evidence = any(e.slug == slug and e.evidence for e in predecessor)
     term = Term(name="mu-P", mean=value + drift, sd=PARAMETERS.sigma_predecessor)
     return term, evidence, [("drift", drift)]
