@@ -31,17 +31,33 @@ class ModelRef(msgspec.Struct, frozen=True):
 
 
 class ModelEntry(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True):
-    """An added or removed model: its scores, their range, its rank and cost."""
+    """An added or removed model: its scores, their range, its rank and rank band, how many
+    of its seven dimensions are imputed, whether its composite is provisional, its cost."""
 
     id: str
     name: str
     rank: int | None = None
+    rank_low: int | None = None
+    rank_high: int | None = None
     composite_iq: float | None = None
     iq_low95: float | None = None
     iq_high95: float | None = None
+    imputed: int | None = None
+    provisional: bool | None = None
     emotional_reasoning: float | None = None
     effective_per_1m: float | None = None
     dimensions: dict[str, Any] = {}
+
+
+class InsertionMoves(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True):
+    """The moves an insertion alone caused: set when models were added and no other input
+    changed (no model's own data, no removal, no methodology or catalogue change beyond
+    the noise re-estimated from every result), so every other model moved only by it."""
+
+    models: int  # models that moved
+    most_places: int  # the largest place move on any ranking
+    most_iq: float  # the largest composite IQ move
+    outside_band: int  # models whose composite left the base build's 95% range
 
 
 class ModelChange(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True):
@@ -103,6 +119,7 @@ class Diff(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True):
     models_removed: list[ModelEntry] = []
     models_changed: list[ModelChange] = []
     causes: list[Cause] = []
+    insertion: InsertionMoves | None = None
     rankings: list[RankingChange] = []
     benchmarks: CatalogueChange | None = None
     methodology: MethodologyChange | None = None
@@ -113,6 +130,9 @@ class Diff(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True):
 
 
 NO_CHANGES = "no changes"
+PROVISIONAL_BELOW = 3
+"""A composite on fewer direct dimensions is provisional (METHODOLOGY v4), where the model
+document does not say so itself (`provisional`)."""
 
 
 def compare(base: Snapshot, new: Snapshot) -> Diff:
@@ -160,7 +180,50 @@ def compare(base: Snapshot, new: Snapshot) -> Diff:
         benchmarks=catalogue if catalogue != CatalogueChange() else None,
         methodology=methodology if methodology != MethodologyChange() else None,
     )
+    if added and _insertion_only(diff):
+        diff = msgspec.structs.replace(diff, insertion=_insertion_moves(diff, set(added)))
     return msgspec.structs.replace(diff, summary=summary(diff))
+
+
+def _insertion_only(diff: Diff) -> bool:
+    """Whether added models are the only input that changed."""
+    catalogue = diff.benchmarks or CatalogueChange()
+    return (
+        not diff.models_removed
+        and not any(c.own_data_changed for c in diff.models_changed)
+        and diff.methodology is None
+        and not catalogue.added
+        and not catalogue.removed
+        and all(set(moves) == {"noiseSd"} for moves in catalogue.changed.values())
+    )
+
+
+def _insertion_moves(diff: Diff, added: set[str]) -> InsertionMoves:
+    places = [
+        abs(m.after - m.before)
+        for r in diff.rankings
+        for m in r.moves
+        if m.before is not None and m.after is not None
+    ]
+    iq = [
+        abs(move.after - move.before)
+        for c in diff.models_changed
+        if (move := c.fields.get("iq")) is not None
+        and isinstance(move.before, int | float)
+        and isinstance(move.after, int | float)
+    ]
+    outside = sum(
+        1
+        for c in diff.models_changed
+        if (move := c.fields.get("iq")) is not None and move.within_band is False
+    )
+    moved = {c.id for c in diff.causes} - added
+    return InsertionMoves(
+        models=len(moved),
+        most_places=max(places, default=0),
+        most_iq=max(iq, default=0),
+        outside_band=outside,
+    )
 
 
 def rankings_moved(model_id: str, rankings: list[RankingChange]) -> list[tuple[str, Shift]]:
@@ -178,7 +241,13 @@ def summary(diff: Diff) -> str:
         _count(len(diff.models_removed), "model removed", "models removed"),
         _count(renamed, "model renamed", "models renamed"),
         _count(own, "model changed by its own data", "models changed by their own data"),
-        _count(len(diff.causes), "model moved by other inputs", "models moved by other inputs"),
+        _count(len(diff.causes), "model moved by other inputs", "models moved by other inputs")
+        if diff.insertion is None
+        else _count(
+            diff.insertion.models,
+            "model moved only by the insertion",
+            "models moved only by the insertion",
+        ),
         _count(len(diff.rankings) - domains, "ranking changed", "rankings changed"),
         _count(domains, "domain leaderboard changed", "domain leaderboards changed"),
         _count(len(catalogue.added), "benchmark added", "benchmarks added"),
@@ -273,13 +342,26 @@ def _entry(model: ModelSnapshot) -> ModelEntry:
         for path, value in fields.items()
         if path.startswith("dimensions.") and path.endswith(".iq")
     }
+    imputed = [
+        value
+        for path, value in fields.items()
+        if path.startswith("dimensions.") and path.endswith(".imputed")
+    ]
+    direct = sum(1 for value in imputed if value is False)
+    provisional = fields.get("provisional")
+    if not isinstance(provisional, bool) and fields.get("iq") is not None and imputed:
+        provisional = direct < PROVISIONAL_BELOW
     return ModelEntry(
         id=model.id,
         name=model.name,
         rank=fields.get("rank"),
+        rank_low=fields.get("rankLow"),
+        rank_high=fields.get("rankHigh"),
         composite_iq=fields.get("iq"),
         iq_low95=fields.get("iqLow95"),
         iq_high95=fields.get("iqHigh95"),
+        imputed=sum(1 for value in imputed if value is True) if imputed else None,
+        provisional=provisional if isinstance(provisional, bool) else None,
         emotional_reasoning=fields.get("emotionalReasoning"),
         effective_per_1m=fields.get("cost.effectivePer1M"),
         dimensions=dimensions,

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from generator.diff.changes import Diff, ModelChange, ModelEntry, Move, PlaceMove
+from generator.diff.changes import CatalogueChange, Diff, ModelChange, ModelEntry, Move, PlaceMove
 from generator.diff.snapshot import DOMAIN_PREFIX
 from generator.encoders import github_text
 
@@ -165,8 +165,22 @@ def entry_rows(entry: ModelEntry) -> Iterator[Row]:
         if entry.iq_low95 is not None
         else ""
     )
-    yield subject, "composite IQ", "", value(entry.composite_iq), band
-    yield subject, "rank", "", value(entry.rank), ""
+    state = []
+    if entry.imputed is not None:
+        state.append(f"{entry.imputed} of 7 dimensions imputed")
+    if entry.provisional:
+        state.append("provisional")
+    yield (
+        subject,
+        "composite IQ",
+        "",
+        value(entry.composite_iq),
+        ", ".join(p for p in (band, *state) if p),
+    )
+    rank_band = (
+        f"rank band {entry.rank_low}-{entry.rank_high}" if entry.rank_low is not None else ""
+    )
+    yield subject, "rank", "", value(entry.rank), rank_band
     yield subject, "effective cost (USD/1M)", "", value(entry.effective_per_1m), ""
     if entry.emotional_reasoning is not None:
         yield subject, "emotional reasoning", "", value(entry.emotional_reasoning), ""
@@ -207,6 +221,9 @@ def _sections(diff: Diff) -> Iterator[tuple[str, list[Row]]]:
     own = [c for c in diff.models_changed if c.own_data_changed]
     if own:
         yield "Models changed by their own data", [r for c in own for r in model_rows(c)]
+    if diff.insertion is not None:
+        yield "Moved only by the insertion", [("", "cause", "", insertion_line(diff), "")]
+        return
     if diff.causes:
         yield (
             "Models moved by other inputs: why",
@@ -220,6 +237,33 @@ def _sections(diff: Diff) -> Iterator[tuple[str, list[Row]]]:
         )
     for ranking in diff.rankings:
         yield heading(ranking.id, ranking.name), [place_row(m) for m in ranking.moves]
+    yield from _catalogue_and_methodology(diff)
+
+
+def insertion_line(diff: Diff) -> str:
+    """The moves an insertion alone caused, in one line."""
+    moves = diff.insertion
+    assert moves is not None
+    names = ", ".join(e.name for e in diff.models_added)
+    band = (
+        "all inside their 95% ranges"
+        if moves.outside_band == 0
+        else f"{moves.outside_band} outside their 95% range"
+    )
+    noise = len((diff.benchmarks or CatalogueChange()).changed)
+    refit = f"; noise re-estimated on {noise} benchmarks" if noise else ""
+    iq = (
+        f"composite IQ by at most {value(moves.most_iq)} ({band})"
+        if moves.most_iq
+        else "no composite IQ changed"
+    )
+    return (
+        f"{moves.models} other models moved only because {names} joined: places by at most"
+        f" {moves.most_places}, {iq}{refit}; every move is in `--format json`"
+    )
+
+
+def _catalogue_and_methodology(diff: Diff) -> Iterator[tuple[str, list[Row]]]:
     if diff.benchmarks is not None:
         catalogue = diff.benchmarks
         rows: list[Row] = [(b, "added", "", "", "") for b in catalogue.added]

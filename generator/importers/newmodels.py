@@ -1,6 +1,6 @@
-"""Upstream models we do not have: a model file each, published when it meets its source's
-rule (released on or after a date, direct results in at least N of the 7 dimensions),
-otherwise an unpublished draft; older models are listed as unmatched keys only."""
+"""Upstream models we do not have: a model file each when released on or after its source's
+date (`[publish]` of data/sources/<id>.toml), else listed as unmatched keys only. Each new
+file starts as a draft; the publish rule (publish.py) settles it once its results are in."""
 
 from __future__ import annotations
 
@@ -41,62 +41,51 @@ def model_id_for(key: str) -> str:
 
 def plan_new_models(
     unmatched: list[Observation],
-    rule_of: Mapping[str, tuple[dt.date, int]],
+    since_of: Mapping[str, dt.date],
     taken: set[str],
-    dimension_of: Mapping[str, str],
     identity: Mapping[str, Mapping[str, str]],
     infos: Mapping[str, ModelInfo],
+    labs: Mapping[str, tuple[str, str]],
 ) -> tuple[dict[str, Doc], list[Decision]]:
-    """New model documents and one decision per unmatched key of a source with a rule.
+    """New model documents (drafts) and one decision per unmatched key of a source with a
+    `[publish]` date.
 
     `identity` maps an upstream key (as written) to its identity row (Epoch's capabilities
     index: `Display name`, `Organization`, `Country`, `Release date`, `Model accessibility`);
-    `infos` are models.dev entries by model part, for open weights, prices and limits.
+    `infos` are models.dev entries by model part, for the release date, open weights, prices
+    and limits; `labs` names the lab of a models.dev provider folder as data/ does.
     """
     groups: dict[str, list[Observation]] = {}
     for obs in unmatched:
-        if obs.source in rule_of and obs.domain is None:
+        if obs.source in since_of and obs.domain is None:
             groups.setdefault(obs.base, []).append(obs)
     docs: dict[str, Doc] = {}
     decisions: list[Decision] = []
     for base, rows in sorted(groups.items()):
-        since, needed = rule_of[rows[0].source]
-        released = _release(rows, identity)
-        if released is None or released < since:
-            decisions.append(
-                Decision(
-                    base,
-                    None,
-                    False,
-                    f"released {released or 'unknown'}, before {since}: not imported",
-                    rows[0].source,
-                )
-            )
-            continue
+        source = min(o.source for o in rows)
+        since = since_of[source]
         model_id = model_id_for(base)
-        if not model_id or model_id in taken or model_id in docs:
-            decisions.append(
-                Decision(
-                    base,
-                    None,
-                    False,
-                    f"id '{model_id}' is taken: map the key by hand",
-                    rows[0].source,
-                )
-            )
+        info = infos.get(model_id) or infos.get(base.lower())
+        released = _release(rows, identity, info)
+        if released is None or released < since:
+            why = f"released {released or 'unknown'}, before {since}: not imported"
+            decisions.append(Decision(base, None, False, why, source))
             continue
-        dims = sorted({dimension_of[o.benchmark] for o in rows if o.benchmark in dimension_of})
-        published = len(dims) >= needed
-        docs[model_id] = _doc(model_id, base, rows, released, published, identity, infos)
-        why = f"released {released}, direct results in {len(dims)} of 7 ({', '.join(dims)})"
-        rule = f"rule: on/after {since} and {needed}+ dimensions"
-        decisions.append(Decision(base, model_id, published, f"{why}; {rule}", rows[0].source))
+        if not model_id or model_id in taken or model_id in docs:
+            why = f"id '{model_id}' is taken: map the key by hand"
+            decisions.append(Decision(base, None, False, why, source))
+            continue
+        docs[model_id] = _doc(model_id, base, rows, released, identity, info, labs)
+        decisions.append(Decision(base, model_id, False, f"released {released}", source))
     return docs, decisions
 
 
-def _release(rows: list[Observation], identity: Mapping[str, Mapping[str, str]]) -> dt.date | None:
+def _release(
+    rows: list[Observation], identity: Mapping[str, Mapping[str, str]], info: ModelInfo | None
+) -> dt.date | None:
     days = [parse_day(o.row.values.get("Release date", "")) for o in rows]
     days += [parse_day(identity.get(o.base, {}).get("Release date", "")) for o in rows]
+    days.append(info.release_date if info is not None else None)
     found = sorted(d for d in days if d is not None)
     return found[0] if found else None
 
@@ -106,19 +95,23 @@ def _doc(
     base: str,
     rows: list[Observation],
     released: dt.date,
-    published: bool,
     identity: Mapping[str, Mapping[str, str]],
-    infos: Mapping[str, ModelInfo],
+    info: ModelInfo | None,
+    labs: Mapping[str, tuple[str, str]],
 ) -> Doc:
     ident = identity.get(base, {})
     values = rows[0].row.values
-    info = infos.get(model_id) or infos.get(base.lower())
     name = _name(ident.get("Model name", ""), info, base)
     aliases = sorted({a for a in (name, base) if a.lower() != model_id}, key=str.lower)
+    lab = labs.get(info.key.split("/", 1)[0], ("", "")) if info is not None else ("", "")
     organization = (
-        (ident.get("Organization") or values.get("Organization") or "Unknown").split(",")[0].strip()
+        (ident.get("Organization") or values.get("Organization") or lab[0] or "Unknown")
+        .split(",")[0]
+        .strip()
     )
-    country = (ident.get("Country") or values.get("Country") or "Unknown").split(",")[0].strip()
+    country = (
+        (ident.get("Country") or values.get("Country") or lab[1] or "Unknown").split(",")[0].strip()
+    )
     open_weights = (
         info.open_weights
         if info is not None and info.open_weights is not None
@@ -135,7 +128,7 @@ def _doc(
         "max_output_tokens": info.max_output_tokens if info else None,
         "knowledge_cutoff": info.knowledge_cutoff if info else None,
         "open_weights": bool(open_weights),
-        "published": None if published else False,
+        "published": False,  # until the publish rule settles it (publish.py)
         "updated": None,  # set after the results are merged
         "results": [],
     }

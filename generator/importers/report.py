@@ -46,6 +46,7 @@ def _sections(outcome: Outcome) -> list[tuple[str, list[str]]]:
         ("Conflicts (pinned values kept)", outcome.changes.conflicts),
         ("Changes", outcome.changes.changed),
         ("New models", decisions),
+        ("Drafts (not published, and why)", outcome.drafts),
         ("Unmatched upstream keys", unmatched),
         ("Excluded on purpose", outcome.excluded),
         ("Results without a date", outcome.changes.undated),
@@ -64,6 +65,7 @@ def _doc(outcome: Outcome) -> dict[str, object]:
             {"key": d.key, "model": d.model, "published": d.published, "reason": d.reason}
             for d in outcome.decisions
         ],
+        "drafts": outcome.drafts,
         "unmatched": outcome.unmatched,
         "excluded": outcome.excluded,
         "undated": outcome.changes.undated,

@@ -35,6 +35,7 @@ from generator.importers.merge import (
 )
 from generator.importers.newmodels import Decision, plan_new_models
 from generator.importers.prices import InfoIndex, find_info, price_doc
+from generator.importers.publish import Standing, standing
 from generator.importers.toml_writer import dumps
 from generator.importers.upstream import UpstreamError
 from generator.input.load import load_dataset, parse_toml, read_data_file
@@ -59,6 +60,12 @@ class Outcome:
     excluded: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    standings: dict[str, Standing] = field(default_factory=dict)  # every model, by id
+
+    @property
+    def drafts(self) -> list[str]:
+        """Each unpublished model and why it is one."""
+        return [f"{m}: {s.reason}" for m, s in self.standings.items() if not s.published]
 
 
 def run_import(data_dir: Path, raw_dir: Path, *, dry_run: bool = False) -> Outcome:
@@ -77,15 +84,18 @@ def run_import(data_dir: Path, raw_dir: Path, *, dry_run: bool = False) -> Outco
     models = _model_docs(docs)
     outcome = Outcome()
     collected = collect(raw_dir, sources, models, bounds)
-    new_docs, outcome.decisions = _new_models(collected, sources, models, benchmarks)
+    new_docs, decisions = _new_models(collected, sources, models)
     if new_docs:
         models = {**models, **new_docs}
         collected = collect(raw_dir, sources, models, bounds)
-        outcome.decisions = _decide(new_docs, outcome.decisions, collected, sources, benchmarks)
-    outcome.unmatched = _unmatched(collected.unmatched, outcome.decisions)
+    outcome.unmatched = _unmatched(collected.unmatched, decisions)
     outcome.excluded = sorted(set(collected.excluded))
     outcome.notes = collected.notes
-    updated = _merge(docs, new_docs, collected, sources, benchmarks, domains, bounds, outcome)
+    needed = dataset.methodology.parameters.min_direct_dimensions
+    updated = _merge(
+        docs, new_docs, collected, sources, benchmarks, domains, bounds, needed, outcome
+    )
+    outcome.decisions = [_decided(d, outcome.standings) for d in decisions]
     outcome.counts = _counts(updated)
     texts = {rel: dumps(doc, header=HEADER) for rel, doc in updated.items()}
     changed = {
@@ -133,16 +143,9 @@ def _bounds(
 
 
 def _new_models(
-    collected: Collected,
-    sources: Mapping[str, SourceRecord],
-    models: Mapping[str, Doc],
-    benchmarks: Mapping[str, BenchmarkRecord],
+    collected: Collected, sources: Mapping[str, SourceRecord], models: Mapping[str, Doc]
 ) -> tuple[dict[str, Doc], list[Decision]]:
-    rules = {
-        s.id: (s.publish.released_on_or_after, s.publish.min_direct_dimensions)
-        for s in sources.values()
-        if s.publish
-    }
+    since = {s.id: s.publish.released_on_or_after for s in sources.values() if s.publish}
     taken = {m.lower() for m in models} | {
         str(a).lower() for d in models.values() for a in d.get("aliases", [])
     }
@@ -155,9 +158,8 @@ def _new_models(
         for s in ("litellm", "models-dev")
         for k, v in collected.identity.get(s, {}).items()
     }
-    dimension_of = {b.id: b.dimension for b in benchmarks.values() if b.dimension}
     docs, decisions = plan_new_models(
-        collected.unmatched, rules, taken, dimension_of, identity, infos
+        collected.unmatched, since, taken, identity, infos, _labs(models)
     )
     for doc in docs.values():
         if str(doc["name"]).lower() in names:
@@ -170,37 +172,27 @@ def _new_models(
     return docs, decisions
 
 
-def _decide(
-    new_docs: Mapping[str, Doc],
-    decisions: list[Decision],
-    collected: Collected,
-    sources: Mapping[str, SourceRecord],
-    benchmarks: Mapping[str, BenchmarkRecord],
-) -> list[Decision]:
-    """Publish each new model by its source's rule, counting direct results from every source."""
-    dims: dict[str, set[str]] = {}
-    for obs in collected.observations:
-        dimension = benchmarks[obs.benchmark].dimension if obs.domain is None else None
-        if obs.model in new_docs and dimension:
-            dims.setdefault(obs.model, set()).add(dimension)
-    out = []
-    for decision in decisions:
-        if decision.model is None:
-            out.append(decision)
-            continue
-        rule = sources[decision.source].publish
-        assert rule is not None
-        found = sorted(dims.get(decision.model, set()))
-        published = len(found) >= rule.min_direct_dimensions
-        new_docs[decision.model]["published"] = None if published else False
-        why = (
-            f"released {new_docs[decision.model]['release_date']}, direct results in"
-            f" {len(found)} of 7 dimensions ({', '.join(found)}); rule of {decision.source}:"
-            f" released on/after {rule.released_on_or_after},"
-            f" {rule.min_direct_dimensions}+ dimensions"
-        )
-        out.append(Decision(decision.key, decision.model, published, why, decision.source))
-    return out
+def _labs(models: Mapping[str, Doc]) -> dict[str, tuple[str, str]]:
+    """models.dev provider folder -> (provider, country) as data/ names that lab: the most
+    common among models priced from that folder (ties: the first by name)."""
+    seen: dict[str, dict[tuple[str, str], int]] = {}
+    for doc in models.values():
+        source = str((doc.get("prices") or {}).get("source", ""))
+        if source.startswith("models-dev:") and "/" in source:
+            folder = source.removeprefix("models-dev:").split("/", 1)[0]
+            lab = (str(doc["provider"]), str(doc["country"]))
+            seen.setdefault(folder, {}).setdefault(lab, 0)
+            seen[folder][lab] += 1
+    return {f: min(c, key=lambda lab: (-c[lab], lab)) for f, c in sorted(seen.items())}
+
+
+def _decided(decision: Decision, standings: Mapping[str, Standing]) -> Decision:
+    """A new model's decision as the publish rule settled it after the merge."""
+    if decision.model is None:
+        return decision
+    state = standings[decision.model]
+    why = f"{decision.reason}; {state.reason}"
+    return Decision(decision.key, decision.model, state.published, why, decision.source)
 
 
 def collected_identity(collected: Collected) -> list[Any]:
@@ -225,6 +217,7 @@ def _merge(
     benchmarks: Mapping[str, BenchmarkRecord],
     domains: Mapping[str, DomainRecord],
     bounds: Mapping[tuple[str | None, str], Bounds],
+    needed: int,
     outcome: Outcome,
 ) -> dict[str, Doc]:
     out = dict(docs)
@@ -266,6 +259,7 @@ def _merge(
         for name in (*doc.get("aliases", []), model_id)
     }
     indexes = {source: InfoIndex(infos) for source, infos in collected.identity.items()}
+    dimension_of = {b.id: b.dimension for b in benchmarks.values() if b.dimension}
     for model_id, doc in sorted(models.items()):
         label = f"models/{model_id}.toml"
         results = merge_results(
@@ -281,6 +275,17 @@ def _merge(
             kept + configs.get(model_id, []), key=lambda c: str(c["id"])
         )
         new["prices"] = _prices(model_id, doc, indexes, sources, outcome, doc_names)
+        state = standing(
+            doc.get("published", True) is not False,
+            "private" in doc,
+            results,
+            dimension_of,
+            needed,
+        )
+        outcome.standings[model_id] = state
+        new["published"] = None if state.published else False
+        if state.published and doc.get("published") is False and model_id not in new_docs:
+            outcome.changes.changed.append(f"{label}: published: a draft until now; {state.reason}")
         day = newest_date(new)
         new["updated"] = midnight(day) if day else doc.get("updated")
         if "private" in doc:

@@ -306,10 +306,11 @@ class SourceExclusionRecord(Record, kw_only=True, frozen=True):
 
 
 class PublishRuleRecord(Record, kw_only=True, frozen=True):
-    """When an upstream model we do not have is published (else an unpublished draft)."""
+    """Which upstream models we do not have get a model file: those released on or after a
+    day. Whether one is published is one rule for every source (the methodology's
+    `min_direct_dimensions`, generator/importers/publish.py)."""
 
     released_on_or_after: dt.date
-    min_direct_dimensions: Annotated[int, Meta(ge=1, le=7)] = 3
 
 
 class SourceRecord(Record, kw_only=True, frozen=True):

@@ -144,7 +144,7 @@ def test_every_ranking_place_move_is_reported_with_names() -> None:
     )
     new = _snapshot(
         _model("m-1", name="One"),
-        _model("m-2", name="Two"),
+        _model("m-2", name="Two", set={"benchmarkResults.gpqa-diamond.value": 0.65}),
         _model("m-3", name="Three"),
         rankings={"gpqa": _ranking("gpqa", ("m-3", 0.7), ("m-2", 0.65), ("m-1", 0.6))},
     )
@@ -737,3 +737,51 @@ def test_a_place_move_is_noise_only_when_the_model_itself_moved_inside_its_band(
     assert moves["m-1"].within_band is True
     # Two's score did not move: it rose because One fell, which is a neighbour, not noise
     assert moves["m-2"].within_band is None
+
+
+def _inserted(**other: object) -> tuple[Snapshot, Snapshot]:
+    """Two models, then a third inserted ahead of them (its composite on two direct
+    dimensions, five imputed); `other` changes m-2's own data in the new build too."""
+    composite = "composite-iq"
+    base = _snapshot(
+        _model("m-1", name="One"),
+        _model("m-2", name="Two", iq=118, rank=2),
+        rankings={composite: _ranking(composite, ("m-1", 120), ("m-2", 118), band="rank")},
+    )
+    imputed = {f"dimensions.d{n}.imputed": n >= 2 for n in range(7)}
+    added = _model("m-3", name="Three", iq=125, rank=1, rankLow=1, rankHigh=3, set=imputed)
+    new = _snapshot(
+        _model("m-1", name="One", iq=119, rank=2),
+        _model("m-2", name="Two", iq=118, rank=3, **other),
+        added,
+        rankings={
+            composite: _ranking(composite, ("m-3", 125), ("m-1", 119), ("m-2", 118), band="rank")
+        },
+    )
+    return base, new
+
+
+def test_a_one_model_insertion_names_it_once_and_sums_up_the_rest_in_one_line() -> None:
+    diff = compare(*_inserted())
+    assert diff.summary == (
+        "1 model added, 2 models moved only by the insertion, 1 ranking changed"
+    )
+    (entry,) = diff.models_added
+    assert (entry.rank_low, entry.rank_high, entry.imputed, entry.provisional) == (1, 3, 5, True)
+    text = render(diff, "text")
+    assert text.count("Three") == 2  # the line naming it, and the summary of the others
+    assert "composite IQ: 125 (95% range 117-123, 5 of 7 dimensions imputed, provisional)" in text
+    assert "rank: 1 (rank band 1-3)" in text
+    assert (
+        "  2 other models moved only because Three joined: places by at most 1, composite IQ"
+        " by at most 1 (all inside their 95% ranges); every move is in `--format json`"
+    ) in text.splitlines()
+    assert "One" not in text and "Two" not in text  # no row per model moved by it
+    assert len(json.loads(render(diff, "json"))["rankings"][0]["moves"]) == 3  # JSON has all
+
+
+def test_an_insertion_beside_another_change_lists_every_move() -> None:
+    diff = compare(*_inserted(cost__inputPer1M=2.0))  # Two's own price changed as well
+    assert diff.insertion is None
+    assert "1 model moved by other inputs" in diff.summary
+    assert "One" in render(diff, "text")

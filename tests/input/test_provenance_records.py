@@ -50,7 +50,6 @@ reason = "a different checkpoint"
 
 [publish]
 released_on_or_after = 2025-01-01
-min_direct_dimensions = 3
 """
 
 ARC = 'source_url = "https://example.org/arc"\n'
@@ -95,10 +94,10 @@ def test_sources_and_provenance_fields_load(data: Path) -> None:
     )
     dataset = load_dataset(data)
     source = next(s for s in dataset.sources if s.id == "test-hub")
-    assert (source.id, source.credit, source.publish and source.publish.min_direct_dimensions) == (
+    assert (source.id, source.credit, source.publish and source.publish.released_on_or_after) == (
         "test-hub",
         "Test Hub, 'Benchmarks'",
-        3,
+        dt.date(2025, 1, 1),
     )
     assert source.models[0].effort == "high"
     alpha = next(m for m in dataset.models if m.id == "alpha-1")
