@@ -183,9 +183,10 @@ def diff(
     "--raw",
     "raw_dir",
     type=click.Path(file_okay=False, path_type=Path),
-    default=Path("../shared/data-sources/raw"),
+    default=Path("raw"),
     show_default=True,
-    help="Folder of downloaded upstream files (paths as data/sources/*.toml name them).",
+    help="Folder of downloaded upstream files (paths as data/sources/*.toml name them); the"
+    " refresh fills raw/ (scripts/ci/refresh-download raw), git-ignored.",
 )
 @click.option(
     "--report",

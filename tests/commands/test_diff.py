@@ -701,6 +701,10 @@ def test_one_input_of_each_kind_every_move_reported_and_explained(
     # the same report as Markdown: the summary first, each moved ranking named
     code, markdown = _diff(str(base), str(new), "--format", "markdown")
     assert markdown.startswith(f"## modelscores diff\n\n**{github_text(diff['summary'])}**\n")
+    if "insertion" in diff:  # only models were added: the others' moves in one line
+        assert kind == "a new model" and "### Moved only by the insertion\n" in markdown
+        assert diff["insertion"]["models"] == len(causes)
+        return
     for ranking in diff["rankings"]:
         assert f"### {github_text(heading(ranking['id'], ranking['name']))}\n" in markdown
     for model_id, cause in causes.items():

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import rtoml
 from click.testing import CliRunner, Result
+from support.paths import UPSTREAM_RAW, needs_raw
 
 from generator.cli import cli
 from generator.errors import DataError
@@ -22,7 +23,8 @@ from generator.importers.run import write_checked
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "data"
-RAW = ROOT.parent / "shared" / "data-sources" / "raw"
+RAW = UPSTREAM_RAW
+pytestmark = needs_raw
 # The Terminal-Bench 2.0 rows the curated merge dropped (issue 25).
 TERMINAL_BENCH_ADDED = (
     "deepseek-v3.2", "gemini-2.5-flash", "glm-4.7", "glm-5", "gpt-5.2-codex", "gpt-5.4",

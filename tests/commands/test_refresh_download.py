@@ -1,5 +1,5 @@
 """The refresh's downloads (generator/refresh/download.py) from a local server on 127.0.0.1
-serving real upstream files of ../shared/data-sources/raw/: plain files, archive members, a
+serving real upstream files of raw/ (the refresh download): plain files, archive members, a
 CSV embedded in JavaScript; and every way a download fails, leaving no raw folder."""
 
 from __future__ import annotations
@@ -12,12 +12,14 @@ from typing import Any
 
 import msgspec
 import pytest
+from support.paths import UPSTREAM_RAW, needs_raw
 from support.upstream_server import Route, refused_url, upstream_server
 
 from generator.input.records import SourceRecord
 from generator.refresh.download import DownloadError, download_all
 
-RAW = Path(__file__).resolve().parents[3] / "shared" / "data-sources" / "raw"
+RAW = UPSTREAM_RAW
+pytestmark = needs_raw
 GPQA = "epoch_benchmark_data/gpqa_diamond.csv"
 HLE = "epoch_benchmark_data/hle_external.csv"
 EQ = "eqbench/eqbench3_leaderboard.csv"

@@ -1,6 +1,6 @@
 """The weekly refresh (.github/workflows/refresh.yml), its scripts run end to end: download
 from a local server on 127.0.0.1 standing in for every upstream site (serving the files of
-../shared/data-sources/raw/ as each upstream publishes them: Epoch's zip, models.dev's
+raw/ (the refresh download) as each upstream publishes them: Epoch's zip, models.dev's
 commit tarball, litellm's wheel, EQ-Bench's scripts, plain CSV and JSON), import, check,
 build, diff, and a stand-in `gh` for opening the pull request. No network.
 
@@ -27,11 +27,13 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 import yaml  # type: ignore[import-untyped]  # (pyyaml, through schemathesis; no stubs)
+from support.paths import UPSTREAM_RAW, needs_raw
 from support.standins import PYTHON_LINE
 from support.upstream_server import Route, refused_url, upstream_server
 
 ROOT = Path(__file__).resolve().parents[2]
-RAW = ROOT.parent / "shared" / "data-sources" / "raw"
+RAW = UPSTREAM_RAW
+pytestmark = needs_raw
 CI = ROOT / "scripts" / "ci"
 EQ = "eqbench/eqbench3_leaderboard.csv"
 EQ_ROW = b"claude-opus-4-7,1884.3,"  # EQ-Bench 3's row of a model data/ has
@@ -225,8 +227,8 @@ def test_the_workflow_runs_weekly_and_only_its_last_job_can_write() -> None:
     runs = {name: [s["run"] for s in job["steps"] if "run" in s] for name, job in jobs.items()}
     assert runs == {
         "refresh": [
-            'scripts/ci/refresh-download "$RUNNER_TEMP/raw"',
-            'scripts/ci/refresh-import "$RUNNER_TEMP/raw" "$RUNNER_TEMP/refresh"',
+            "scripts/ci/refresh-download raw",
+            'scripts/ci/refresh-import raw "$RUNNER_TEMP/refresh"',
         ],
         "propose": ['scripts/ci/refresh-pr "$RUNNER_TEMP/refresh"'],
     }

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 TESTS = Path(__file__).resolve().parents[1]
 REPO = TESTS.parent
 FIXTURE_DATA = TESTS / "data"  # the small hand-made data set the golden files come from
 SHIPPED_DATA = REPO / "data"  # the real data the site publishes
 GOLDEN = TESTS / "golden"
+# The upstream files as the refresh downloads them (`scripts/ci/refresh-download raw`): the
+# import's default `--raw`, git-ignored. Tests over the whole upstream run when it is filled
+# and are skipped in a clone without it.
+UPSTREAM_RAW = REPO / "raw"
 SHIPPED_BASE_URL = "https://scores.example.org/sub"  # with a path prefix, to catch root links
+NEEDS_RAW = "the upstream files are not downloaded: scripts/ci/refresh-download raw"
+needs_raw = pytest.mark.skipif(not UPSTREAM_RAW.is_dir(), reason=NEEDS_RAW)
