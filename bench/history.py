@@ -15,9 +15,10 @@ with the cyclic garbage collector off (as `build_site` runs):
   scored by `--jobs` forked workers
   (`generator/output/pool.py`, as a cold build runs it; **history wall, 1 process** and
   **N workers**; the scores checked equal);
-- where the commit keeps snapshots between builds (`generator.output.snapshots`), the
-  same replay again with the snapshots of the first one on disk (**history, cached**: what
-  a rebuild whose results did not change pays, a price edit say).
+- where the commit keeps snapshots between builds (`generator.cache.snapshots`, before
+  it `generator.output.snapshots`), the same replay again with the snapshots of the first
+  one on disk (**history, cached**: what a rebuild whose results did not change pays, a
+  price edit say).
 
 `--score-only` leaves out every replay (a few minutes less at 10,000 models).
 
@@ -106,9 +107,12 @@ if map_ordered is not None and replays:
     assert [s.scores for s in pooled] == [s.scores for s in snapshots]
 cached = None
 try:
-    from generator.output.snapshots import SnapshotCache
-except ImportError:
-    SnapshotCache = None
+    from generator.cache.snapshots import SnapshotCache
+except ImportError:  # a commit from before the cache layer
+    try:
+        from generator.output.snapshots import SnapshotCache
+    except ImportError:
+        SnapshotCache = None
 if SnapshotCache is not None and replays:
     site = Path(tempfile.mkdtemp()) / "site_out"
     store = SnapshotCache(site)

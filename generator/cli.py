@@ -87,7 +87,7 @@ def check(data_dir: Path) -> None:
 def build(data_dir: Path, out_dir: Path, base_url: str, mcp_origin: str | None) -> None:
     """Build the site (JSON API, OpenAPI, pages, hosting rules) from data/ into --out-dir."""
     from generator.api.urls import site_config
-    from generator.output.report import up_to_date_report
+    from generator.cache.report import up_to_date_report
 
     config = site_config(base_url, mcp_origin)
     report = up_to_date_report(data_dir, out_dir, config)  # before importing the pipeline

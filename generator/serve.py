@@ -33,7 +33,7 @@ from generator.api.hosting import (
 )
 from generator.api.urls import ALIAS_PREFIX, HTML_404, MCP_PATH, SiteConfig
 from generator.build import BuildReport, build_site
-from generator.output.report import up_to_date_report
+from generator.cache.report import up_to_date_report
 
 DEFAULT_TYPE = "application/octet-stream"
 API_NOT_FOUND_NAME = "not_found.json"

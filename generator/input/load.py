@@ -94,7 +94,7 @@ class DatasetSummary:
 
 
 class RecordStore(Protocol):
-    """Records parsed by an earlier build, by `record_key` (`generator/output/parsed.py`)."""
+    """Records parsed by an earlier build, by `record_key` (`generator/cache/records.py`)."""
 
     code: bytes  # the generator's version, part of every key
 

@@ -4,7 +4,7 @@
 renders the others, possibly in forked workers, handing each to a `Sink` as it is made
 (the build's site writer, which writes it at once, or a dict). The pages own this
 protocol; the build supplies the output cache, the worker pool and the writer
-(`generator/output/`). Without them every page is rendered here and kept in a dict.
+(`generator/cache/`). Without them every page is rendered here and kept in a dict.
 """
 
 from __future__ import annotations

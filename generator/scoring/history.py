@@ -15,7 +15,7 @@ dimension values, composite, rank, 95% range and rank band. It is scored by
 `score_snapshot` from `scoring_inputs` (the dataset without what that scoring never
 reads: names, prices, domains...), so its scores are a function of those inputs alone
 and can be reused by their digest (`SnapshotStore`, kept between builds by
-`generator/output/snapshots.py`).
+`generator/cache/snapshots.py`).
 """
 
 from __future__ import annotations

@@ -141,7 +141,7 @@ def test_a_build_too_large_for_the_rules_stops_before_scoring(
     def scored(*_: object) -> None:
         raise AssertionError("the build went on past loading")
 
-    monkeypatch.setattr(build, "history", scored)
+    monkeypatch.setattr(build.BuildMemo, "history", scored)
     monkeypatch.setattr(hosting, "MAX_REDIRECT_RULES", 10)
     out = tmp_path / "site_out"
     result = CliRunner().invoke(

@@ -16,19 +16,19 @@ from support.paths import FIXTURE_DATA
 
 from generator.api.urls import site_config
 from generator.build import build_site
-from generator.digests import content_digest
-from generator.output.cache import (
+from generator.cache.manifest import (
     Manifest,
     Output,
-    OutputCache,
     cache_path,
     history_cache_path,
     load_manifest,
     records_cache_path,
 )
-from generator.output.kept_scores import KeptScores, kept_scores_path
-from generator.output.parsed import RecordCache
-from generator.output.snapshots import SnapshotCache
+from generator.cache.outputs import OutputCache
+from generator.cache.records import RecordCache
+from generator.cache.scores import KeptScores, kept_scores_path
+from generator.cache.snapshots import SnapshotCache
+from generator.digests import content_digest
 
 
 def _returns_at_once(fifo: Path, read: Callable[[], object]) -> object:

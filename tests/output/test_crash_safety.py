@@ -40,8 +40,8 @@ from support.sitetree import (
     without_dac_override,
 )
 
-from generator.output.cache import cache_path, history_cache_path, records_cache_path
-from generator.output.kept_scores import kept_scores_path
+from generator.cache.manifest import cache_path, history_cache_path, records_cache_path
+from generator.cache.scores import kept_scores_path
 from generator.output.writer import spare_path
 
 SEED = 20251122

@@ -1,4 +1,4 @@
-"""The history's documents kept between builds (`generator/build.py` `history_stage`).
+"""The history's documents kept between builds (`generator/cache/history.py` `history_stage`).
 
 A rebuild whose history inputs (`history_inputs`, the code, the site settings) are the
 last build's keeps `/history`, every `/history/{date}`, every `/models/{id}/history` and
@@ -19,10 +19,10 @@ import pytest
 from support.paths import FIXTURE_DATA
 from support.sitetree import drop_caches
 
-from generator import build
 from generator.api.files import history_download, model_history_download
 from generator.api.urls import SiteConfig
 from generator.build import build_site
+from generator.cache import history as memo_history
 from generator.documents import assemble
 from generator.input.records import Dataset
 
@@ -60,13 +60,13 @@ def built(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
 def made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many times a build made the history's documents (replay and all)."""
     calls: list[int] = []
-    original = build.history_part
+    original = memo_history.history_part
 
     def counted(*args: object, **kwargs: object) -> object:
         calls.append(1)
         return original(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(build, "history_part", counted)
+    monkeypatch.setattr(memo_history, "history_part", counted)
     return calls
 
 
@@ -247,7 +247,7 @@ def test_a_wrong_key_would_be_caught(monkeypatch: pytest.MonkeyPatch, tmp_path: 
         models = tuple(msgspec.structs.replace(m, name="") for m in dataset.models)
         return right(msgspec.structs.replace(dataset, models=models))
 
-    monkeypatch.setattr(build, "history_inputs", without_names)
+    monkeypatch.setattr(memo_history, "history_inputs", without_names)
     build_site(data, site, SiteConfig())
     _rename(data)
     build_site(data, site, SiteConfig())

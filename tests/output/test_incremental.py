@@ -26,10 +26,12 @@ from support.sitetree import drop_caches
 
 from generator.api.urls import SiteConfig
 from generator.build import build_site
+from generator.cache import manifest as cache
+from generator.cache import outputs as memo_outputs
+from generator.cache.manifest import Manifest, cache_path
 from generator.digests import digest
 from generator.errors import DataError
-from generator.output import cache, pool
-from generator.output.cache import Manifest, cache_path
+from generator.output import pool
 from generator.pages import render
 
 Edit = tuple[str, int, float]
@@ -163,10 +165,10 @@ def _build_noting_reused(data: Path, site: Path) -> list[str]:
     """Build `data` into `site`; the names of the outputs the cache handed back, in order
     (by digest from its record, `kept`, or its bytes, `lookup`; `reused` asks `lookup`)."""
     seen: list[str] = []
-    originals = {name: getattr(cache.OutputCache, name) for name in ("kept", "lookup")}
+    originals = {name: getattr(memo_outputs.OutputCache, name) for name in ("kept", "lookup")}
 
     def spy(method: str) -> object:
-        def found(self: cache.OutputCache, name: str, key: bytes) -> bytes | None:
+        def found(self: memo_outputs.OutputCache, name: str, key: bytes) -> bytes | None:
             result: bytes | None = originals[method](self, name, key)
             if result is not None and name not in seen:
                 seen.append(name)
@@ -176,7 +178,7 @@ def _build_noting_reused(data: Path, site: Path) -> list[str]:
 
     with pytest.MonkeyPatch.context() as patch:
         for method in originals:
-            patch.setattr(cache.OutputCache, method, spy(method))
+            patch.setattr(memo_outputs.OutputCache, method, spy(method))
         build_site(data, site, SiteConfig())
     return seen
 

@@ -15,12 +15,13 @@ import msgspec
 import pytest
 from support.paths import FIXTURE_DATA
 
+from generator.cache import records as parsed
+from generator.cache.manifest import records_cache_path
+from generator.cache.records import RecordCache
 from generator.errors import DataError
 from generator.input import load
 from generator.input.load import load_dataset
-from generator.output import cache, parsed
-from generator.output.cache import records_cache_path
-from generator.output.parsed import RecordCache
+from generator.output import files as cache_files
 
 
 def _data_files(data: Path) -> list[Path]:
@@ -163,7 +164,7 @@ def test_a_rewrite_that_fails_keeps_the_old_cache_and_no_temporary_file(
     with monkeypatch.context() as patch:
         patch.setattr(parsed, "REWRITE_AFTER", 0)
         if fail == "write":
-            patch.setattr(cache, "write_cache_file", _half_written)
+            patch.setattr(cache_files, "write_cache_file", _half_written)
         else:
             patch.setattr(os, "replace", _not_renamed)
         store.save()

@@ -1,7 +1,7 @@
 """Today's scores from their kept price-independent part equal full scoring, byte for byte.
 
 `reuse_scores` takes `score_models`' part from the file beside the site
-(`generator/output/kept_scores.py`) when the scoring inputs and the code are the ones it
+(`generator/cache/scores.py`) when the scoring inputs and the code are the ones it
 was kept under, and recomputes only cost and domains. A price edit must be served from
 the file; any change to a scoring input must not be; a damaged file must read as empty.
 """
@@ -16,11 +16,10 @@ import pytest
 from support.paths import FIXTURE_DATA
 
 from bench.synth import SynthSpec, write_dataset
+from generator.cache.scores import KeptScores, kept_scores_path, reuse_scores
 from generator.input.load import load_dataset
 from generator.input.records import Dataset, ModelRecord
-from generator.output.kept_scores import KeptScores, kept_scores_path
 from generator.scoring import compute_scores
-from generator.scoring.kept import reuse_scores
 
 Change = Callable[[Dataset], Dataset]
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from generator.cache.snapshots import SnapshotCache, _Entry
 from generator.digests import digest
-from generator.output import cache as cache_files
-from generator.output.snapshots import SnapshotCache, _Entry
+from generator.output import files as cache_files
 from generator.scoring.history import SnapshotScores
 
 SCORES = msgspec.msgpack.encode(SnapshotScores(models={}))

@@ -2,7 +2,11 @@
 
 - The leaves import nothing of the tree; anything may import them.
 - The stages, bottom to top: input, scoring, the published contract (`api`), documents,
-  pages, output. A stage imports only the leaves and the stages below it.
+  pages, output, then the cache layer that memoises them (`cache`). A stage imports only
+  the leaves and the stages below it; no stage below the cache layer imports it, so each
+  is a pure function of its inputs with nothing kept between builds.
+- `generator/output/` knows bytes and paths only: it imports the leaves alone (never
+  records, scores, documents or pages).
 - The published side (`generator/api/`, `generator/pages/`, `mcp_server/`) never imports
   input records, scores or the document builders: it reads the contract only.
 - The core never imports the MCP sidecar; the CLI wires them. The sidecar reads only the
@@ -37,8 +41,11 @@ STAGES = (
     "generator.documents",
     "generator.pages",
     "generator.output",
+    "generator.cache",
 )
 """Bottom to top: each may import the ones before it."""
+BYTES_AND_PATHS = "generator.output"
+"""A stage that imports the leaves only."""
 PUBLISHED = ("generator.api", "generator.pages", "mcp_server")
 RECORDS_AND_SCORES = ("generator.input", "generator.scoring", "generator.documents")
 SIDECAR = "mcp_server"
@@ -106,6 +113,8 @@ def allowed(importer: str, imported: str) -> str | None:
         return None if source == WIRING else "only the CLI imports the sidecar"
     if source == SIDECAR:
         return None if target == "generator.api" else "the sidecar reads only the contract"
+    if source == BYTES_AND_PATHS and target in STAGES:
+        return "output knows bytes and paths only"
     if source in STAGES:
         if target in STAGES and STAGES.index(target) < STAGES.index(source):
             return None
@@ -188,14 +197,20 @@ def test_every_stage_and_leaf_exists(graph: Graph) -> None:
     [
         ("generator.input.records", "generator.api.contract", "below it"),
         ("generator.scoring.engine", "generator.documents.common", "below it"),
-        ("generator.pages.render", "generator.output.cache", "below it"),
+        ("generator.pages.render", "generator.cache.outputs", "below it"),
+        ("generator.scoring.engine", "generator.cache.scores", "below it"),
+        ("generator.input.load", "generator.cache.records", "below it"),
+        ("generator.output.writer", "generator.scoring.types", "bytes and paths only"),
+        ("generator.output.files", "generator.input.limits", "bytes and paths only"),
+        ("generator.output.pool", "generator.pages.render", "bytes and paths only"),
         ("generator.api.common", "generator.input.records", "contract only"),
         ("generator.pages.views", "generator.documents.downloads", "contract only"),
         ("mcp_server.tools", "generator.scoring", "contract only"),
         ("mcp_server.site", "generator.build", "reads only the contract"),
         ("generator.serve", "mcp_server.app", "only the CLI"),
         ("generator.launch", "mcp_server.site", "only the CLI"),
-        ("generator.output.cache", "generator.build", "no stage imports a command"),
+        ("generator.cache.memo", "generator.build", "no stage imports a command"),
+        ("generator.cache.outputs", "generator.checks", "no stage imports a command"),
         ("generator.vocabulary", "generator.api.contract", "a leaf"),
     ],
 )
@@ -210,7 +225,9 @@ def test_the_rules_refuse_the_arrows_that_run_back(importer: str, imported: str,
         ("generator.input.records", "generator.vocabulary"),
         ("generator.documents.models", "generator.scoring.types"),
         ("generator.pages.render", "generator.api.files"),
-        ("generator.output.snapshots", "generator.scoring.history"),
+        ("generator.cache.snapshots", "generator.scoring.history"),
+        ("generator.cache.manifest", "generator.output.writer"),
+        ("generator.output.writer", "generator.digests"),
         ("generator.cli", "mcp_server.app"),
         ("mcp_server.site", "generator.api.contract"),
         ("generator.build", "generator.pages.render"),

@@ -2,7 +2,7 @@
 
 Each snapshot is scored by `score_snapshot` from `scoring_inputs` (the dataset without what
 that scoring never reads); both must give exactly what `compute_scores` publishes for the
-dataset as it stood then. The snapshot cache (`generator/output/snapshots.py`) may then
+dataset as it stood then. The snapshot cache (`generator/cache/snapshots.py`) may then
 only ever save work: a damaged, foreign or stale entry is scored again.
 """
 
@@ -21,12 +21,12 @@ from support.paths import FIXTURE_DATA
 from bench.synth import SynthSpec, write_dataset
 from generator.api.urls import SiteConfig
 from generator.build import build_site
+from generator.cache.manifest import history_cache_path
+from generator.cache.snapshots import SnapshotCache
 from generator.digests import digest
 from generator.input.load import load_dataset
 from generator.input.records import Dataset
-from generator.output.cache import history_cache_path
 from generator.output.pool import map_ordered
-from generator.output.snapshots import SnapshotCache
 from generator.scoring import compute_scores
 from generator.scoring.history import (
     HELD,

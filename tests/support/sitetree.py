@@ -12,8 +12,8 @@ from pathlib import Path
 
 from generator.api.urls import SiteConfig
 from generator.build import build_site
-from generator.output.cache import cache_path, history_cache_path, records_cache_path
-from generator.output.kept_scores import kept_scores_path
+from generator.cache.manifest import cache_path, history_cache_path, records_cache_path
+from generator.cache.scores import kept_scores_path
 from support.paths import FIXTURE_DATA, REPO
 from support.servers import python_env
 

@@ -21,9 +21,10 @@ from pathlib import Path
 
 import msgspec
 
+from generator.cache import manifest
+from generator.cache.manifest import history_cache_path
 from generator.digests import digest
-from generator.output import cache
-from generator.output.cache import history_cache_path, read_cache_file
+from generator.output.files import read_cache_file, replace_cache_file
 from generator.scoring.history import SnapshotScores
 
 FORMAT = 1
@@ -44,7 +45,7 @@ class SnapshotCache:
 
     def __init__(self, out_dir: Path) -> None:
         self.folder = history_cache_path(out_dir)
-        self.code = cache.CODE  # the generator's version, part of every key
+        self.code = manifest.CODE  # the generator's version, part of every key
         self._used: set[str] = set()
         self._new: dict[str, tuple[bytes, bytes]] = {}  # by name: key, scores
         self.hits = 0
@@ -101,7 +102,7 @@ class SnapshotCache:
         """Write one snapshot file (a temporary one, renamed); whether it is there now."""
         entry = _Entry(format=FORMAT, key=key, content=digest(data), scores=data)
         try:
-            cache.replace_cache_file(self.folder / name, msgspec.msgpack.encode(entry))
+            replace_cache_file(self.folder / name, msgspec.msgpack.encode(entry))
         except OSError:
             return False
         return True

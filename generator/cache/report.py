@@ -12,7 +12,7 @@ from pathlib import Path
 
 import msgspec
 
-from generator.output.cache import Manifest, site_state
+from generator.cache.manifest import Manifest, site_state
 
 
 class BuildReport(msgspec.Struct, frozen=True, kw_only=True):

@@ -20,9 +20,10 @@ from typing import TypeVar
 
 import msgspec
 
+from generator.cache import manifest
+from generator.cache.manifest import records_cache_path
 from generator.digests import digest
-from generator.output import cache
-from generator.output.cache import read_cache_file, records_cache_path
+from generator.output.files import read_cache_file, replace_cache_file, temporary_path
 
 FORMAT = 1
 REWRITE_AFTER = 64
@@ -42,9 +43,9 @@ class RecordCache:
 
     def __init__(self, out_dir: Path) -> None:
         self.path = records_cache_path(out_dir)
-        self.code = cache.CODE
+        self.code = manifest.CODE
         with contextlib.suppress(OSError):  # a killed build's (the writer's lock is held)
-            os.unlink(cache.temporary_path(self.path))
+            os.unlink(temporary_path(self.path))
         self._old = self._read()
         self._used: dict[bytes, bytes] = {}
         self.hits = 0
@@ -99,4 +100,4 @@ class RecordCache:
         # On failure the old file, if any, is whole (replaced by a rename or not at all) and
         # still right: each record is keyed by its file's bytes and the code.
         with contextlib.suppress(OSError):
-            cache.replace_cache_file(self.path, data)
+            replace_cache_file(self.path, data)

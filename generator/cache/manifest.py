@@ -1,4 +1,4 @@
-"""The build cache: what the last build was made from, so a rebuild can skip the same work.
+"""The build cache's manifest: what the last build was made from, so a rebuild can skip it.
 
 One file beside the output directory, `.<name>.build-cache` (never inside the published
 tree), holds:
@@ -10,9 +10,8 @@ tree), holds:
   `generator/output/writer.py`). When both still match, the live site is exactly what a
   build would write now, and the build stops there.
 - `outputs`: for each cached output path, the key of its inputs (a hash the producer
-  computes, always including `code`) and the digest of the bytes it produced. A later
-  build with the same key reuses the live file's bytes, but only after hashing them back
-  to that digest, so a file changed or replaced since is produced again.
+  computes, always including `code`) and the digest of the bytes it produced
+  (`generator/cache/outputs.py` reuses them).
 
 Reuse rests on one rule: bytes are reused only when they hash to what the same key
 produced before. A missing, truncated, foreign or older-format cache decodes to an empty
@@ -23,8 +22,6 @@ build killed at any point leaves the previous cache or the new one, and either i
 from __future__ import annotations
 
 import contextlib
-import errno
-import io
 import os
 import stat
 import sys
@@ -35,9 +32,10 @@ from pathlib import Path
 
 import msgspec
 
-from generator.digests import content_digest, digest, file_digest
+from generator.digests import digest, file_digest
 from generator.input.limits import tree_problems
-from generator.output.writer import FileState, Trees, holds, interrupted, is_recorded
+from generator.output.files import read_cache_file, replace_cache_file
+from generator.output.writer import Trees, interrupted, is_recorded
 
 FORMAT = 2
 CACHE_SUFFIX = ".build-cache"
@@ -126,72 +124,15 @@ def cache_path(out_dir: Path) -> Path:
 
 
 def history_cache_path(out_dir: Path) -> Path:
-    """The folder of the history's scored snapshots (`generator/output/snapshots.py`)."""
+    """The folder of the history's scored snapshots (`generator/cache/snapshots.py`)."""
     out_dir = Path(os.path.abspath(out_dir))
     return out_dir.parent / f".{out_dir.name}{HISTORY_CACHE_SUFFIX}"
 
 
 def records_cache_path(out_dir: Path) -> Path:
-    """The file of the loader's parsed records (`generator/output/parsed.py`)."""
+    """The file of the loader's parsed records (`generator/cache/records.py`)."""
     out_dir = Path(os.path.abspath(out_dir))
     return out_dir.parent / f".{out_dir.name}{RECORDS_CACHE_SUFFIX}"
-
-
-def read_cache_file(path: Path) -> bytes:
-    """The bytes of a file kept beside the site (or in it); OSError unless a regular file.
-
-    Opened without blocking and checked on the opened file: a FIFO or device found where
-    a cache file goes is refused (read as nothing kept) instead of blocking the build.
-    Unbuffered, as fast as `Path.read_bytes` (the site's reused files are read this way).
-    """
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", str(path))
-        file = io.FileIO(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
-    with file:
-        return file.readall()
-
-
-def write_cache_file(path: Path, data: bytes) -> None:
-    """Write `data` to a new file at `path` (a temporary name its caller renames); OSError.
-
-    Created exclusively without following links; whatever is already there (a killed
-    build's file, a symlink planted there) is unlinked and the creation tried once more, so
-    a link is replaced, never written through (its target, anywhere, is left untouched).
-    """
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-    try:
-        fd = os.open(path, flags, 0o644)
-    except FileExistsError:
-        os.unlink(path)
-        fd = os.open(path, flags, 0o644)
-    with open(fd, "wb") as file:
-        file.write(data)
-
-
-def temporary_path(path: Path) -> Path:
-    """The name a file kept beside the site is written to before it is renamed to `path`."""
-    return path.with_name(path.name + ".tmp")
-
-
-def replace_cache_file(path: Path, data: bytes) -> None:
-    """Replace the file at `path` with `data` or leave it as it was; OSError.
-
-    Written to `temporary_path(path)` and renamed, so a killed build leaves whole files (and
-    a temporary one the next build removes); a failed write or rename leaves no temporary.
-    """
-    temporary = temporary_path(path)
-    try:
-        write_cache_file(temporary, data)
-        os.replace(temporary, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 def load_manifest(out_dir: Path) -> Manifest:
@@ -243,83 +184,6 @@ def _up_to_date(manifest: Manifest, inputs: bytes | None, out_dir: Path) -> bool
     if interrupted(Path(os.path.abspath(out_dir))):
         return False
     return is_recorded(Path(os.path.abspath(out_dir)), manifest.trees.live)
-
-
-class OutputCache:
-    """Reuse of single outputs by key, from the live site, checked against their digest.
-
-    A producer asks `reused(path, key)` before making an output and gives every output it
-    made to `record(path, key, content)` (`content`: the `content_digest` of its bytes, the
-    writer's digest too); `outputs` is then this build's table. Workers ask `lookup`,
-    which records nothing, and the parent records what they found.
-    """
-
-    def __init__(
-        self,
-        previous: Mapping[str, Output],
-        site: Path | None,
-        live: Mapping[str, FileState] | None = None,
-    ) -> None:
-        self._previous = previous
-        self._site = site
-        self._live = live or {}  # the writer's record of the live site
-        self.outputs: dict[str, Output] = {}
-        self.hits = 0
-
-    def kept(self, path: str, key: bytes) -> bytes | None:
-        """The digest of `path`'s live bytes, without reading them, when `key` made them and
-        the writer's record says the file is still the one it wrote (size, mtime, inode:
-        the trust a no-op build gives the whole site); else None. Records nothing."""
-        entry = self._previous.get(path)
-        state = self._live.get(path)
-        if entry is None or entry.key != key or state is None or state.digest != entry.content:
-            return None
-        return entry.content if self._site is not None and holds(self._site, path, state) else None
-
-    def lookup(self, path: str, key: bytes) -> bytes | None:
-        """The previous bytes of `path` if they came from `key` and are still on disk."""
-        entry = self._previous.get(path)
-        if entry is None or entry.key != key or self._site is None:
-            return None
-        try:
-            data = read_cache_file(self._site / path)  # not a FIFO put in its place
-        except OSError:
-            return None
-        return data if content_digest(data) == entry.content else None
-
-    def reused(self, path: str, key: bytes) -> bytes | None:
-        """`lookup`, recording the output as this build's when found."""
-        data = self.lookup(path, key)
-        if data is not None:
-            self.record(path, key, self._previous[path].content)
-        return data
-
-    def record(self, path: str, key: bytes, content: bytes) -> None:
-        """Note that `key` produced bytes of digest `content` at `path` in this build."""
-        entry = self._previous.get(path)
-        if entry is not None and entry.key == key and entry.content == content:
-            self.hits += 1
-            self.outputs[path] = entry
-        else:
-            self.outputs[path] = Output(key=key, content=content)
-
-    def key(self, parts: Iterable[bytes]) -> bytes:
-        """An output key from `parts`, bound to the code version (`keyed`)."""
-        return keyed(parts)
-
-    def produce(self, path: str, key: bytes, make: Callable[[], bytes]) -> bytes:
-        """The bytes of `path`: reused when `key` matches, else made (and recorded)."""
-        data = self.reused(path, key)
-        if data is None:
-            data = make()
-            self.record(path, key, content_digest(data))
-        return data
-
-
-def output_cache(manifest: Manifest, out_dir: Path) -> OutputCache:
-    """An OutputCache over the last build's outputs and the live site."""
-    site = Path(os.path.abspath(out_dir))
-    return OutputCache(manifest.outputs, site if site.is_dir() else None, manifest.trees.live)
 
 
 def save_manifest(
