@@ -27,16 +27,17 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 import yaml  # type: ignore[import-untyped]  # (pyyaml, through schemathesis; no stubs)
-from support.paths import UPSTREAM_RAW, needs_raw
+from support.paths import UPSTREAM_FIXTURE
 from support.standins import PYTHON_LINE
 from support.upstream_server import Route, refused_url, upstream_server
 
+from generator.importers.run import run_import
+
 ROOT = Path(__file__).resolve().parents[2]
-RAW = UPSTREAM_RAW
-pytestmark = needs_raw
+RAW = UPSTREAM_FIXTURE
 CI = ROOT / "scripts" / "ci"
 EQ = "eqbench/eqbench3_leaderboard.csv"
-EQ_ROW = b"claude-opus-4-7,1884.3,"  # EQ-Bench 3's row of a model data/ has
+EQ_ROW = b"claude-opus-4-7,1850.0,"  # EQ-Bench 3's row of a model data/ has (written for the test)
 EQ_NEW = b"claude-opus-4-7,1902.5,"  # the same row a week later
 
 
@@ -138,6 +139,7 @@ def upstream(tmp_path: Path) -> Iterator[tuple[Upstream, str]]:
     """A copy of data/ fetching from a running stand-in upstream; yields it and its base URL."""
     data = tmp_path / "data"
     shutil.copytree(ROOT / "data", data)
+    run_import(data, RAW)  # data/ as the small upstream files make it: a week's change reads alone
     routes: dict[str, Route] = {}
     with upstream_server(routes) as base:
         routes.update(_serve_sources(data, base))
@@ -243,7 +245,7 @@ def test_a_week_of_upstream_changes_becomes_one_pull_request(
     upstream: tuple[Upstream, str], tmp_path: Path
 ) -> None:
     served, _ = upstream
-    # EQ-Bench rescored Claude Opus 4.7: its script now says 1902.5 (1884.3 in data/).
+    # EQ-Bench rescored Claude Opus 4.7: its script now says 1902.5 (1850.0 before).
     (route,) = [r for path, r in served.routes.items() if path.endswith("/eqbench3.js")]
     assert route.body.count(EQ_ROW) == 1
     served.routes[next(p for p in served.routes if p.endswith("/eqbench3.js"))] = Route(
@@ -275,7 +277,7 @@ def test_a_week_of_upstream_changes_becomes_one_pull_request(
     assert "claude-opus-4.7" in report and "1902.5" in report
     assert diff.startswith("## modelscores diff\n") and "claude-opus-4.7" in diff
     model = (out / "data" / "models" / "claude-opus-4.7.toml").read_text()
-    assert "value = 1902.5" in model and "value = 1884.3" not in model
+    assert "value = 1902.5" in model and "value = 1850.0" not in model
     assert (out / "site" / "api" / "v1" / "models" / "claude-opus-4.7").is_file()
 
     work, origin = _checkout(tmp_path, served.data)
@@ -342,7 +344,8 @@ def test_a_truncated_upstream_file_fails_the_run(
 ) -> None:
     served, _ = upstream
     path = next(p for p in served.routes if p.endswith(".whl"))
-    served.routes[path] = Route(served.routes[path].body, truncate_at=10_000)
+    body = served.routes[path].body
+    served.routes[path] = Route(body, truncate_at=len(body) // 2)
     _fails_cleanly(served, tmp_path, "truncated")
 
 

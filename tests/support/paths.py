@@ -11,6 +11,9 @@ REPO = TESTS.parent
 FIXTURE_DATA = TESTS / "data"  # the small hand-made data set the golden files come from
 SHIPPED_DATA = REPO / "data"  # the real data the site publishes
 GOLDEN = TESTS / "golden"
+# Small upstream files in each source's format, at the paths data/sources/*.toml name
+# (tests/upstream/README.md: which rows are copied, which written for the tests).
+UPSTREAM_FIXTURE = TESTS / "upstream"
 # The upstream files as the refresh downloads them (`scripts/ci/refresh-download raw`): the
 # import's default `--raw`, git-ignored. Tests over the whole upstream run when it is filled
 # and are skipped in a clone without it.
