@@ -13,24 +13,6 @@ from generator.importers.collect import Bounds, Observation
 
 Doc = dict[str, Any]
 MIXED = "best published row per benchmark at any setting (methodology v3, 1.1)"
-RESULT_ORDER = (
-    "benchmark",
-    "value",
-    "model",
-    "score",
-    "source_name",
-    "source_url",
-    "as_of",
-    "as_of_kind",
-    "harness",
-    "source_model",
-    "effort",
-    "mixed_effort",
-    "note",
-    "source",
-    "row_id",
-    "pinned",
-)
 
 
 @dataclass
@@ -98,12 +80,6 @@ def result_doc(obs: Observation, released: dt.date | None, *, domain: bool) -> D
     return doc
 
 
-def ordered(doc: Mapping[str, Any]) -> Doc:
-    """A result's keys in the data files' order (any others after, as they were)."""
-    head = {k: doc[k] for k in RESULT_ORDER if doc.get(k) is not None and doc.get(k) is not False}
-    return head | {k: v for k, v in doc.items() if k not in head and k not in RESULT_ORDER}
-
-
 def merge_results(
     label: str,
     old: list[Doc],
@@ -132,7 +108,7 @@ def merge_results(
             changes.changed.append(
                 f"{label}: {bench}: removed {gone['value']!r} (no upstream row maps to this model)"
             )
-    return [ordered(kept[b]) for b in sorted(kept, key=lambda b: (order.get(b, len(order)), b))]
+    return [kept[b] for b in sorted(kept, key=lambda b: (order.get(b, len(order)), b))]
 
 
 def _describe(
@@ -212,8 +188,7 @@ def merge_domain_rows(
                 " (no upstream row maps to it)"
             )
     return [
-        ordered(kept[k])
-        for k in sorted(kept, key=lambda k: (order.get(k[1], len(order)), k[1], k[0], k[2]))
+        kept[k] for k in sorted(kept, key=lambda k: (order.get(k[1], len(order)), k[1], k[0], k[2]))
     ]
 
 

@@ -22,6 +22,7 @@ from generator.errors import DataError
 from generator.importers import epoch
 from generator.importers.collect import Bounds, Collected, Observation, collect
 from generator.importers.configurations import configurations
+from generator.importers.documents import typed
 from generator.importers.identity import ModelInfo
 from generator.importers.merge import (
     Changes,
@@ -97,7 +98,9 @@ def run_import(data_dir: Path, raw_dir: Path, *, dry_run: bool = False) -> Outco
     )
     outcome.decisions = [_decided(d, outcome.standings) for d in decisions]
     outcome.counts = _counts(updated)
-    texts = {rel: dumps(doc, header=HEADER) for rel, doc in updated.items()}
+    texts = {
+        rel: dumps(typed(rel, doc, docs.get(rel)), header=HEADER) for rel, doc in updated.items()
+    }
     changed = {
         rel: text for rel, text in texts.items() if _current(data_dir / rel) != text.encode()
     }
@@ -290,7 +293,7 @@ def _merge(
         new["updated"] = midnight(day) if day else doc.get("updated")
         if "private" in doc:
             new["private"] = doc["private"]
-        out[label] = _model_order(new)
+        out[label] = new
     for domain_id, rows_of in rows.items():
         label = f"domains/{domain_id}.toml"
         doc = docs[label]
@@ -344,40 +347,6 @@ def _prices(
             f"models/{model_id}.toml: prices: {', '.join(changed)} from {new.get('source')}"
         )
     return new
-
-
-MODEL_ORDER = (
-    "id",
-    "name",
-    "aliases",
-    "provider",
-    "country",
-    "release_date",
-    "release_date_precision",
-    "parameters_b",
-    "active_parameters_b",
-    "context_window",
-    "max_output_tokens",
-    "knowledge_cutoff",
-    "open_weights",
-    "published",
-    "updated",
-    "legacy_abstract_estimate",
-)
-
-
-MODEL_TABLES = (
-    "lineage", "prices", "usage", "speed", "revisions", "reasoning_configurations", "results",
-)  # fmt: skip
-
-
-def _model_order(doc: Doc) -> Doc:
-    """A model's keys in one fixed order (the same bytes however the document was built)."""
-    order = (*MODEL_ORDER, *MODEL_TABLES)
-    head = {k: doc[k] for k in order if doc.get(k) is not None}
-    rest = {k: v for k, v in doc.items() if k not in order and k != "private" and v is not None}
-    tail = {"private": doc["private"]} if "private" in doc else {}
-    return head | rest | tail
 
 
 def _counts(docs: Mapping[str, Doc]) -> dict[str, int]:

@@ -58,14 +58,14 @@ class BenchmarkResultRecord(Record, kw_only=True, frozen=True):
     source_name: Line
     source_url: Url
     as_of: dt.date
+    as_of_kind: AsOfKind | None = None
     harness: Line | None = None
     source_model: Line | None = None
     effort: Effort | None = None
-    mixed_effort: Text | None = None  # why this benchmark family mixes efforts (stated by hand)
     note: Text | None = None
     source: Slug | None = None  # the data/sources/<id>.toml it was imported from
     row_id: Line | None = None  # the upstream row's own id
-    as_of_kind: AsOfKind | None = None
+    mixed_effort: Text | None = None  # why this benchmark family mixes efforts (stated by hand)
     pinned: bool = False  # entered or corrected by hand: an import never overwrites it
 
 
@@ -231,19 +231,19 @@ class DomainBenchmarkRecord(Record, kw_only=True, frozen=True):
 class DomainResultRecord(Record, kw_only=True, frozen=True):
     """One result row: a model on a domain benchmark under one harness."""
 
-    model: Slug
     benchmark: Slug
+    model: Slug
     score: float
-    harness: Line | None = None
     source_name: Line
     source_url: Url
     as_of: dt.date
+    as_of_kind: AsOfKind | None = None
+    harness: Line | None = None
     source_model: Line | None = None
     effort: Effort | None = None
     note: Text | None = None
     source: Slug | None = None  # as on BenchmarkResultRecord
     row_id: Line | None = None
-    as_of_kind: AsOfKind | None = None
     pinned: bool = False
 
 
