@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 
@@ -33,7 +32,7 @@ from generator.scoring.offsets import (
     observations,
     population_mean,
 )
-from generator.scoring.priors import level_abstract_prior, level_prior, own_level
+from generator.scoring.priors import cross_mean, level_abstract_prior, level_prior, own_level
 from generator.scoring.rounding import round_half_up
 from generator.scoring.tasks import TaskMap, in_process
 from generator.scoring.types import (
@@ -107,16 +106,10 @@ def _predictor(direct: Mapping[str, Mapping[str, float | None]]) -> AbstractPred
     samples = []
     for model_id in sorted(direct):
         target = direct[model_id][ABSTRACT]
-        x = _other_mean(direct[model_id])
+        x = cross_mean(ABSTRACT, direct[model_id])
         if target is not None and x is not None:
             samples.append((x, target))
     return fit_predictor(samples)
-
-
-def _other_mean(direct: Mapping[str, float | None]) -> float | None:
-    values = [direct[slug] for slug in DIMENSION_SLUGS[1:]]
-    present = [v for v in values if v is not None]
-    return math.fsum(present) / len(present) if present else None
 
 
 def fixed_noise(dataset: Dataset) -> dict[str, BenchmarkNoise]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from generator.scoring.ladder import IQ_MAX, IQ_MIN
+from generator.scoring.ladder import clamp_iq
 
 
 def posterior(
@@ -29,4 +29,4 @@ def posterior(
 
 def interval(mean: float, sd: float, z: float) -> tuple[float, float]:
     """The stated range `mean -/+ z*sd`, clamped to the scale (checked on held-out data, 3.2)."""
-    return min(IQ_MAX, max(IQ_MIN, mean - z * sd)), min(IQ_MAX, max(IQ_MIN, mean + z * sd))
+    return clamp_iq(mean - z * sd), clamp_iq(mean + z * sd)
