@@ -69,6 +69,9 @@ class ModelCost(Contract, kw_only=True, frozen=True):
     price_source: str | None
     price_source_url: Uri | None
     price_as_of: dt.date | None
+    # Who lists the price: the lab itself, its cloud partner, or a reseller (null when the
+    # data does not say, e.g. a price entered by hand without it)
+    price_kind: Literal["first-party", "cloud", "reseller"] | None
 
 
 class ModelSpeed(Contract, kw_only=True, frozen=True):

@@ -159,6 +159,7 @@ def _cost(model: ModelRecord, score: ModelScores, unit: str) -> ModelCost:
         price_source=prices.source,
         price_source_url=prices.source_url,
         price_as_of=prices.as_of,
+        price_kind=prices.kind,
     )
 
 

@@ -1,15 +1,24 @@
 """litellm's model price JSON (`model_prices_and_context_window_backup.json`): model key ->
-USD per token (input, output, cache read and creation) and context/output limits.
+USD per token (input, output, cache read and creation), context/output limits, who lists
+it (`litellm_provider`), the listing's own page (`source`) and its `deprecation_date`.
 Used as the fallback price source."""
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from pathlib import Path
 from typing import Any
 
 from generator.importers.identity import ModelInfo
-from generator.importers.upstream import UpstreamError, clean_text, read_bounded, read_json
+from generator.importers.upstream import (
+    UpstreamError,
+    clean_text,
+    parse_day,
+    read_bounded,
+    read_json,
+)
+from generator.input.urls import is_source_url
 
 PER_TOKEN = {
     "input": "input_cost_per_token",
@@ -35,12 +44,16 @@ def read_litellm(
             continue
         try:
             name = clean_text(key)
+            host = entry.get("litellm_provider")
+            listing = entry.get("source")
             out[name] = ModelInfo(
                 key=name,
-                url=url,
+                url=listing if isinstance(listing, str) and is_source_url(listing) else url,
                 context_window=_count(entry.get("max_input_tokens")),
                 max_output_tokens=_count(entry.get("max_output_tokens")),
                 prices=_prices(entry),
+                host=clean_text(host) if isinstance(host, str) else name.split("/", 1)[0],
+                retires_on=_day(entry.get("deprecation_date")),
             )
         except ValueError as exc:
             problems.append(f"{label}: {key[:80]}: {exc}")
@@ -70,3 +83,7 @@ def _prices(entry: dict[str, Any]) -> dict[str, float]:
             raise ValueError(f"{column}: {value} is outside 0..0.1 per token")
         out[name] = per_million
     return out
+
+
+def _day(value: Any) -> dt.date | None:
+    return parse_day(value) if isinstance(value, str) else None

@@ -22,6 +22,8 @@ class Changes:
     changed: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
     undated: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # rows dated long before the release
+    release_dates: list[str] = field(default_factory=list)  # sources disagreeing on one
 
 
 def best_rows(

@@ -115,6 +115,8 @@ def _info(key: str, doc: dict[str, Any], url: str) -> ModelInfo:
         max_output_tokens=_count(limit.get("output")),
         prices=_prices(cost),
         tiers=tuple(_tier(t) for t in cost.get("tiers", []) if isinstance(t, dict)),
+        host=key.split("/", 1)[0],
+        deprecated=doc.get("status") == "deprecated",
     )
 
 

@@ -50,6 +50,8 @@ def _sections(outcome: Outcome) -> list[tuple[str, list[str]]]:
         ("Unmatched upstream keys", unmatched),
         ("Excluded on purpose", outcome.excluded),
         ("Results without a date", outcome.changes.undated),
+        ("Refused: dated before the model's release", outcome.changes.refused),
+        ("Release dates in disagreement", outcome.changes.release_dates),
         ("Notes", outcome.notes),
     ]
 
@@ -69,5 +71,7 @@ def _doc(outcome: Outcome) -> dict[str, object]:
         "unmatched": outcome.unmatched,
         "excluded": outcome.excluded,
         "undated": outcome.changes.undated,
+        "refused": outcome.changes.refused,
+        "releaseDates": outcome.changes.release_dates,
         "notes": outcome.notes,
     }

@@ -11,7 +11,7 @@ import datetime as dt
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,11 @@ from generator.importers import epoch
 from generator.importers.collect import Bounds, Collected, Observation, collect
 from generator.importers.configurations import configurations
 from generator.importers.documents import typed
-from generator.importers.identity import ModelInfo
+from generator.importers.identity import (
+    refuse_early,
+    release_claims,
+    release_disagreements,
+)
 from generator.importers.merge import (
     Changes,
     best_rows,
@@ -35,12 +39,21 @@ from generator.importers.merge import (
     result_doc,
 )
 from generator.importers.newmodels import Decision, plan_new_models
-from generator.importers.prices import InfoIndex, find_info, price_doc
+from generator.importers.prices import (
+    PRICE_ROLES,
+    Found,
+    InfoIndex,
+    find_infos,
+    identity_infos,
+    offers,
+    price_doc,
+)
 from generator.importers.publish import Standing, standing
 from generator.importers.toml_writer import dumps
 from generator.importers.upstream import UpstreamError
 from generator.input.load import load_dataset, parse_toml, read_data_file
-from generator.input.records import BenchmarkRecord, DomainRecord, SourceRecord
+from generator.input.providers import ProviderTable
+from generator.input.records import BenchmarkRecord, DomainRecord, ProviderRecord, SourceRecord
 
 Doc = dict[str, Any]
 HEADER = (
@@ -85,16 +98,28 @@ def run_import(data_dir: Path, raw_dir: Path, *, dry_run: bool = False) -> Outco
     models = _model_docs(docs)
     outcome = Outcome()
     collected = collect(raw_dir, sources, models, bounds)
-    new_docs, decisions = _new_models(collected, sources, models)
+    new_docs, decisions = _new_models(collected, sources, models, dataset.providers)
     if new_docs:
         models = {**models, **new_docs}
         collected = collect(raw_dir, sources, models, bounds)
     outcome.unmatched = _unmatched(collected.unmatched, decisions)
     outcome.excluded = sorted(set(collected.excluded))
     outcome.notes = collected.notes
+    released = {m: _day(d.get("release_date")) for m, d in models.items()}
+    collected.observations, outcome.changes.refused = refuse_early(collected.observations, released)
+    outcome.changes.release_dates = release_disagreements(
+        released,
+        {
+            m
+            for m, d in models.items()
+            if d.get("release_date_source") and d.get("release_date_note")
+        },
+        release_claims(collected.observations, identity_infos(models, collected, sources)),
+    )
     needed = dataset.methodology.parameters.min_direct_dimensions
+    labs = ProviderTable(dataset.providers)
     updated = _merge(
-        docs, new_docs, collected, sources, benchmarks, domains, bounds, needed, outcome
+        docs, new_docs, collected, sources, benchmarks, domains, bounds, needed, outcome, labs
     )
     outcome.decisions = [_decided(d, outcome.standings) for d in decisions]
     outcome.counts = _counts(updated)
@@ -108,6 +133,10 @@ def run_import(data_dir: Path, raw_dir: Path, *, dry_run: bool = False) -> Outco
     if changed and not dry_run:
         write_checked(data_dir, changed)
     return outcome
+
+
+def _day(value: Any) -> dt.date | None:
+    return value if isinstance(value, dt.date) else None
 
 
 def _read_docs(data_dir: Path) -> dict[str, Doc]:
@@ -146,7 +175,10 @@ def _bounds(
 
 
 def _new_models(
-    collected: Collected, sources: Mapping[str, SourceRecord], models: Mapping[str, Doc]
+    collected: Collected,
+    sources: Mapping[str, SourceRecord],
+    models: Mapping[str, Doc],
+    providers: Sequence[ProviderRecord],
 ) -> tuple[dict[str, Doc], list[Decision]]:
     since = {s.id: s.publish.released_on_or_after for s in sources.values() if s.publish}
     taken = {m.lower() for m in models} | {
@@ -164,7 +196,11 @@ def _new_models(
     docs, decisions = plan_new_models(
         collected.unmatched, since, taken, identity, infos, _labs(models)
     )
+    labs = ProviderTable(providers)
     for doc in docs.values():
+        lab = labs.find(str(doc["provider"]))  # one name per lab (data/providers/)
+        if lab is not None:
+            doc["provider"], doc["country"] = lab.name, lab.country
         if str(doc["name"]).lower() in names:
             doc["name"] = next(a for a in [*doc["aliases"], doc["id"]] if a)  # keep names unique
             if str(doc["name"]).lower() in names:
@@ -222,6 +258,7 @@ def _merge(
     bounds: Mapping[tuple[str | None, str], Bounds],
     needed: int,
     outcome: Outcome,
+    labs: ProviderTable,
 ) -> dict[str, Doc]:
     out = dict(docs)
     for model_id, doc in new_docs.items():
@@ -277,7 +314,7 @@ def _merge(
         new["reasoning_configurations"] = sorted(
             kept + configs.get(model_id, []), key=lambda c: str(c["id"])
         )
-        new["prices"] = _prices(model_id, doc, indexes, sources, outcome, doc_names)
+        new["prices"] = _prices(model_id, doc, indexes, sources, outcome, doc_names, labs)
         state = standing(
             doc.get("published", True) is not False,
             "private" in doc,
@@ -324,21 +361,18 @@ def _prices(
     sources: Mapping[str, SourceRecord],
     outcome: Outcome,
     doc_names: Mapping[str, str],
+    labs: ProviderTable,
 ) -> Doc:
     old = dict(doc.get("prices") or {})
-    chosen: dict[str, tuple[str, ModelInfo, dt.date | None] | None] = {
-        "prices": None,
-        "fallback-prices": None,
-    }
+    found = []
     for source in sources.values():
-        for role in chosen:
-            if role in source.roles and chosen[role] is None and source.id in indexes:
+        for role, name in enumerate(PRICE_ROLES):
+            if name in source.roles and source.id in indexes:
                 mapped = {_resolve(m.model, doc_names): m.key for m in source.models}
-                info = find_info(model_id, doc, indexes[source.id], mapped)
                 as_of = next((f.as_of for f in source.files), None)
-                if info is not None:
-                    chosen[role] = (source.id, info, as_of)
-    new, conflict = price_doc(old, chosen["prices"], chosen["fallback-prices"])
+                for info in find_infos(model_id, doc, indexes[source.id], mapped):
+                    found.append(Found(source.id, role, info, as_of, model_id in mapped))
+    new, conflict = price_doc(old, offers(str(doc.get("provider", "")), found, labs))
     if conflict:
         outcome.changes.conflicts.append(f"models/{model_id}.toml: prices: {conflict}")
     if new != old:

@@ -45,6 +45,7 @@ from generator.input.records import (
     MethodologyRecord,
     ModelRecord,
     PrivateRecord,
+    ProviderRecord,
     SourceRecord,
 )
 from generator.input.text import has_forbidden, text_problem
@@ -63,6 +64,7 @@ FOLDERS: dict[str, type[msgspec.Struct]] = {
     "domains": DomainRecord,
     "charts": ChartRecord,
     "sources": SourceRecord,
+    "providers": ProviderRecord,
 }
 EARLIEST = dt.date(2000, 1, 1)
 LATEST = dt.date(2099, 12, 31)
@@ -142,6 +144,7 @@ def _dataset(records: Records) -> Dataset:
         domains=tuple(sorted((d.record for d in records.domains), key=_id)),
         charts=tuple(sorted((c.record for c in records.charts), key=_id)),
         sources=tuple(sorted((_public(s.record, records) for s in records.sources), key=_id)),
+        providers=tuple(sorted((p.record for p in records.providers), key=_id)),
     )
 
 

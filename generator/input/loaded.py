@@ -15,6 +15,7 @@ from generator.input.records import (
     DomainRecord,
     MethodologyRecord,
     ModelRecord,
+    ProviderRecord,
     SourceRecord,
 )
 
@@ -37,6 +38,7 @@ def _no_broken() -> dict[str, set[str]]:
         "domains": set(),
         "charts": set(),
         "sources": set(),
+        "providers": set(),
     }
 
 
@@ -50,4 +52,5 @@ class Records:
     domains: list[Loaded[DomainRecord]] = field(default_factory=list)
     charts: list[Loaded[ChartRecord]] = field(default_factory=list)
     sources: list[Loaded[SourceRecord]] = field(default_factory=list)
+    providers: list[Loaded[ProviderRecord]] = field(default_factory=list)
     broken: dict[str, set[str]] = field(default_factory=_no_broken)

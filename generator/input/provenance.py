@@ -1,4 +1,5 @@
-"""Checks of imported provenance: sources named by results exist, "not before" dates hold.
+"""Checks of imported provenance: sources named by results exist, "not before" dates hold,
+no result is another model's (dated long before its model's release).
 
 A result or domain row imported from an upstream file names its source
 (`data/sources/<id>.toml`); a row whose upstream gives no date of its own carries the
@@ -17,27 +18,70 @@ from generator.input.decode import suggest
 if TYPE_CHECKING:
     from generator.input.loaded import Records
 
+PRE_RELEASE_DAYS = 30
+"""A result dated more than this many days before its model's release is another model's
+(an earlier version under a reused name: METHODOLOGY.md 1.2), unless pinned with a reason."""
+
+
+def before_release(as_of: dt.date, released: dt.date | None) -> bool:
+    """Whether a result dated `as_of` is too early to be the model released on `released`."""
+    return released is not None and (released - as_of).days > PRE_RELEASE_DAYS
+
+
+Row = tuple[str, str | None, str | None, dt.date, bool]
+"""where, source, as_of_kind, as_of, and whether it is pinned with a reason (a `note`)"""
+
 
 def check_provenance(records: Records) -> list[str]:
     """Every provenance problem of `records` (one line `file: field: problem` each)."""
     sources = {s.record.id for s in records.sources} | records.broken["sources"]
     release = {m.record.id: m.record.release_date for m in records.models}
+    # a release date after its file's `updated` is refused by itself: no result is judged by it
+    trusted = {
+        m.record.id
+        for m in records.models
+        if m.record.release_date is None or m.record.release_date <= m.record.updated.date()
+    }
     problems: list[str] = []
     for item in records.models:
         rows = [
-            (f"results[{i}]", r.source, r.as_of_kind, r.as_of)
+            (f"results[{i}]", r.source, r.as_of_kind, r.as_of, r.pinned and bool(r.note))
             for i, r in enumerate(item.record.results)
         ]
-        problems += _check_rows(item.label, rows, sources, item.record.release_date)
+        problems += _check_rows(
+            item.label,
+            rows,
+            sources,
+            item.record.release_date,
+            judged=item.record.id in trusted,
+        )
+        model = item.record
+        if (model.release_date_source is None) != (model.release_date_note is None):
+            missing = (
+                "release_date_note" if model.release_date_note is None else "release_date_source"
+            )
+            problems.append(
+                f"{item.label}: {missing}: missing (a release date settled by hand states"
+                " both its source and why)"
+            )
     for domain in records.domains:
         for index, row in enumerate(domain.record.results):
             released = release.get(row.model)
             problems += _check_rows(
                 domain.label,
-                [(f"results[{index}]", row.source, row.as_of_kind, row.as_of)],
+                [
+                    (
+                        f"results[{index}]",
+                        row.source,
+                        row.as_of_kind,
+                        row.as_of,
+                        row.pinned and bool(row.note),
+                    )
+                ],
                 sources,
                 released,
                 unknown_model=row.model not in release,
+                judged=row.model in trusted,
             )
     problems += _check_sources(records)
     return problems
@@ -45,17 +89,24 @@ def check_provenance(records: Records) -> list[str]:
 
 def _check_rows(
     label: str,
-    rows: Iterable[tuple[str, str | None, str | None, dt.date]],
+    rows: Iterable[Row],
     sources: set[str],
     released: dt.date | None,
     *,
     unknown_model: bool = False,
+    judged: bool = True,
 ) -> list[str]:
     problems = []
-    for where, source, kind, as_of in rows:
+    for where, source, kind, as_of, kept in rows:
         if source is not None and source not in sources:
             problems.append(
                 f"{label}: {where}.source: unknown source '{source}'" + suggest(source, sources)
+            )
+        if judged and not kept and before_release(as_of, released):
+            problems.append(
+                f"{label}: {where}.as_of: {as_of} is more than {PRE_RELEASE_DAYS} days before"
+                f" the model's release {released}: another model's result (pin it with a"
+                " `note` saying why it is this model's)"
             )
         if kind != "not-before" or unknown_model:
             continue

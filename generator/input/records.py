@@ -44,6 +44,7 @@ Category = Literal["iq", "eq"]
 # when the row has none and the model's release date stands in (the value existed no
 # earlier than that day).
 AsOfKind = Literal["not-before"]
+PriceKind = Literal["first-party", "cloud", "reseller"]  # who lists a price (data/providers/)
 
 
 class Record(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
@@ -137,6 +138,8 @@ class PricesRecord(Record, kw_only=True, frozen=True):
     source: Line | None = None
     source_url: Url | None = None
     as_of: dt.date | None = None  # the day the price source was read
+    kind: PriceKind | None = None  # the lab's own listing, a cloud partner's or a reseller's
+    retired: bool = False  # the listing says the model is retired
     pinned: bool = False  # entered or corrected by hand: an import never overwrites it
     tiers: list[PriceTierRecord] = []  # tier prices above a context size (not published)
 
@@ -172,6 +175,8 @@ class ModelRecord(Record, kw_only=True, frozen=True):
     country: Line
     release_date: dt.date | None = None
     release_date_precision: Literal["day", "month"] = "day"
+    release_date_source: Url | None = None  # with a note: the date is settled by hand
+    release_date_note: Text | None = None  # why this date, where the sources disagree
     parameters_b: Annotated[float, Meta(gt=0)] | None = None
     active_parameters_b: Annotated[float, Meta(gt=0)] | None = None
     context_window: Annotated[int, Meta(gt=0)] | None = None
@@ -188,6 +193,17 @@ class ModelRecord(Record, kw_only=True, frozen=True):
     revisions: list[RevisionRecord] = []
     reasoning_configurations: list[ReasoningConfigurationRecord] = []
     results: list[BenchmarkResultRecord] = []
+
+
+class ProviderRecord(Record, kw_only=True, frozen=True):
+    """One lab, or a host that sells other labs' models: `data/providers/<id>.toml`."""
+
+    id: Slug
+    name: Line  # the one name every model of this lab carries as its `provider`
+    country: Line
+    names: list[Line] = []  # other names sources use for it (`Google`, `Meta AI`)
+    first_party: list[Line] = []  # price-file provider keys of its own listings, trusted first
+    cloud: list[Line] = []  # its cloud partners' price-file provider keys, in order
 
 
 class BenchmarkRecord(Record, kw_only=True, frozen=True):
@@ -456,3 +472,4 @@ class Dataset(msgspec.Struct, kw_only=True, frozen=True):
     domains: tuple[DomainRecord, ...]
     charts: tuple[ChartRecord, ...]
     sources: tuple[SourceRecord, ...] = ()
+    providers: tuple[ProviderRecord, ...] = ()

@@ -15,6 +15,7 @@ from generator.input.decode import shown_field, suggest
 from generator.input.limits import MAX_FILE_PROBLEMS, more_problems
 from generator.input.loaded import Loaded, Records
 from generator.input.provenance import check_provenance
+from generator.input.providers import check_providers
 from generator.input.records import (
     BenchmarkRecord,
     MethodologyRecord,
@@ -49,7 +50,14 @@ def _capped(problems: list[str]) -> list[str]:
 def _check_records(records: Records) -> list[str]:
     dimensions = _dimension_slugs(records.methodology)
     problems = _check_methodology(records.methodology)
-    groups = (records.models, records.benchmarks, records.domains, records.charts, records.sources)
+    groups = (
+        records.models,
+        records.benchmarks,
+        records.domains,
+        records.charts,
+        records.sources,
+        records.providers,
+    )
     for group in groups:
         problems += _duplicate_ids(group)
     problems += _check_benchmarks(records.benchmarks, dimensions)
@@ -60,6 +68,7 @@ def _check_records(records: Records) -> list[str]:
     problems += _check_domains(records)
     problems += _check_charts(records)
     problems += check_provenance(records)
+    problems += check_providers(records)
     problems += check_values(records)
     return problems
 

@@ -1043,7 +1043,7 @@ CASES: tuple[Case, ...] = (
                 "scratch",
                 "directory",
                 "unknown folder (the data folders are benchmarks, charts, domains, models,"
-                " sources)",
+                " providers, sources)",
             ),
         ),
     ),

@@ -159,6 +159,7 @@ def test_cost_object_has_every_price_field(documents: Documents) -> None:
         "priceSource": "test price sheet",  # alpha-1's [prices] source, URL and as_of
         "priceSourceUrl": "https://example.org/alpha/pricing",
         "priceAsOf": "2026-01-12",
+        "priceKind": None,  # the fixture's price states no kind (first-party, cloud, reseller)
     }
     alpha2 = _json(documents["/models/alpha-2"])["cost"]  # prices without a stated source
     assert (alpha2["priceSource"], alpha2["priceSourceUrl"], alpha2["priceAsOf"]) == (
@@ -166,6 +167,17 @@ def test_cost_object_has_every_price_field(documents: Documents) -> None:
         None,
         None,
     )
+
+
+def test_cost_names_who_lists_the_price(dataset: Dataset) -> None:
+    alpha = dataset.models[0]
+    prices = msgspec.structs.replace(alpha.prices, kind="reseller")
+    changed = msgspec.structs.replace(
+        dataset, models=(msgspec.structs.replace(alpha, prices=prices), *dataset.models[1:])
+    )
+    built = build_documents(changed, compute_scores(changed), CONFIG)
+    cost = _json(built["/models/alpha-1"])["cost"]
+    assert isinstance(cost, dict) and cost["priceKind"] == "reseller"
 
 
 def test_model_detail_fields(documents: Documents) -> None:

@@ -172,6 +172,7 @@ def _cost(model: SampleModel) -> ModelCost:
         price_source=None if io is None else "models.dev",
         price_source_url=None if io is None else "https://models.dev/",
         price_as_of=None if io is None else dt.date(2026, 1, 20),
+        price_kind=None if io is None else "first-party",
     )
 
 
