@@ -40,8 +40,8 @@ def test_shipped_data_loads_with_published_models_only(
 
 def test_shipped_summary_counts_unpublished_models_separately() -> None:
     assert summarize(SHIPPED).describe() == (
-        "139 models (118 published), 22 benchmarks, 10 domains, 502 domain results,"
-        " 815 benchmark results, 26 charts"
+        "136 models (118 published), 22 benchmarks, 10 domains, 504 domain results,"
+        " 819 benchmark results, 26 charts"
     )
 
 
@@ -77,7 +77,7 @@ def test_dataset_order_is_catalogue_then_ids(shipped_scores: tuple[Dataset, Scor
 def test_check_prints_the_summary_and_exits_0() -> None:
     result = CliRunner().invoke(cli, ["check", "--data-dir", str(SHIPPED)])
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("139 models (118 published)")
+    assert result.output.startswith("136 models (118 published)")
 
 
 # --- the fixture dataset ----------------------------------------------------
