@@ -123,12 +123,9 @@ def offers(lab: str, found: Sequence[Found], labs: ProviderTable) -> list[Offer]
 def price_doc(old: Mapping[str, Any], ranked: Sequence[Offer]) -> tuple[Doc, str | None]:
     """The new `[prices]` table from the most trusted offer (cache prices it lacks from the
     same host's listing in another source) and, for a pinned table upstream disagrees with,
-    a conflict. Without an offer, a table an import wrote loses its imported prices."""
+    a conflict. Without an offer the table is kept as it is."""
     if not ranked:
-        imported = str(old.get("source", "")).partition(":")[0] in ("models-dev", "litellm")
-        if old.get("pinned") or not imported:
-            return dict(old), None
-        return {k: v for k, v in old.items() if k not in REPLACED}, None
+        return dict(old), None
     chosen = ranked[0]
     info = chosen.info
     new: Doc = {k: v for k, v in old.items() if k not in REPLACED}

@@ -74,8 +74,11 @@ def test_a_retired_listing_is_marked_and_a_live_one_preferred() -> None:
     assert offers("DeepSeek", [gone, live], LABS)[0].info.key == "deepseek/new"
 
 
-def test_without_a_trusted_listing_an_imported_price_is_dropped_and_a_hand_one_kept() -> None:
-    imported = {"input": 1.0, "output": 2.0, "source": "litellm:x/y", "kind": "reseller"}
-    assert price_doc(imported, []) == ({}, None)
-    by_hand = {"input": 1.0, "output": 2.0, "source": "Example pricing page"}
-    assert price_doc(by_hand, []) == (by_hand, None)
+def test_without_a_trusted_listing_the_table_is_kept_as_it_is() -> None:
+    held = {"input": 1.0, "output": 2.0, "source": "litellm:x/y", "kind": "reseller"}
+    assert price_doc(
+        held, offers("DeepSeek", [_found("new_host", "new_host/y", (0.1, 0.1))], LABS)
+    ) == (
+        held,
+        None,
+    )
