@@ -36,6 +36,10 @@ def test_shipped_models_list_their_display_name_and_dated_revisions(shipped_site
         ("/api/models/GPT-5.5", "/api/models/gpt-5.5"),
         ("/api/v1/models/gpt-5.5-2026-04-23", "/api/v1/models/gpt-5.5"),
         ("/api/models/claude-opus-4-1-20250805", "/api/models/claude-opus-4.1"),
+        # ids merged into one model (issue 43) keep answering as its aliases
+        ("/api/v1/models/grok-3", "/api/v1/models/grok-3-beta"),
+        ("/api/v1/models/grok-3-mini", "/api/v1/models/grok-3-mini-beta"),
+        ("/api/v1/models/gemini-2.5-pro-preview-03-25", "/api/v1/models/gemini-2.5-pro-exp-03-25"),
         ("/api/v1/models/glm-5.1", None),  # an id: its own file, no redirect
     ],
 )
