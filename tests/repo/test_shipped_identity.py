@@ -120,3 +120,19 @@ def test_the_four_models_are_priced_first_party_or_labelled() -> None:
         and "kind" not in doc["prices"]
     ]  # fmt: skip
     assert unlabelled == []
+
+
+def test_pages_show_one_provider_per_lab_and_who_lists_the_price(shipped_site: Path) -> None:
+    home = (shipped_site / "index.html").read_text(encoding="utf-8")
+    select = home[home.index('<select id="f-provider"') :]
+    options = re.findall(r"<option>([^<]*)</option>", select[: select.index("</select>")])
+    assert options == [
+        "Alibaba", "Anthropic", "DeepSeek", "Google DeepMind", "Meta", "MiniMax", "Mistral AI",
+        "Moonshot AI", "OpenAI", "xAI", "Z.ai",
+    ]  # fmt: skip
+
+    def page(model: str) -> str:
+        return (shipped_site / "models" / model / "index.html").read_text(encoding="utf-8")
+
+    assert "Listed by DeepSeek itself." in page("deepseek-r1")
+    assert "Listed by a reseller (no priced listing of Google DeepMind" in page("gemma-4-31b")
