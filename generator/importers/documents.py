@@ -41,14 +41,15 @@ def typed(rel: str, doc: Mapping[str, Any], said: Mapping[str, Any] | None = Non
 
 def plain(value: Any, said: Any = None) -> Any:
     """A record as TOML-ready builtins: fields in declaration order, defaults left out unless
-    `said` (the same value as a file stated it) states them; a value equal to what was said
-    is written as it was said."""
+    `said` (the same value as a file stated it) states that very value; a value equal to what
+    was said is written as it was said."""
     if isinstance(value, msgspec.Struct):
         was = said if isinstance(said, Mapping) else {}
         out: Doc = {}
         for info in msgspec.structs.fields(value):
             item = getattr(value, info.name)
-            if item is None or (_is_default(item, info) and info.encode_name not in was):
+            stated = info.encode_name in was and was[info.encode_name] == item
+            if item is None or (_is_default(item, info) and not stated):
                 continue
             out[info.encode_name] = plain(item, was.get(info.encode_name))
         return out

@@ -48,3 +48,9 @@ def test_a_value_the_record_refuses_names_the_file() -> None:
 def test_the_private_table_is_written_last_as_it_was() -> None:
     out = typed("models/m-1.toml", {"private": {"notes": "n"}, **_model()})
     assert list(out)[-1] == "private" and out["private"] == {"notes": "n"}
+
+
+def test_a_default_the_file_stated_otherwise_is_left_out() -> None:
+    """A draft promoted: the file said `published = false`, the import says published."""
+    said = _model(published=False)
+    assert "published" not in typed("models/m-1.toml", _model(published=True), said)
