@@ -388,7 +388,7 @@ def _counts(docs: Mapping[str, Doc]) -> dict[str, int]:
     results = [r for d in models for r in d.get("results", [])]
     return {
         "models": len(models),
-        "published models": sum(1 for d in models if d.get("published", True)),
+        "published models": sum(1 for d in models if d.get("published") is not False),
         "results": len(results),
         "results with their own date": sum(
             1 for r in results if r.get("source") and not r.get("as_of_kind")

@@ -316,3 +316,13 @@ def test_a_written_file_the_loader_refuses_is_named_in_data_not_a_temporary_copy
         ' goes to aider.chat) (value: "https://user@aider.chat/")'
     ]
     assert "https://user@" not in model.read_text(encoding="utf-8")
+
+
+def test_the_report_counts_published_models_and_lists_each_draft(data: Path) -> None:
+    report = json.loads(_import(data, RAW, "--format", "json").output)
+    docs = [rtoml.load(p) for p in sorted((data / "models").glob("*.toml"))]
+    drafts = [d["id"] for d in docs if d.get("published") is False]
+    counts = report["counts"]
+    assert counts["published models"] == counts["models"] - len(drafts) > 0
+    assert [line.split(":")[0] for line in report["drafts"]] == drafts
+    assert "acme-nova-2-preview: held by hand (a [private] table)" in "\n".join(report["drafts"])
