@@ -1,6 +1,6 @@
 """Synthetic `data/` for benchmarks: N models, B benchmarks, deterministic from a seed.
 
-The shape follows the shipped data: seven dimensions, two EQ benchmarks, the ten
+The shape follows the shipped data: the declared dimensions, two EQ benchmarks, the ten
 domains, ladders in the sources' units (fractions, percents, Elo, minutes, one
 lower-is-better error rate), sparse coverage (most models report a minority of
 benchmarks), lineage chains within families, reasoning configurations,
@@ -27,15 +27,6 @@ import rtoml
 from generator.api.contract import DIMENSION_SLUGS
 from generator.vocabulary import LADDER_IQS
 
-DIMENSION_NAMES = {
-    "abstract-reasoning": "Abstract reasoning",
-    "mathematical-reasoning": "Mathematical reasoning",
-    "academic-reasoning": "Academic reasoning",
-    "programmatic-reasoning": "Programmatic reasoning",
-    "computer-use": "Computer use",
-    "reliability": "Reliability",
-    "knowledge-work": "Knowledge work",
-}
 # Domain slug -> (name, number of domain benchmarks); counts as in the shipped catalogue.
 DOMAINS: dict[str, tuple[str, int]] = {
     "bio": ("Biology", 3),
@@ -159,7 +150,8 @@ def _logistic_ladder(rng: random.Random, top: float) -> list[float]:
 
 
 def make_ladder(rng: random.Random, unit: str, direction: str) -> tuple[float, ...]:
-    """A seven-point ladder in the benchmark's unit, strictly monotone in its direction."""
+    """A ladder (a point per `LADDER_IQS` step) in the benchmark's unit, strictly monotone
+    in its direction."""
     if unit == "elo":
         base, step = rng.uniform(800, 1100), rng.uniform(9, 18)
         points = [_sig(base + step * (iq - 70)) for iq in LADDER_IQS]
@@ -208,7 +200,7 @@ def _round_value(unit: str, value: float) -> float:
 
 
 def make_benchmarks(rng: random.Random, count: int) -> list[Benchmark]:
-    """`count` iq benchmarks spread round-robin over the seven dimensions, then two EQ."""
+    """`count` iq benchmarks spread round-robin over the dimensions, then two EQ."""
     out: list[Benchmark] = []
     per_dim: dict[str, int] = {}
     for i in range(count):
@@ -578,10 +570,7 @@ def methodology_table() -> dict[str, Any]:
             "default_usage_multiplier": 1.0,
             "interval_z": 1.96,
         },
-        "dimensions": [
-            {"id": f"D{i}", "slug": slug, "name": DIMENSION_NAMES[slug], "min_benchmarks": 1}
-            for i, slug in enumerate(DIMENSION_SLUGS, start=1)
-        ],
+        "dimensions": [{"slug": slug, "min_benchmarks": 1} for slug in DIMENSION_SLUGS],
         "cost_breakdown": [
             {"id": "io-price", "name": "Input plus output price", "inputs": ["input", "output"]},
             {"id": "usage", "name": "Usage multiplier", "steps": ["measured", "lineage", "peer"]},

@@ -17,6 +17,7 @@ from generator.scoring.types import (
     RankBand,
     Scores,
 )
+from generator.vocabulary import DIMENSION_COUNT, DIMENSION_COUNT_WORD, DIMENSION_NAMES
 
 _STEPS = {
     "a": "(a) measured multiplier of the model itself",
@@ -82,12 +83,14 @@ def _header(
         )
     else:
         lines.append(
-            f"Composite IQ: {result.iq} (mean of seven = {_num(result.composite, 4)}, "
+            f"Composite IQ: {result.iq} (mean of {DIMENSION_COUNT_WORD} = "
+            f"{_num(result.composite, 4)}, "
             f"rounded half up), rank {result.rank} of {count} ranked models"
         )
     if result.composite_sd is not None:
         lines.append(
-            f"  composite sd {result.composite_sd:.2f} (sqrt(sum of the seven sd^2) / 7), "
+            f"  composite sd {result.composite_sd:.2f} (sqrt(sum of the {DIMENSION_COUNT_WORD} "
+            f"sd^2) / {DIMENSION_COUNT}), "
             f"95% range {_num(result.composite_low95)} to {_num(result.composite_high95)} "
             f"(interval_z {params.interval_z:g}; checked on held-out results, see methodology)"
         )
@@ -143,7 +146,8 @@ def _dimension(
     if estimate.value is not None:
         shown = f"{round_half_up(estimate.value)} ({estimate.value:.2f})"
     lines = [
-        f"{estimate.slug}: {shown} [{estimate.method}] covered {estimate.covered}/"
+        f"{DIMENSION_NAMES[estimate.slug]} ({estimate.slug}): {shown} [{estimate.method}] "
+        f"covered {estimate.covered}/"
         f"{estimate.total}, imputed {'yes' if estimate.imputed else 'no'}, "
         f"evidence {'yes' if estimate.evidence else 'no'}"
     ]

@@ -1,23 +1,63 @@
-"""The words every stage shares: dimension slugs, chart kinds, the IQ scale, directions.
+"""The words every stage shares: the dimensions, chart kinds, the IQ scale, directions.
 
 A leaf: it imports nothing of the generator, so input, scoring, the documents, the pages
 and the contract may all import it (the contract re-exports it for clients of the API).
+
+`DIMENSIONS` is the one declaration of the composite's dimension set: slugs, order and
+labels. Everything that names the dimensions or counts them (the data check, the
+documents, pages, MCP descriptions, `explain`, importers) reads it; `data/methodology.toml`
+gives each slug its methodology settings and is checked against it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
-DIMENSION_SLUGS: tuple[str, ...] = (
-    "abstract-reasoning",
-    "mathematical-reasoning",
-    "academic-reasoning",
-    "programmatic-reasoning",
-    "computer-use",
-    "reliability",
-    "knowledge-work",
+
+@dataclass(frozen=True)
+class Dimension:
+    """One scored dimension of the composite."""
+
+    slug: str  # the contract's key (`dimensions` maps, `<slug>-iq` rankings)
+    name: str  # its label in every text
+    short: str  # a column heading or a chart's axis label
+
+    @property
+    def number(self) -> str:
+        """Its D-number (`D1`...), from its place in `DIMENSIONS`."""
+        return f"D{DIMENSIONS.index(self) + 1}"
+
+
+DIMENSIONS: tuple[Dimension, ...] = (
+    Dimension("abstract-reasoning", "Abstract reasoning", "Abstract"),
+    Dimension("mathematical-reasoning", "Mathematical reasoning", "Math"),
+    Dimension("academic-reasoning", "Academic reasoning", "Academic"),
+    Dimension("programmatic-reasoning", "Programmatic reasoning", "Coding"),
+    Dimension("computer-use", "Computer use", "Computer use"),
+    Dimension("reliability", "Reliability", "Reliability"),
+    Dimension("knowledge-work", "Knowledge work", "Knowledge work"),
 )
-"""The seven scored dimensions, in dimension order (the composite's and every map's)."""
+"""The scored dimensions, in dimension order (the composite's and every map's). The
+contract fixes the slugs and their order; the labels are ours."""
+
+DIMENSION_SLUGS: tuple[str, ...] = tuple(d.slug for d in DIMENSIONS)
+DIMENSION_NAMES: dict[str, str] = {d.slug: d.name for d in DIMENSIONS}
+"""Each dimension's label, by slug."""
+DIMENSION_COUNT = len(DIMENSIONS)
+
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def spelled(count: int) -> str:
+    """`count` as a word in running text (`seven`), its digits past ten."""
+    return _WORDS[count] if 0 <= count < len(_WORDS) else str(count)
+
+
+DIMENSION_COUNT_WORD = spelled(DIMENSION_COUNT)
+"""The number of dimensions as prose writes it ("the seven dimensions")."""
+DIMENSION_LIST = ", ".join(d.name for d in DIMENSIONS)
+"""The labels in order, comma-separated, for a description that names them all."""
 
 ChartKind = Literal[
     "iq-distribution",

@@ -33,6 +33,7 @@ from mcp.types import (
 from pydantic import Field
 
 from generator.api.mcp_tools import MAX_TEXT, MCP_TOOLS, ToolArgument, ToolDeclaration
+from generator.vocabulary import DIMENSION_COUNT_WORD, DIMENSION_LIST
 from mcp_server import tools
 from mcp_server.arguments import ArgumentError, check_arguments
 from mcp_server.resources import register_resources
@@ -40,9 +41,10 @@ from mcp_server.results import output_schema
 from mcp_server.site import SnapshotStore
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
-INSTRUCTIONS = """\
-Read-only scores of AI models: composite IQ (seven capability dimensions, 70-160 scale), \
-emotional reasoning, cost, speed, rankings, benchmarks, applied domains, methodology.
+INSTRUCTIONS = f"""\
+Read-only scores of AI models: composite IQ ({DIMENSION_COUNT_WORD} capability dimensions, \
+70-160 scale: {DIMENSION_LIST}), emotional reasoning, cost, speed, rankings, benchmarks, \
+applied domains, methodology.
 - Find models with list_models (filters, sorting); get_model gives one model's evidence \
 (include_history: its composite, rank and dimensions at each month end since release); \
 compare_models puts 2-20 side by side (compared, missing, best per metric).

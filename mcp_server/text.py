@@ -202,7 +202,7 @@ def ranking_detail(data: Json) -> str:
 
 
 def benchmark_list(data: Json) -> str:
-    """The benchmarks of the seven dimensions, one line each."""
+    """The benchmarks of the scored dimensions, one line each."""
     rows = [
         f"- {b['id']}: {b['name']} (dimension {_value(b['dimension'])}, {b['direction']}, "
         f"unit {_value(b['unit'])}, source {b['sourceName']})"

@@ -227,7 +227,7 @@ def get_ranking(site: SiteSnapshot, id: str) -> Answer:
 
 
 def list_benchmarks(site: SiteSnapshot) -> Answer:
-    """`GET /benchmarks`: the benchmarks of the seven dimensions."""
+    """`GET /benchmarks`: the benchmarks of the scored dimensions."""
     data = site.benchmarks.raw
     return Answer(data, text.benchmark_list(data))
 

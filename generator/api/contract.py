@@ -15,6 +15,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 import msgspec
 from msgspec import UNSET, Meta, UnsetType, field
 
+from generator.vocabulary import DIMENSION_COUNT, DIMENSION_COUNT_WORD
 from generator.vocabulary import DIMENSION_SLUGS as DIMENSION_SLUGS
 from generator.vocabulary import IQ_MAX as IQ_MAX
 from generator.vocabulary import IQ_MIN as IQ_MIN
@@ -171,10 +172,10 @@ class ReasoningConfiguration(Closed, kw_only=True, frozen=True):
 
 
 class IqCoverage(Contract, kw_only=True, frozen=True):
-    """How many of the seven dimensions rest on direct or predecessor evidence."""
+    """How many of the composite's dimensions rest on direct or predecessor evidence."""
 
-    direct_dimensions: Annotated[int, Meta(ge=0, le=7)]
-    evidence_dimensions: Annotated[int, Meta(ge=0, le=7)]
+    direct_dimensions: Annotated[int, Meta(ge=0, le=DIMENSION_COUNT)]
+    evidence_dimensions: Annotated[int, Meta(ge=0, le=DIMENSION_COUNT)]
     total_dimensions: Annotated[int, Meta(ge=0)]
 
 
@@ -250,7 +251,7 @@ NoiseSource = Literal["estimated", "fixed", "default"]
 
 
 class BenchmarkMetadata(Contract, kw_only=True, frozen=True):
-    """One benchmark of the seven scored dimensions (metadata only, no results)."""
+    """One benchmark of a scored dimension (metadata only, no results)."""
 
     id: str
     field: str
@@ -271,7 +272,7 @@ class BenchmarkMetadata(Contract, kw_only=True, frozen=True):
 
 
 class BenchmarkList(Envelope, kw_only=True, frozen=True):
-    """GET /benchmarks: the benchmarks assigned to the seven scored dimensions."""
+    """GET /benchmarks: the benchmarks assigned to the scored dimensions."""
 
     benchmarks: list[BenchmarkMetadata]
 
@@ -492,7 +493,7 @@ class BenchmarkRef(Contract, kw_only=True, frozen=True):
 
 
 class MethodologyDimension(Contract, kw_only=True, frozen=True):
-    """One of the seven composite dimensions."""
+    """One of the composite's dimensions."""
 
     id: str
     slug: str
@@ -856,7 +857,8 @@ MODEL_HISTORY = DocumentKind(
     path="/models/{id}/history",
     response=ModelHistory,
     summary=(
-        "Get one model's composite IQ, rank and seven dimensions at each month end since release"
+        f"Get one model's composite IQ, rank and {DIMENSION_COUNT_WORD} dimensions at each month "
+        "end since release"
     ),
     file="model-history/{id}",
     page="models/{id}/",
@@ -866,7 +868,7 @@ MODEL_HISTORY = DocumentKind(
 BENCHMARKS = DocumentKind(
     path="/benchmarks",
     response=BenchmarkList,
-    summary="List the benchmarks of the seven dimensions",
+    summary=f"List the benchmarks of the {DIMENSION_COUNT_WORD} dimensions",
     file="benchmarks",
     page="benchmarks/",
 )

@@ -31,6 +31,7 @@ from generator.api.contract import (
     RankingDetail,
     RankingList,
 )
+from generator.vocabulary import DIMENSION_COUNT_WORD, DIMENSION_LIST, DIMENSIONS
 
 SortKey = Literal["rank", "iq", "name", "cost", "release_date", "context_window", "speed"]
 SORT_KEYS: tuple[str, ...] = get_args(SortKey)
@@ -44,6 +45,10 @@ _BEST = (
     "the compared models has are left out."
 )
 
+
+_DIMENSIONS = ", ".join(f"{d.name} ({d.slug})" for d in DIMENSIONS)
+"""The dimensions as the descriptions name them: each label with its slug."""
+_RANKING_ID = f"Ranking id from list_rankings, e.g. composite-iq or {DIMENSIONS[1].slug}-iq."
 
 _COMPARED = "GET /models/{id} of each model found, in the order asked (a repeat once)."
 _MISSING = "The queries that matched no published model, as given."
@@ -85,7 +90,8 @@ class ModelComparison(Envelope, kw_only=True, frozen=True):
 
 _HISTORY = (
     "Only with include_history: the snapshots of GET /models/{id}/history, the model's "
-    "composite IQ, rank and seven dimensions at each month end since its release, oldest first."
+    f"composite IQ, rank and {DIMENSION_COUNT_WORD} dimensions at each month end since its "
+    "release, oldest first."
 )
 
 
@@ -237,7 +243,7 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "and estimation method, every raw benchmark result with its source, cost breakdown, "
         "speed, reasoning configurations and revisions. Use it after list_models when you need "
         "the evidence behind a score. With include_history, also its history: composite IQ, "
-        "rank and the seven dimensions at each month end since its release (GET "
+        f"rank and the {DIMENSION_COUNT_WORD} dimensions at each month end since its release (GET "
         "/api/v1/models/{id}/history), replayed from the data with today's methodology. "
         "By default 5,000 to 16,000 characters (history adds up to 6,000); for less, pass "
         'fields, e.g. ["name", "iq", "rank", "dimensions"] (under 2,000).',
@@ -257,8 +263,9 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "List rankings",
         "the ranking catalog",
         "List the ranking catalog (GET /api/v1/rankings): composite IQ, effective cost, the "
-        "seven dimension rankings and one ranking per benchmark, each with its id, direction and "
-        "model count but no rows. Use it to find a ranking id for get_ranking. By default "
+        f"{DIMENSION_COUNT_WORD} dimension rankings (id <dimension slug>-iq: {_DIMENSIONS}) "
+        "and one ranking per benchmark, each with its id, direction and model count but no "
+        "rows. Use it to find a ranking id for get_ranking. By default "
         'about 360 characters per ranking (10,000 in all); fields=["rankingName"] and limit '
         "make it smaller." + _SIZED,
         RankingList,
@@ -276,9 +283,7 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "the top ten, cursor the next ones." + _SIZED,
         RankingDetail,
         (
-            ToolArgument(
-                "id", "text", "Ranking id from list_rankings, e.g. composite-iq.", required=True
-            ),
+            ToolArgument("id", "text", _RANKING_ID, required=True),
             _limit("ranked models"),
             _fields(RankingDetail, "the ranking", KEPT_MEMBERS),
             _CURSOR,
@@ -288,9 +293,10 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
     ToolDeclaration(
         "list_benchmarks",
         "List benchmarks",
-        "the benchmarks of the seven dimensions",
-        "List the benchmarks behind the seven scored dimensions (GET /api/v1/benchmarks): what "
-        "each measures, its dimension, direction, unit and source. Metadata only; per-model "
+        f"the benchmarks of the {DIMENSION_COUNT_WORD} dimensions",
+        f"List the benchmarks behind the {DIMENSION_COUNT_WORD} scored dimensions "
+        f"({DIMENSION_LIST}; GET /api/v1/benchmarks): what each measures, its dimension, "
+        "direction, unit and source. Metadata only; per-model "
         "results are in get_model and benchmark rankings in get_ranking. By default about "
         '500 characters per benchmark (16,000 in all); fields=["name", "dimension"] and '
         "limit make it smaller." + _SIZED,

@@ -17,12 +17,14 @@ from generator.api.contract import API_VERSION, DOCUMENTS, DocumentKind, Error
 from generator.api.files import DOWNLOADS, DOWNLOADS_DIR, NOT_FOUND_COLUMNS, DownloadKind
 from generator.api.hosting import API_HEADERS, DOWNLOAD_HEADERS
 from generator.api.urls import SiteConfig, alias_url, api_url, endpoint_for
+from generator.vocabulary import DIMENSION_COUNT_WORD
 
 OPENAPI_VERSION = "3.1.0"
 REF_TEMPLATE = "#/components/schemas/{name}"
 TITLE = "modelscores API"
 DESCRIPTION = (
-    "Public, read-only JSON API of AI model scores: composite IQ, seven dimensions, "
+    f"Public, read-only JSON API of AI model scores: composite IQ, {DIMENSION_COUNT_WORD} "
+    "dimensions, "
     "emotional reasoning, domains, cost, rankings, charts and methodology. Every endpoint "
     "is GET, needs no credentials and returns JSON; unknown paths and ids answer 404 with "
     "an `Error` body. Clients must tolerate unknown fields (additive changes). The CSV "

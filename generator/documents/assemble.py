@@ -98,11 +98,13 @@ from generator.scoring import round_to
 from generator.scoring.history import Snapshot, replay, scoring_inputs, snapshot_dates
 from generator.scoring.types import BenchmarkNoise as ScoredNoise
 from generator.scoring.types import DomainEntry, Scores
+from generator.vocabulary import DIMENSION_COUNT_WORD, DIMENSIONS
 
 API_NAME = "modelscores API"
 API_DESCRIPTION = (
-    "Public, read-only JSON API of AI model scores: composite IQ over seven dimensions, "
-    "emotional reasoning, applied-capability domains, cost, rankings, charts and methodology."
+    f"Public, read-only JSON API of AI model scores: composite IQ over {DIMENSION_COUNT_WORD} "
+    "dimensions, emotional reasoning, applied-capability domains, cost, rankings, charts and "
+    "methodology."
 )
 COMPOSITE_SCORE_FIELD = "iq"
 COST_SCORE_FIELD = "cost.effectivePer1M"
@@ -264,13 +266,13 @@ def _methodology(
     scored = scored_benchmarks(dataset)
     dimensions = [
         MethodologyDimension(
-            id=d.id,
+            id=declared.number,
             slug=d.slug,
-            name=d.name,
+            name=declared.name,
             min_benchmarks=d.min_benchmarks,
             benchmarks=_benchmark_refs([b for b in scored if b.dimension == d.slug]),
         )
-        for d in method.dimensions
+        for declared, d in zip(DIMENSIONS, method.dimensions, strict=True)
     ]
     breakdown = [
         CostBreakdownItem(

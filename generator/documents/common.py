@@ -33,7 +33,7 @@ def envelope(dataset: Dataset) -> EnvelopeFields:
 
 
 def scored_benchmarks(dataset: Dataset) -> list[BenchmarkRecord]:
-    """The iq benchmarks of the seven dimensions, in catalogue order."""
+    """The iq benchmarks of the scored dimensions, in catalogue order."""
     return [b for b in dataset.benchmarks if b.category == "iq" and b.dimension in DIMENSION_SLUGS]
 
 

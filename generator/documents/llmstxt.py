@@ -24,11 +24,13 @@ from generator.api.urls import (
     openapi_url,
 )
 from generator.encoders import markdown_text
+from generator.vocabulary import DIMENSION_COUNT_WORD
 
 TITLE = "modelscores"
 SUMMARY = (
-    "Public, read-only scores of AI models: composite IQ over seven dimensions with 95% "
-    "ranges and rank bands, emotional reasoning, applied-capability domains, cost, rankings, "
+    f"Public, read-only scores of AI models: composite IQ over {DIMENSION_COUNT_WORD} "
+    "dimensions with 95% ranges and rank bands, emotional reasoning, applied-capability "
+    "domains, cost, rankings, "
     "a month-by-month history replayed from the data, as static JSON (no key, CORS open), "
     "CSV downloads and a read-only MCP connector."
 )

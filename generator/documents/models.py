@@ -164,13 +164,13 @@ def _cost(model: ModelRecord, score: ModelScores, unit: str) -> ModelCost:
 
 
 def compact_dimensions(score: ModelScores) -> DimensionScores:
-    """The seven dimension IQs of a model, rounded (null where not computed)."""
+    """The dimension IQs of a model, rounded (null where not computed)."""
     values = {_field_name(d.slug): iq_or_none(d.value) for d in score.dimensions}
     return DimensionScores(**{_field_name(s): values.get(_field_name(s)) for s in DIMENSION_SLUGS})
 
 
 def dimension_scores(values: Sequence[float | None]) -> DimensionScores:
-    """The seven dimension IQs from their unrounded values, in dimension order (a snapshot's).
+    """The dimension IQs from their unrounded values, in dimension order (a snapshot's).
 
     Called for every model at every month end of the history (356,552 times at 10,000
     models), so the field names are made once (`_DIMENSION_FIELDS`).

@@ -1,7 +1,7 @@
 """The ranking documents: the catalog `/rankings` and one `/rankings/{id}` each.
 
-Catalog order (contract): composite-iq, effective-cost, the seven `<dimension>-iq`
-rankings, then one ranking per scored benchmark in catalogue order. Every rank comes
+Catalog order (contract): composite-iq, effective-cost, one `<dimension>-iq` ranking per
+dimension, then one ranking per scored benchmark in catalogue order. Every rank comes
 from `scoring.rank_entries` on the published (rounded) score.
 """
 
@@ -35,6 +35,7 @@ from generator.errors import BuildError
 from generator.input.records import Dataset, ModelRecord
 from generator.scoring import rank_entries
 from generator.scoring.types import ModelScores, RankBand, Scores
+from generator.vocabulary import DIMENSION_NAMES
 
 COMPOSITE_ID = "composite-iq"
 COMPOSITE_NAME = "Composite IQ"
@@ -105,12 +106,11 @@ def _rankings(dataset: Dataset, scores: Scores) -> list[_Ranking]:
             unit=dataset.methodology.cost_unit,
         ),
     ]
-    names = {d.slug: d.name for d in dataset.methodology.dimensions}
     for index, slug in enumerate(DIMENSION_SLUGS):
         rankings.append(
             _Ranking(
                 id=f"{slug}-iq",
-                name=f"{names.get(slug, slug)} IQ",
+                name=f"{DIMENSION_NAMES[slug]} IQ",
                 type="dimension",
                 dimension=slug,
                 direction="higher_is_better",

@@ -139,7 +139,7 @@ def _dataset(records: Records) -> Dataset:
     assert records.methodology is not None
     return Dataset(
         methodology=records.methodology.record,
-        benchmarks=order_benchmarks([b.record for b in records.benchmarks], records.methodology),
+        benchmarks=order_benchmarks([b.record for b in records.benchmarks]),
         models=tuple(sorted((m.record for m in records.models if m.record.published), key=_id)),
         domains=tuple(sorted((d.record for d in records.domains), key=_id)),
         charts=tuple(sorted((c.record for c in records.charts), key=_id)),

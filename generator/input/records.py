@@ -19,7 +19,7 @@ from msgspec import Meta
 from generator.input.limits import MAX_ALIASES
 from generator.input.text import LINE_PATTERN
 from generator.input.urls import MAX_URL_LENGTH, URL_PATTERN
-from generator.vocabulary import IQ_MAX, IQ_MIN, ChartKind, Direction
+from generator.vocabulary import DIMENSION_COUNT, IQ_MAX, IQ_MIN, ChartKind, Direction
 
 SLUG_PATTERN = r"\A[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?\Z"
 
@@ -347,11 +347,10 @@ class SourceRecord(Record, kw_only=True, frozen=True):
 
 
 class DimensionRecord(Record, kw_only=True, frozen=True):
-    """One of the seven composite dimensions."""
+    """The methodology's settings for one declared dimension (`vocabulary.DIMENSIONS`, which
+    holds its label and place; the loader checks the slugs against it)."""
 
-    id: Annotated[str, Meta(pattern=r"\AD[1-9]\Z")]
     slug: Slug
-    name: Line
     description: Text = ""
     min_benchmarks: Annotated[int, Meta(ge=1)] = 1
 
@@ -365,7 +364,7 @@ class ParametersRecord(Record, kw_only=True, frozen=True):
     sigma_cross_scale: Annotated[float, Meta(gt=0)]  # sigma_cross^2 = this / n_C (version 3)
     sigma_population: Annotated[float, Meta(gt=0)]
     kappa_noise: Annotated[float, Meta(gt=0)]
-    min_direct_dimensions: Annotated[int, Meta(ge=1, le=7)]
+    min_direct_dimensions: Annotated[int, Meta(ge=1, le=DIMENSION_COUNT)]
     sigma_domain_prior: Annotated[float, Meta(gt=0)]
     sigma_domain_benchmark: Annotated[float, Meta(gt=0)]
     peer_count: Annotated[int, Meta(ge=1)]

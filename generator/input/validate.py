@@ -22,7 +22,7 @@ from generator.input.records import (
     ModelRecord,
 )
 from generator.input.values import check_values
-from generator.vocabulary import DIMENSION_SLUGS, LADDER_IQS
+from generator.vocabulary import DIMENSION_COUNT_WORD, DIMENSION_SLUGS, LADDER_IQS
 
 
 def check_records(records: Records) -> list[str]:
@@ -48,7 +48,6 @@ def _capped(problems: list[str]) -> list[str]:
 
 
 def _check_records(records: Records) -> list[str]:
-    dimensions = _dimension_slugs(records.methodology)
     problems = _check_methodology(records.methodology)
     groups = (
         records.models,
@@ -60,7 +59,7 @@ def _check_records(records: Records) -> list[str]:
     )
     for group in groups:
         problems += _duplicate_ids(group)
-    problems += _check_benchmarks(records.benchmarks, dimensions)
+    problems += _check_benchmarks(records.benchmarks, DIMENSION_SLUGS)
     problems += _check_models(records)
     problems += _check_unique_across_models(records.models)
     problems += _check_aliases(records.models)
@@ -73,11 +72,9 @@ def _check_records(records: Records) -> list[str]:
     return problems
 
 
-def order_benchmarks(
-    benchmarks: Iterable[BenchmarkRecord], methodology: Loaded[MethodologyRecord]
-) -> tuple[BenchmarkRecord, ...]:
+def order_benchmarks(benchmarks: Iterable[BenchmarkRecord]) -> tuple[BenchmarkRecord, ...]:
     """Catalogue order: iq by dimension order then id, then eq by id."""
-    order = {d.slug: i for i, d in enumerate(methodology.record.dimensions)}
+    order = {slug: i for i, slug in enumerate(DIMENSION_SLUGS)}
 
     def key(b: BenchmarkRecord) -> tuple[int, int, str]:
         if b.category == "iq":
@@ -91,27 +88,21 @@ def _problem(label: str, where: str, what: str) -> str:
     return f"{label}: {shown_field(where)}: {what}"
 
 
-def _dimension_slugs(methodology: Loaded[MethodologyRecord] | None) -> tuple[str, ...]:
-    if methodology is None:
-        return DIMENSION_SLUGS
-    return tuple(d.slug for d in methodology.record.dimensions)
-
-
 def _check_methodology(methodology: Loaded[MethodologyRecord] | None) -> list[str]:
+    """The methodology's dimensions are the declared ones (`vocabulary.DIMENSIONS`), in order."""
     if methodology is None:
         return []
-    dims = methodology.record.dimensions
-    found = [(d.id, d.slug) for d in dims]
-    wanted = [(f"D{i}", slug) for i, slug in enumerate(DIMENSION_SLUGS, start=1)]
-    if found == wanted:
+    found = [d.slug for d in methodology.record.dimensions]
+    if found == list(DIMENSION_SLUGS):
         return []
-    shown = ", ".join(f"{i}={s}" for i, s in found) or "none"
-    expected = ", ".join(f"{i}={s}" for i, s in wanted)
+    shown = ", ".join(found) or "none"
+    expected = ", ".join(DIMENSION_SLUGS)
     return [
         _problem(
             methodology.label,
             "dimensions",
-            f"must be exactly the seven dimensions in order ({expected}); got {shown}",
+            f"must be exactly the {DIMENSION_COUNT_WORD} dimensions in order ({expected});"
+            f" got {shown}",
         )
     ]
 

@@ -37,7 +37,7 @@ from generator.pages.plots import (
     Profiles,
 )
 from generator.pages.sitedocs import SiteDocuments
-from generator.pages.views import DIMENSION_SHORT
+from generator.vocabulary import DIMENSIONS
 
 CHART_KINDS: tuple[str, ...] = get_args(ChartKind)
 INLINE_WIDTH = 720
@@ -130,16 +130,16 @@ def _holder(entry: HistoryEntry | None) -> Holder | None:
 
 
 def dimension_profiles(docs: SiteDocuments, count: int = PROFILE_MODELS) -> Profiles:
-    """The seven dimensions of the top `count` models, imputed ones flagged."""
+    """The dimensions of the top `count` models, imputed ones flagged."""
     profiles = []
     for model in docs.ranked_models()[:count]:
         dims = model.dimensions
         cells = []
-        for slug, short in DIMENSION_SHORT.items():
-            detail = getattr(dims, slug.replace("-", "_"))
-            cells.append((short, detail.iq, detail.imputed))
+        for dimension in DIMENSIONS:
+            detail = getattr(dims, dimension.slug.replace("-", "_"))
+            cells.append((dimension.short, detail.iq, detail.imputed))
         profiles.append(Profile(model.name, model.iq, tuple(cells)))
-    return Profiles(tuple(profiles))
+    return Profiles(tuple(profiles), tuple(d.name for d in DIMENSIONS))
 
 
 def composite_ranges(docs: SiteDocuments) -> Intervals:

@@ -13,6 +13,7 @@ from typing import Protocol
 from generator.pages import axes, svg
 from generator.pages.axes import IQ_MAX, IQ_MIN, DataTable, Point, format_value
 from generator.pages.svg import ACCENT, ACCENT_LIGHT, GRID, HIGHLIGHT, MUTED, Scale
+from generator.vocabulary import spelled
 
 
 class Plot(Protocol):
@@ -295,7 +296,7 @@ def _segments(
 
 @dataclass(frozen=True)
 class Profile:
-    """One model's seven dimension scores: (short dimension name, iq or None, imputed)."""
+    """One model's dimension scores: (short dimension name, iq or None, imputed)."""
 
     label: str
     composite: int | None
@@ -304,26 +305,28 @@ class Profile:
 
 @dataclass(frozen=True)
 class Profiles:
-    """Small multiples: one panel of seven dimension bars per model."""
+    """Small multiples: one panel of dimension bars per model; `names` are the dimensions'
+    labels, in the panels' order (the data table's columns)."""
 
     profiles: tuple[Profile, ...]
+    names: tuple[str, ...]
 
     @property
     def summary(self) -> str:
         names = ", ".join(p.label for p in self.profiles)
         return (
-            f"Seven dimension scores (IQ 70 to 160) of the top {len(self.profiles)} models by "
+            f"{spelled(len(self.names)).capitalize()} dimension scores (IQ 70 to 160) of the top "
+            f"{len(self.profiles)} models by "
             f"composite IQ: {names}. Striped, lighter bars are imputed estimates."
         )
 
     @property
     def table(self) -> DataTable:
-        dims = tuple(d for d, _, _ in self.profiles[0].dimensions) if self.profiles else ()
         rows = tuple(
             (p.label, *(_dimension_cell(iq, imputed) for _, iq, imputed in p.dimensions))
             for p in self.profiles
         )
-        return DataTable("Dimension scores of the top models", ("Model", *dims), rows)
+        return DataTable("Dimension scores of the top models", ("Model", *self.names), rows)
 
     def _columns(self, width: float) -> int:
         return 3 if width >= 900 else 2

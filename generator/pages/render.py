@@ -48,6 +48,7 @@ from generator.pages.formats import dash, escape, fixed, signed, whole
 from generator.pages.links import Hrefs, Linker, page_class
 from generator.pages.reuse import Collect, Outputs, RenderAll, Sink, TaskMap, in_process
 from generator.pages.sitedocs import SiteDocuments
+from generator.vocabulary import DIMENSION_COUNT, DIMENSION_COUNT_WORD, DIMENSION_NAMES
 
 SITE_NAME = "modelscores"
 NAV = (
@@ -155,6 +156,9 @@ def _environment() -> jinja2.Environment:
     )
     env.context_class = _Context
     env.template_class = _Template
+    env.globals.update(  # the dimension set's count, as `vocabulary` declares it
+        dimension_count=DIMENSION_COUNT, dimension_count_word=DIMENSION_COUNT_WORD
+    )
     env.filters.update(
         dash=dash,
         fixed=fixed,
@@ -326,13 +330,13 @@ def _benchmark_pages(out: _Renderer, chart_urls: Mapping[str, str]) -> None:
             if plot and plot.bars
             else None,
             chart_url=chart_urls.get(benchmark.id),
-            dimension=views.dimension_names(docs).get(benchmark.dimension or ""),
+            dimension=DIMENSION_NAMES.get(benchmark.dimension or ""),
         )
     out.page(
         BENCHMARKS.page + PAGE_FILE,
         "benchmarks.html",
         "Benchmarks",
-        "The benchmarks behind the seven scored dimensions.",
+        f"The benchmarks behind the {DIMENSION_COUNT_WORD} scored dimensions.",
         groups=views.benchmark_groups(docs),
     )
 

@@ -25,6 +25,7 @@ from generator.pages.axes import format_value
 from generator.pages.formats import dash, escape, fixed, signed, whole
 from generator.pages.links import MEMO_LIMIT, Linker
 from generator.pages.views import format_cost
+from generator.vocabulary import DIMENSION_COUNT
 
 IMPUTED_MARK = (
     '<span class="mark" aria-hidden="true">i</span><span class="visually-hidden"> (imputed)</span>'
@@ -135,7 +136,7 @@ def _dimension_estimate(d: Any) -> str:
 
 
 def dimension_rows(model: Any, dimensions: Iterable[Any], link: Linker) -> markupsafe.Markup:
-    """model.html: the seven dimensions, from the view's `(slug, name, field, ranking URL)`."""
+    """model.html: the dimensions, from the view's `(slug, name, field, ranking URL)`."""
     out = []
     for _slug, name, field, url in dimensions:
         d = getattr(model.dimensions, field)
@@ -267,7 +268,11 @@ def ranking_rows(
             else ""
         )
         estimate = _estimate(r) if dimension else ""
-        count = f'<td class="num">{escape(imputed.get(r.id, 0))} of 7</td>' if imputed else ""
+        count = (
+            f'<td class="num">{escape(imputed.get(r.id, 0))} of {DIMENSION_COUNT}</td>'
+            if imputed
+            else ""
+        )
         out.append(
             f'<tr>\n<td class="num">{rank if type(rank) is int else escape(rank)}</td>\n{band}'
             f"{cells or _model_cells(link, kept, _NEWLINE, name, url, provider)}"
@@ -342,7 +347,9 @@ def _iq_cell(model: Any, imputed: Any) -> str:
     if model.iq_low95 is not None:
         text += f' <span class="sub">{whole(model.iq_low95)}–{whole(model.iq_high95)}</span>'
     if imputed:
-        text += f' <span class="sub imp-count">{escape(imputed)} of 7 imputed</span>'
+        text += (
+            f' <span class="sub imp-count">{escape(imputed)} of {DIMENSION_COUNT} imputed</span>'
+        )
     return text
 
 

@@ -16,7 +16,6 @@ import msgspec
 from generator.api.contract import (
     BENCHMARKS,
     CHARTS,
-    DIMENSION_SLUGS,
     DOMAIN,
     DOMAINS,
     HISTORY,
@@ -104,15 +103,6 @@ class SiteDocuments:
             found.setdefault(b.id, b)
             found.setdefault(b.field, b)
         return found
-
-    @cached_property
-    def dimension_names(self) -> dict[str, str]:
-        """Dimension slug to its name, from the methodology document (read once)."""
-        names = {slug: slug.replace("-", " ").capitalize() for slug in DIMENSION_SLUGS}
-        for ranking in self.methodology.derived_rankings:
-            for dim in ranking.dimensions or []:
-                names[dim.slug] = dim.name
-        return names
 
     def benchmark_ranking(self, benchmark: BenchmarkMetadata) -> RankingDetail | None:
         """The benchmark's ranking: catalog entry of type benchmark, matched by id then field."""

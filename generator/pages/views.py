@@ -26,20 +26,12 @@ from generator.api.contract import (
 )
 from generator.pages.axes import format_value
 from generator.pages.sitedocs import SiteDocuments
+from generator.vocabulary import DIMENSION_NAMES, DIMENSIONS
 
 MULTIPLIER_SOURCES = {
     "measured": "measured from validated token usage and task-cost residuals",
     "lineage-imputed": "taken from the same family's lineage (one or two generations back)",
     "peer-imputed": "geometric mean of the closest measured peers",
-}
-DIMENSION_SHORT = {
-    "abstract-reasoning": "Abstract",
-    "mathematical-reasoning": "Math",
-    "academic-reasoning": "Academic",
-    "programmatic-reasoning": "Coding",
-    "computer-use": "Computer use",
-    "reliability": "Reliability",
-    "knowledge-work": "Knowledge work",
 }
 PARAMETER_MEANINGS = {
     "offsetShrinkage": "k: shrinks each benchmark offset toward 0 as sum / (n + k)",
@@ -86,11 +78,6 @@ def format_cost(value: float | None) -> str:
     return "$" + (digits if len(digits.split(".")[1]) >= 2 else f"{value:.2f}")
 
 
-def dimension_names(docs: SiteDocuments) -> dict[str, str]:
-    """Dimension slug to its name, from the methodology document."""
-    return docs.dimension_names
-
-
 def dimension_iq(model: ModelSummary, slug: str) -> int | None:
     """One compact dimension score of a model summary."""
     value: int | None = getattr(model.dimensions, slug.replace("-", "_"))
@@ -129,7 +116,7 @@ class LandingView:
 
 
 def dimension_cells(model: ModelDetail) -> list[DimensionCell]:
-    """The seven dimensions of a model in order, with their imputed flags."""
+    """The dimensions of a model in order, with their imputed flags."""
     cells = []
     for slug in DIMENSION_SLUGS:
         detail: DimensionScoreDetailed = getattr(model.dimensions, slug.replace("-", "_"))
@@ -159,7 +146,6 @@ def _leader_row(docs: SiteDocuments, model: ModelSummary, group: int | None) -> 
 def landing_view(docs: SiteDocuments) -> LandingView:
     """Ranked models by rank, then the unranked ones by name."""
     models = docs.models.models
-    names = dimension_names(docs)
     composite = [r for r in docs.rankings.rankings if r.id == "composite-iq"]
     ranked = sorted((m for m in models if m.rank is not None), key=lambda m: (m.rank, m.id))
     unranked = sorted((m for m in models if m.rank is None), key=lambda m: (m.name, m.id))
@@ -168,7 +154,7 @@ def landing_view(docs: SiteDocuments) -> LandingView:
         rows=[_leader_row(docs, m, g) for m, g in zip(ranked, groups, strict=True)]
         + [_leader_row(docs, m, None) for m in unranked],
         ranked=len(ranked),
-        dimensions=[(slug, names[slug], DIMENSION_SHORT[slug]) for slug in DIMENSION_SLUGS],
+        dimensions=[(d.slug, d.name, d.short) for d in DIMENSIONS],
         composite=composite[0] if composite else None,
         providers=sorted({m.provider for m in models}, key=str.casefold),
     )
@@ -186,10 +172,9 @@ class CompareView:
 def compare_view(docs: SiteDocuments, landing: LandingView | None = None) -> CompareView:
     """`landing`: the landing page's view, if made already (it orders the pickers)."""
     landing = landing if landing is not None else landing_view(docs)
-    names = dimension_names(docs)
     return CompareView(
         options=[(r.model.id, r.model.name) for r in landing.rows],
-        dimensions=[(slug, names[slug]) for slug in DIMENSION_SLUGS],
+        dimensions=[(d.slug, d.name) for d in DIMENSIONS],
     )
 
 
@@ -255,11 +240,10 @@ def cost_rows(cost: ModelCost) -> list[CostRow]:
 
 def model_view(docs: SiteDocuments, model: ModelDetail) -> ModelView:
     """Dimensions with their rankings, linked results and domain standings."""
-    names = dimension_names(docs)
     dims = []
-    for slug in DIMENSION_SLUGS:
-        ranking = docs.ranking_details.get(f"{slug}-iq")
-        dims.append((slug, names[slug], slug.replace("-", "_"), ranking.url if ranking else None))
+    for d in DIMENSIONS:
+        ranking = docs.ranking_details.get(f"{d.slug}-iq")
+        dims.append((d.slug, d.name, d.slug.replace("-", "_"), ranking.url if ranking else None))
     results = []
     for bench_id in model.benchmark_results:
         bench = docs.benchmark(bench_id)
@@ -268,7 +252,7 @@ def model_view(docs: SiteDocuments, model: ModelDetail) -> ModelView:
         (DomainLink(domain.name, domain.url), position, total, domain.models[position - 1])
         for domain, position, total in docs.domain_standings(model.id)
     ]
-    return ModelView(dims, results, domains, names)
+    return ModelView(dims, results, domains, DIMENSION_NAMES)
 
 
 def profile_urls(docs: SiteDocuments, ranking: RankingDetail) -> dict[str, str | None]:
@@ -290,12 +274,11 @@ def ranking_groups(docs: SiteDocuments) -> list[tuple[str, list[RankingCatalogEn
 
 def benchmark_groups(docs: SiteDocuments) -> list[tuple[str, list[BenchmarkMetadata]]]:
     """Scored benchmarks grouped by dimension, in dimension order."""
-    names = dimension_names(docs)
     groups: dict[str, list[BenchmarkMetadata]] = {slug: [] for slug in DIMENSION_SLUGS}
     other: list[BenchmarkMetadata] = []
     for benchmark in docs.benchmarks.benchmarks:
         groups.get(benchmark.dimension or "", other).append(benchmark)
-    out = [(names[slug], items) for slug, items in groups.items() if items]
+    out = [(DIMENSION_NAMES[slug], items) for slug, items in groups.items() if items]
     return out + ([("Other", other)] if other else [])
 
 

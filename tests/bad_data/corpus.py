@@ -886,11 +886,11 @@ CASES: tuple[Case, ...] = (
             _m(
                 METH,
                 "dimensions",
-                "must be exactly the seven dimensions in order (D1=abstract-reasoning, "
-                "D2=mathematical-reasoning, D3=academic-reasoning, D4=programmatic-reasoning, "
-                "D5=computer-use, D6=reliability, D7=knowledge-work); got D1=abstract-reasoning, "
-                "D2=mathematical-reasoning, D3=academic-reasoning, D4=programmatic-reasoning, "
-                "D5=computer-use, D6=reliability",
+                "must be exactly the seven dimensions in order (abstract-reasoning, "
+                "mathematical-reasoning, academic-reasoning, programmatic-reasoning, "
+                "computer-use, reliability, knowledge-work); got abstract-reasoning, "
+                "mathematical-reasoning, academic-reasoning, programmatic-reasoning, "
+                "computer-use, reliability",
             ),
         ),
     ),

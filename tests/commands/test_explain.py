@@ -13,6 +13,7 @@ from generator.explain import explain_model
 from generator.input.records import Dataset
 from generator.scoring import compute_scores
 from generator.scoring.types import Scores
+from generator.vocabulary import DIMENSION_NAMES
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +45,7 @@ def test_explain_full_model(dataset: Dataset, scores: Scores) -> None:
     assert "iqCoverage: 3 direct, 3 with evidence, of 7 dimensions" in text
     # abstract (version 3): a posterior; prior R = 120 from the flat one-sample fit, sd
     #   s_R = sigma_population 20; y = 120, sigma 10 -> mean 120
-    assert "abstract-reasoning: 120 (120.00) [posterior] covered 1/2" in text
+    assert "Abstract reasoning (abstract-reasoning): 120 (120.00) [posterior] covered 1/2" in text
     assert "R (the regression's prediction: intercept + slope * x): 120.00" in text
     assert "sd of R (s_R: the fit's residual sd): 20.00" in text
     # a posterior dimension lists raw -> projection, offset, observation, prior and range
@@ -89,7 +90,7 @@ def test_explain_inherited_model(dataset: Dataset, scores: Scores) -> None:
 def test_explain_model_without_abstract_results(dataset: Dataset, scores: Scores) -> None:
     text = explain_model(dataset, scores, "beta")
     # R = 120 (flat fit) and legacy 100, both of sd s_R = 20: equal weights, 110, sd0 14.14
-    assert "abstract-reasoning: 110 (110.00) [regression-legacy-prior] covered 0/2" in text
+    assert "Abstract reasoning (abstract-reasoning): 110 (110.00) [regression-legacy-prior] covered 0/2" in text
     assert "legacy estimate (from the data): 100.00" in text
     assert "weight of legacy estimate (sd0^2 / sd^2): 0.50" in text
     assert "prior: regression-legacy (regression, legacy combined by precision)" in text
@@ -133,7 +134,7 @@ def test_cli_explain_on_shipped_models(
     assert f"Composite IQ: {model.iq} " in result.output
     assert f"rank {model.rank} of " in result.output
     for estimate in model.dimensions:
-        assert f"{estimate.slug}: " in result.output
+        assert f"{DIMENSION_NAMES[estimate.slug]} ({estimate.slug}): " in result.output
         assert f"[{estimate.method}] covered {estimate.covered}/{estimate.total}" in result.output
     assert f"step: ({model.cost.step})" in result.output
 

@@ -355,11 +355,10 @@ CORRUPTIONS: list[tuple[str, Edit, str]] = [
         "dimensions-not-seven-in-order",
         replace("methodology.toml", 'slug = "computer-use"', 'slug = "backend-engineering"'),
         "data/methodology.toml: dimensions: must be exactly the seven dimensions in order"
-        " (D1=abstract-reasoning, D2=mathematical-reasoning, D3=academic-reasoning,"
-        " D4=programmatic-reasoning, D5=computer-use, D6=reliability, D7=knowledge-work);"
-        " got D1=abstract-reasoning, D2=mathematical-reasoning, D3=academic-reasoning,"
-        " D4=programmatic-reasoning, D5=backend-engineering, D6=reliability,"
-        " D7=knowledge-work",
+        " (abstract-reasoning, mathematical-reasoning, academic-reasoning,"
+        " programmatic-reasoning, computer-use, reliability, knowledge-work);"
+        " got abstract-reasoning, mathematical-reasoning, academic-reasoning,"
+        " programmatic-reasoning, backend-engineering, reliability, knowledge-work",
     ),
     (
         "domain-result-unknown-model",

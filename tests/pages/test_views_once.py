@@ -46,15 +46,6 @@ def test_a_benchmark_is_found_by_id_then_field_the_first_in_catalog_order() -> N
     assert docs.benchmark("no-such-benchmark") is None
 
 
-def test_dimension_names_come_from_the_methodology() -> None:
-    docs = SiteDocuments(sample_documents())
-    names = views.dimension_names(docs)
-    derived = {
-        d.slug: d.name for r in docs.methodology.derived_rankings for d in r.dimensions or []
-    }
-    assert derived and all(names[slug] == name for slug, name in derived.items())
-
-
 def test_ranked_rows_link_their_own_url_or_the_models_profile() -> None:
     """A benchmark ranking's rows carry a `url`; a derived ranking's rows do not and link the
     profile (`profile_urls`), as the rows paired with their URLs did."""

@@ -53,17 +53,14 @@ def make_parameters(**overrides: Any) -> ParametersRecord:
 
 
 def make_methodology(**parameter_overrides: Any) -> MethodologyRecord:
-    """A methodology with the seven dimensions (min 1 benchmark each)."""
+    """A methodology with the declared dimensions (min 1 benchmark each)."""
     return MethodologyRecord(
         version="2026-01-01",
         summary="Test methodology.",
         updated=UPDATED,
         cost_unit="USD per 1M input/output tokens",
         parameters=make_parameters(**parameter_overrides),
-        dimensions=[
-            DimensionRecord(id=f"D{i}", slug=slug, name=slug.replace("-", " ").title())
-            for i, slug in enumerate(DIMENSION_SLUGS, start=1)
-        ],
+        dimensions=[DimensionRecord(slug=slug) for slug in DIMENSION_SLUGS],
     )
 
 
