@@ -207,7 +207,7 @@ def estimate_dimensions(
     population: Population,
     predecessor: tuple[DimensionEstimate, ...] | None,
 ) -> tuple[DimensionEstimate, ...]:
-    """The model's seven estimates, in dimension order: each a posterior (version 3)."""
+    """The model's dimension estimates, in dimension order: each a posterior (version 3)."""
     return _estimate(model, dataset, grouped, population, predecessor, detail=True)
 
 
@@ -267,7 +267,7 @@ def _estimate(
     return tuple(estimates)
 
 
-# One model's seven estimates from what `estimate_dimensions` takes (a version's rules).
+# One model's dimension estimates from what `estimate_dimensions` takes (a version's rules).
 Estimator = Callable[
     [
         ModelRecord,

@@ -10,7 +10,7 @@ evidence", not what anyone published then. Prices exist only as current values: 
 cost of a snapshot is not a replay and is never published. The month ends run from the
 earliest result's to the last one on or before the newest date in the data.
 
-A snapshot keeps only what the history publishes (`SnapshotModel`): each model's seven
+A snapshot keeps only what the history publishes (`SnapshotModel`): each model's
 dimension values, composite, rank, 95% range and rank band. It is scored by
 `score_snapshot` from `scoring_inputs` (the dataset without what that scoring never
 reads: names, prices, domains...), so its scores are a function of those inputs alone
@@ -50,7 +50,7 @@ class SnapshotModel(msgspec.Struct, array_like=True, frozen=True, kw_only=True):
     """What the history publishes of one model at one month end (as in `ModelScores`)."""
 
     model_id: str
-    dimensions: tuple[float | None, ...]  # the seven unrounded values, in dimension order
+    dimensions: tuple[float | None, ...]  # the unrounded values, in dimension order
     composite: float | None
     iq: int | None
     rank: int | None

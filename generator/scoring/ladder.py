@@ -16,7 +16,7 @@ def clamp_iq(value: float) -> float:
 
 
 def project(ladder: Sequence[float], direction: Direction, raw: float) -> float:
-    """IQ of `raw` on a seven-point ladder, piecewise linear, clamped to [70, 160].
+    """IQ of `raw` on its ladder, piecewise linear, clamped to [70, 160].
 
     `ladder[i]` is the raw score expected at `LADDER_IQS[i]`. It must be strictly
     increasing (higher_is_better) or strictly decreasing (lower_is_better); the

@@ -80,11 +80,11 @@ class ModelScores(msgspec.Struct, frozen=True, kw_only=True):
     """Every score of one published model."""
 
     model_id: str
-    dimensions: tuple[DimensionEstimate, ...]  # seven, in dimension order
-    composite: float | None  # unrounded mean of the seven, None without enough direct dimensions
+    dimensions: tuple[DimensionEstimate, ...]  # one per dimension, in dimension order
+    composite: float | None  # unrounded mean of the dimensions; None: too few direct
     iq: int | None  # composite rounded half up
     rank: int | None
-    composite_sd: float | None  # sqrt(sum sd_d^2) / 7
+    composite_sd: float | None  # sqrt(sum sd_d^2) / the number of dimensions
     composite_low95: float | None  # composite -/+ interval_z * sd, clamped to the scale
     composite_high95: float | None
     rank_band: RankBand | None

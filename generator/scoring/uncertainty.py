@@ -70,8 +70,8 @@ def uncertainties(
     """Every model's uncertainty from its dimension sds, composite and published ranks.
 
     `per_dimension=False` leaves out the dimension rankings' bands (`dimension_bands` is
-    empty): seven of the eight rank-band passes, which the history never publishes. The
-    passes are independent: `run` may count them in worker processes (as msgpack).
+    empty): every rank-band pass but the composite's, which the history never publishes.
+    The passes are independent: `run` may count them in worker processes (as msgpack).
     """
     spreads = {
         m: composite_sd([d.sd for d in dimensions[m] if d.sd is not None])
