@@ -90,7 +90,10 @@ def test_explain_inherited_model(dataset: Dataset, scores: Scores) -> None:
 def test_explain_model_without_abstract_results(dataset: Dataset, scores: Scores) -> None:
     text = explain_model(dataset, scores, "beta")
     # R = 120 (flat fit) and legacy 100, both of sd s_R = 20: equal weights, 110, sd0 14.14
-    assert "Abstract reasoning (abstract-reasoning): 110 (110.00) [regression-legacy-prior] covered 0/2" in text
+    assert (
+        "Abstract reasoning (abstract-reasoning): 110 (110.00) [regression-legacy-prior] "
+        "covered 0/2" in text
+    )
     assert "legacy estimate (from the data): 100.00" in text
     assert "weight of legacy estimate (sd0^2 / sd^2): 0.50" in text
     assert "prior: regression-legacy (regression, legacy combined by precision)" in text
