@@ -398,6 +398,10 @@ class SnapshotStore:
             return None
         return site
 
+    def latest(self) -> SiteSnapshot | None:
+        """The snapshot loaded last, without any check of the disk (None before the first)."""
+        return self._site
+
     def _load_first(self) -> SiteSnapshot:
         with self._lock:
             if self._site is None:

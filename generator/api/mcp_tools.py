@@ -1,6 +1,6 @@
 """The MCP sidecar's nine tools, declared once: names, arguments, bounds and answers.
 
-The SDK registration (`mcp_server/server.py`), the fast path's argument checks
+The SDK registration (`mcp_server/server.py`), the fast path's qualifying check
 (`mcp_server/fastpath.py`) and the API docs page all read `MCP_TOOLS`; nothing else
 lists the tools. Plain data: importing it pulls in neither the SDK nor the input records.
 """
