@@ -32,7 +32,7 @@ class ModelRef(msgspec.Struct, frozen=True):
 
 class ModelEntry(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True):
     """An added or removed model: its scores, their range, its rank and rank band, how many
-    of its seven dimensions are imputed, whether its composite is provisional, its cost."""
+    of its dimensions are imputed, whether its composite is provisional, its cost."""
 
     id: str
     name: str

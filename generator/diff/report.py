@@ -21,6 +21,7 @@ import msgspec
 from generator.diff.changes import CatalogueChange, Diff, ModelChange, ModelEntry, Move, PlaceMove
 from generator.diff.snapshot import DOMAIN_PREFIX
 from generator.encoders import github_text
+from generator.vocabulary import DIMENSION_COUNT
 
 Format = Literal["text", "markdown", "json"]
 Row = tuple[str, str, str, str, str]
@@ -167,7 +168,7 @@ def entry_rows(entry: ModelEntry) -> Iterator[Row]:
     )
     state = []
     if entry.imputed is not None:
-        state.append(f"{entry.imputed} of 7 dimensions imputed")
+        state.append(f"{entry.imputed} of {DIMENSION_COUNT} dimensions imputed")
     if entry.provisional:
         state.append("provisional")
     yield (

@@ -1,6 +1,6 @@
 """The publish rule: one for every scored source and any import order.
 
-A model with direct results in at least `min_direct_dimensions` of the seven dimensions
+A model with direct results in at least `min_direct_dimensions` of the dimensions
 (data/methodology.toml, the same number that gives it a composite) is published, whichever
 sources the results came from and whichever refresh brought them. A rule never removes a
 page: a published model stays published. A draft a maintainer holds (it has a `[private]`
@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from generator.vocabulary import DIMENSION_COUNT
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ def standing(
 ) -> Standing:
     """The rule applied to one model with the results it has after the merge."""
     dims = direct_dimensions(results, dimension_of)
-    evidence = f"direct results in {len(dims)} of 7 dimensions" + (
+    evidence = f"direct results in {len(dims)} of {DIMENSION_COUNT} dimensions" + (
         f" ({', '.join(dims)})" if dims else ""
     )
     if was_published:
