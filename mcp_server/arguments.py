@@ -1,10 +1,10 @@
 """Strict checks of a tool call's arguments against its declaration, with one-line errors.
 
 The SDK path (`server.StrictTool`) checks arguments here before any tool runs, and the fast
-path picks the calls whose answers it keeps with the same check: only declared names, each value of exactly its declared JSON type (no string is
-taken for a boolean or a number), within its bounds. An optional argument may be null or
-absent. Every refusal is one sentence that names the argument; any value echoed back is
-cut to `ECHO_CHARS` characters.
+path picks the calls whose answers it keeps with the same check: only declared names, each
+value of exactly its declared JSON type (no string is taken for a boolean or a number),
+within its bounds. An optional argument may be null or absent. Every refusal is one sentence
+that names the argument; any value echoed back is cut to `ECHO_CHARS` characters.
 """
 
 from __future__ import annotations

@@ -156,8 +156,10 @@ def _environment() -> jinja2.Environment:
     )
     env.context_class = _Context
     env.template_class = _Template
-    env.globals.update(  # the dimension set's count, as `vocabulary` declares it
-        dimension_count=DIMENSION_COUNT, dimension_count_word=DIMENSION_COUNT_WORD
+    env.globals.update(
+        dimension_count=DIMENSION_COUNT,  # the dimension set's count, as `vocabulary` has it
+        dimension_count_word=DIMENSION_COUNT_WORD,
+        imputed_mark=markupsafe.Markup(rows.IMPUTED_MARK),  # the rows' own mark, for legends
     )
     env.filters.update(
         dash=dash,

@@ -30,7 +30,7 @@ from generator.vocabulary import DIMENSION_COUNT
 IMPUTED_MARK = (
     '<span class="mark" aria-hidden="true">i</span><span class="visually-hidden"> (imputed)</span>'
 )
-"""macros.html's `imputed_mark`: the mark after an imputed score."""
+"""The mark after an imputed score (the templates' legends print it as `imputed_mark`)."""
 
 
 def snapshot_rows(models: Iterable[Any], link: Linker) -> markupsafe.Markup:

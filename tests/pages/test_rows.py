@@ -182,7 +182,7 @@ def test_ranking_rows_print_what_the_loop_printed(
 {% if banded %}<td class="num">{{ r.rank_low|dash }}–{{ r.rank_high|dash }}</td>{% endif %}
 <th scope="row">{{ link.anchor(r.name, url) }}</th>
 <td>{{ r.provider }}</td>
-<td class="num strong">{% if ranking.id == "effective-cost" %}{{ r.score|cost }}{% elif r.imputed is true and r.score is not none %}<span class="imp">{{ r.score|value }}{{ m.imputed_mark }}</span>{% else %}{{ r.score|value }}{% endif %}</td>
+<td class="num strong">{% if ranking.id == "effective-cost" %}{{ r.score|cost }}{% elif r.imputed is true and r.score is not none %}<span class="imp">{{ r.score|value }}{{ imputed_mark }}</span>{% else %}{{ r.score|value }}{% endif %}</td>
 {% if ranking.ranking_type == "dimension" %}<td>{% if r.imputed %}<span class="badge imputed">imputed</span>{% else %}<span class="badge direct">direct</span>{% endif %}</td>{% endif %}
 {% if imputed %}<td class="num">{{ imputed.get(r.id, 0) }} of 7</td>{% endif %}
 </tr>
@@ -270,7 +270,7 @@ def test_model_rows_print_what_the_loops_printed(
 {% set d = model.dimensions[field] %}
 <tr>
 <th scope="row">{{ link.anchor(name, url) }}</th>
-<td class="num strong">{% if d.imputed and d.iq is not none %}<span class="imp">{{ d.iq }}{{ m.imputed_mark }}</span>{% else %}{{ d.iq|dash }}{% endif %}</td>
+<td class="num strong">{% if d.imputed and d.iq is not none %}<span class="imp">{{ d.iq }}{{ imputed_mark }}</span>{% else %}{{ d.iq|dash }}{% endif %}</td>
 <td class="num">{% if d.iq_low95 is not none %}{{ d.iq_low95|whole }}–{{ d.iq_high95|whole }}{% else %}–{% endif %}</td>
 <td class="num">{{ d.benchmarks_covered }} of {{ d.benchmarks_total }}</td>
 <td>{% if d.imputed %}<span class="badge imputed">imputed</span>{% else %}<span class="badge direct">direct</span>{% endif %}{% if d.estimation_method %} <span class="muted">{{ d.estimation_method }}</span>{% endif %}</td>
@@ -413,7 +413,7 @@ def test_leaderboard_rows_print_what_the_loop_printed(leaders: list[LeaderRow], 
 <td class="col-provider">{{ model.provider }}</td>
 <td class="num" data-v="{{ model.iq if model.iq is not none else '' }}"><span class="strong">{{ model.iq|dash }}</span>{% if model.iq_low95 is not none %} <span class="sub">{{ model.iq_low95|whole }}–{{ model.iq_high95|whole }}</span>{% endif %}{% if row.imputed %} <span class="sub imp-count">{{ row.imputed }} of 7 imputed</span>{% endif %}</td>
 {% for cell in row.cells %}
-<td class="num dim" data-v="{{ cell.iq if cell.iq is not none else '' }}">{% if cell.imputed %}<span class="imp">{{ cell.iq }}{{ m.imputed_mark }}</span>{% else %}{{ cell.iq|dash }}{% endif %}</td>
+<td class="num dim" data-v="{{ cell.iq if cell.iq is not none else '' }}">{% if cell.imputed %}<span class="imp">{{ cell.iq }}{{ imputed_mark }}</span>{% else %}{{ cell.iq|dash }}{% endif %}</td>
 {% endfor %}
 <td class="num" data-v="{{ model.emotional_reasoning if model.emotional_reasoning is not none else '' }}">{{ model.emotional_reasoning|dash }}</td>
 <td class="num" data-v="{{ model.cost.effective_per_1m if model.cost.effective_per_1m is not none else '' }}">{{ model.cost.effective_per_1m|cost }}</td>
