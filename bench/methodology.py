@@ -3,6 +3,11 @@
 `python -m bench.methodology [--data-dir data] [--update-docs]` prints, for methodology
 version 3 (the generator's) and version 2 (`bench/methodology_v2.py`) side by side:
 
+0. The composite hold-out of docs/METHODOLOGY.md 3.2 (c) (`bench/composite_holdout.py`), version 3
+   (imputed dimensions independent) beside version 4 (correlated with `rho`), per number of
+   direct dimensions kept, and the mean log predictive density of every `rho` on the grid:
+   `imputedCorrelation` is the best.
+
 1. The held-out checks of docs/METHODOLOGY.md 3.2 (`bench/holdout.py`): each benchmark result, and
    each whole direct dimension of models with three or more, left out and predicted from the
    rest; mean log predictive density (LPD, higher is better), mean absolute error (MAE) and
@@ -28,6 +33,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench import composite_holdout
+from bench.composite_holdout import Figures, Rescored, best_rho, by_k, figures
 from bench.holdout import KINDS, Fitted, Scored, Summary, paired_bootstrap, score, summarise
 from bench.holdout import cases as held_out_cases
 from bench.measure import table
@@ -262,6 +269,66 @@ def interval_checks(dataset: Dataset) -> list[Check]:
     return checks
 
 
+@dataclass(frozen=True)
+class CompositeCheck:
+    """The composite hold-out at one number of kept dimensions, both versions."""
+
+    kept: int
+    previous: Figures  # version 3: rho = 0
+    current: Figures  # version 4: the chosen rho
+
+
+@dataclass(frozen=True)
+class CompositeHoldOut:
+    """The composite hold-out (3.2 c): the chosen rho, each rho's LPD, and the checks by k."""
+
+    rho: float
+    grid: tuple[tuple[float, float], ...]  # (rho, mean LPD over all k)
+    checks: tuple[CompositeCheck, ...]
+
+
+def composite_hold_out(dataset: Dataset) -> CompositeHoldOut:
+    """Every case re-scored once, then scored at each rho of the grid."""
+    z = dataset.methodology.parameters.interval_z
+    fitted = Fitted(dataset)
+    full = {m: c for m, c in estimate_models(dataset).composites.items() if c is not None}
+    items: list[Rescored] = [
+        composite_holdout.rescore(fitted, case) for case in composite_holdout.cases(fitted, full)
+    ]
+    rho = best_rho(items, z)
+    return CompositeHoldOut(
+        rho=rho,
+        grid=tuple((r, figures(items, r, z).lpd) for r in composite_holdout.GRID),
+        checks=tuple(
+            CompositeCheck(k, figures(by_k(items, k), 0.0, z), figures(by_k(items, k), rho, z))
+            for k in composite_holdout.KEPT
+        ),
+    )
+
+
+def _composite_table(held: CompositeHoldOut) -> str:
+    rows = []
+    for check in held.checks:
+        old, new = check.previous, check.current
+        rows += [
+            (f"k = {check.kept}: cases (models)", f"{old.cases} ({old.models})", ""),
+            ("  mean log predictive density", f"{old.lpd:.3f}", f"{new.lpd:.3f}"),
+            ("  RMS standardised error", f"{old.rmse_z:.2f}", f"{new.rmse_z:.2f}"),
+            ("  inside the 95% range", f"{old.coverage:.1%}", f"{new.coverage:.1%}"),
+        ]
+    return table(["", "version 3 (rho 0)", f"version 4 (rho {held.rho:g})"], rows)
+
+
+def _grid_table(held: CompositeHoldOut) -> str:
+    return table(
+        ["rho", "mean LPD, all k"],
+        [
+            (f"{rho:g}" + (" (chosen)" if rho == held.rho else ""), f"{lpd:.3f}")
+            for rho, lpd in held.grid
+        ],
+    )
+
+
 def _of(items: Sequence[Scored], kind: str) -> list[Scored]:
     return [s for s in items if s.case.kind == kind]
 
@@ -340,10 +407,16 @@ def composite_moves(dataset: Dataset) -> str:
     return table(["", "version 2", "version 3"], rows) + "\n\n" + line + "."
 
 
-def report(dataset: Dataset, checks: Sequence[Check] | None = None) -> str:
-    """The whole check as Markdown: held-out checks, composite moves, prior rules, noise."""
+def report(
+    dataset: Dataset,
+    checks: Sequence[Check] | None = None,
+    held: CompositeHoldOut | None = None,
+) -> str:
+    """The whole check as Markdown: composite hold-out, held-out checks, composite moves,
+    prior rules, noise."""
     params = dataset.methodology.parameters
     checks = interval_checks(dataset) if checks is None else checks
+    held = composite_hold_out(dataset) if held is None else held
     items = cases(dataset)
     with_parent = [c for c in items if c.predecessor is not None]
     everything = [evaluate(name, rule, items, params) for name, rule in RULES]
@@ -355,6 +428,18 @@ def report(dataset: Dataset, checks: Sequence[Check] | None = None) -> str:
         [
             f"Methodology {dataset.methodology.version} (version 3) against {PREVIOUS_VERSION}"
             f" (version 2); paired bootstrap over models, {RESAMPLES} resamples, seed {SEED}.",
+            "",
+            f"Composite hold-out (models with {composite_holdout.MIN_DIRECT} or more direct"
+            f" dimensions, k of them kept, {composite_holdout.DRAWS} draws per model and k; the"
+            " full-data composite scored against the re-scored one and its sd), version 3"
+            " against version 4:",
+            "",
+            _composite_table(held),
+            "",
+            f"imputedCorrelation: the grid value with the best mean log predictive density is"
+            f" {held.rho:g} (the data has {params.imputed_correlation:g}).",
+            "",
+            _grid_table(held),
             "",
             *held_out,
             "Published composites:",
@@ -393,7 +478,9 @@ def nominal(z: float) -> float:
     return round(math.erf(z / math.sqrt(2)), 3)
 
 
-def interval_check_toml(dataset: Dataset, checks: Sequence[Check]) -> str:
+def interval_check_toml(
+    dataset: Dataset, checks: Sequence[Check], held: CompositeHoldOut | None = None
+) -> str:
     """The `[interval_check]` table of methodology.toml, between its two marker lines."""
     z = dataset.methodology.parameters.interval_z
     lines = [
@@ -403,6 +490,8 @@ def interval_check_toml(dataset: Dataset, checks: Sequence[Check]) -> str:
         f'previous_version = "{PREVIOUS_VERSION}"',
         f"bootstrap_resamples = {RESAMPLES}",
     ]
+    if held is not None:
+        lines.append(f"imputed_correlation = {held.rho!r}")
     for check in checks:
         old, new = check.previous, check.current
         figures = {
@@ -420,6 +509,21 @@ def interval_check_toml(dataset: Dataset, checks: Sequence[Check]) -> str:
         }
         lines += ["", "[[interval_check.checks]]", f'id = "{check.kind}"']
         lines += [f"{key} = {_toml_number(value)}" for key, value in figures.items()]
+    for composite in held.checks if held is not None else ():
+        old, new = composite.previous, composite.current
+        numbers = {
+            "kept_dimensions": composite.kept,
+            "cases": new.cases,
+            "models": new.models,
+            "coverage": new.coverage,
+            "mean_log_predictive_density": new.lpd,
+            "rms_standardised_error": new.rmse_z,
+            "previous_coverage": old.coverage,
+            "previous_mean_log_predictive_density": old.lpd,
+            "previous_rms_standardised_error": old.rmse_z,
+        }
+        lines += ["", "[[interval_check.composite_checks]]"]
+        lines += [f"{key} = {_toml_number(value)}" for key, value in numbers.items()]
     return "\n".join([*lines, END])
 
 
@@ -461,11 +565,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     dataset = load_dataset(args.data_dir)
     checks = interval_checks(dataset)
-    text = report(dataset, checks)
+    held = composite_hold_out(dataset)
+    text = report(dataset, checks, held)
     print(text)
     if args.update_docs:
         update_doc(text)
-        update_toml(interval_check_toml(dataset, checks), args.data_dir / "methodology.toml")
+        block = interval_check_toml(dataset, checks, held)
+        update_toml(block, args.data_dir / "methodology.toml")
     return 0
 
 

@@ -11,7 +11,6 @@ from generator.input.records import BenchmarkRecord, Dataset, ModelRecord, Param
 from generator.scoring.rounding import round_half_up
 from generator.scoring.types import (
     BenchmarkNoise,
-    CostEstimate,
     DimensionEstimate,
     ModelScores,
     RankBand,
@@ -58,7 +57,7 @@ def explain_model(dataset: Dataset, scores: Scores, query: str) -> str:
     lines = _header(model, result, ranked, params)
     for estimate, band in zip(result.dimensions, result.dimension_bands, strict=True):
         lines += ["", *_dimension(estimate, band, benchmarks, scores.noise)]
-    lines += ["", *_eq(result, benchmarks), "", *_cost(result.cost, models, scores)]
+    lines += ["", *_eq(result, benchmarks), "", *_cost(result, models, scores)]
     return "\n".join(lines)
 
 
@@ -216,7 +215,8 @@ def _eq(result: ModelScores, benchmarks: dict[str, BenchmarkRecord]) -> list[str
     return lines
 
 
-def _cost(cost: CostEstimate, models: dict[str, ModelRecord], scores: Scores) -> list[str]:
+def _cost(result: ModelScores, models: dict[str, ModelRecord], scores: Scores) -> list[str]:
+    cost = result.cost
     lines = [
         f"Effective cost: {_num(cost.effective_per_1m, 4)} USD per 1M input/output tokens",
         f"  base (input + output): {_num(cost.io_per_1m, 4)}",
@@ -224,6 +224,11 @@ def _cost(cost: CostEstimate, models: dict[str, ModelRecord], scores: Scores) ->
         f"(source {cost.usage_multiplier_source or 'null'})",
         f"  step: {_STEPS[cost.step]}",
     ]
+    usage = models[result.model_id].usage
+    if cost.step == "a" and usage is not None:
+        lines.append(
+            f"  measured as: {usage.method} ({usage.samples} samples; source {usage.source_name})"
+        )
     for source_id in cost.multiplier_from:
         usage = models[source_id].usage
         composite = scores.models[source_id].composite

@@ -57,11 +57,24 @@ def _lines(*parts: str | Sequence[str]) -> str:
 def _model_row(row: Json) -> str:
     rank = f"#{row['rank']}" if row["rank"] is not None else "unranked"
     return (
-        f"- {row['name']} (id {row['id']}, {row['provider']}): {rank}, IQ {_value(row['iq'])}, "
+        f"- {row['name']} (id {row['id']}, {row['provider']}): {rank}, IQ {_value(row['iq'])}"
+        f"{_provisional(row)}, "
         f"EQ {_value(row['emotionalReasoning'])}, effective cost {_cost(row['cost'])}, "
         f"context {_value(row['contextWindow'])}, released {_value(row['releaseDate'])}, "
         f"open source {_value(row['openSource'])}"
     )
+
+
+def _provisional(data: Json) -> str:
+    """` (provisional)` after a composite that rests on too few measured dimensions."""
+    return " (provisional)" if data.get("provisional") else ""
+
+
+def _date(result: Json) -> str:
+    """A result's date as what it is: `as of D`, `table of D` or `not before D`."""
+    kind = result.get("asOfKind", "measured")
+    words = {"published": "table updated", "not-before": "not before"}.get(kind, "as of")
+    return f"{words} {result['asOf']}"
 
 
 def _range(data: Json) -> str:
@@ -100,12 +113,14 @@ def model_detail(data: Json) -> str:
     ]
     results = [
         f"- {result['name']}: {_value(result['value'])} (projected IQ "
-        f"{_value(result['projectedIq'])}; {result['sourceName']}, as of {result['asOf']})"
+        f"{'bound ' if result.get('extrapolated') else ''}{_value(result['projectedIq'])}; "
+        f"{result['sourceName']}, {_date(result)})"
         for result in data["benchmarkResults"].values()
     ]
     return _lines(
         f"{data['name']} (id {data['id']}) by {data['provider']}, {data['country']}",
-        f"Composite IQ {_value(data['iq'])}{_range(data)}, rank {_value(data['rank'])}"
+        f"Composite IQ {_value(data['iq'])}{_range(data)}{_measured(data)}, "
+        f"rank {_value(data['rank'])}"
         f"{_band(data)}; emotional reasoning {_value(data['emotionalReasoning'])}",
         f"Cost: input ${_value(cost['inputPer1M'])}/1M, output ${_value(cost['outputPer1M'])}/1M, "
         f"usage multiplier {_value(cost['usageMultiplier'])} "
@@ -124,6 +139,17 @@ def model_detail(data: Json) -> str:
         _history(data["history"]) if "history" in data else [],
         f"Profile: {data['url']}",
         _envelope(data),
+    )
+
+
+def _measured(data: Json) -> str:
+    """` (provisional: 2 of 7 dimensions measured)` for a provisional composite."""
+    coverage = data.get("iqCoverage")
+    if not data.get("provisional") or coverage is None:
+        return _provisional(data)
+    return (
+        f" (provisional: {coverage['directDimensions']} of {coverage['totalDimensions']}"
+        " dimensions measured)"
     )
 
 
@@ -190,7 +216,8 @@ def ranking_detail(data: Json) -> str:
     unit = f", unit {data['unit']}" if "unit" in data else ""
     rows = [
         f"{row['rank']}. {row['name']} (id {row['id']}, {row['provider']}): "
-        f"{_value(row['score'])}{' (imputed)' if row.get('imputed') else ''}{_band(row)}"
+        f"{_value(row['score'])}{' (imputed)' if row.get('imputed') else ''}"
+        f"{_provisional(row)}{_band(row)}"
         for row in data["models"]
     ]
     return _lines(

@@ -122,6 +122,22 @@ class DimensionDetails(msgspec.Struct, rename=_DIMENSION_NAMES, kw_only=True, fr
     knowledge_work: DimensionScoreDetailed
 
 
+AsOfKind = Literal["measured", "published", "not-before"]
+_AS_OF_KIND = (
+    "What asOf is: measured (the upstream run or evaluation date), published (the date the "
+    "upstream table holding it was updated; the run happened between the model's release and "
+    "then) or not-before (the upstream row has no date: the model's release date stands in)."
+)
+_EXTRAPOLATED = (
+    "The raw value lies beyond the ladder points fitted on real results (for the hand-set "
+    "ladders: above the IQ-130 point or below the IQ-70 point), so projectedIq is a bound."
+)
+_PROVISIONAL = (
+    "The composite rests on fewer direct dimensions than the methodology's provisionalBelow "
+    "(3): it keeps its rank, but is provisional. False without a composite."
+)
+
+
 class ModelBenchmarkResult(Contract, kw_only=True, frozen=True):
     """One raw benchmark result of a model, with its provenance."""
 
@@ -137,6 +153,8 @@ class ModelBenchmarkResult(Contract, kw_only=True, frozen=True):
     as_of: dt.date
     harness: str | None
     effort: str | None  # the effort setting or variant the source names (e.g. "high", "16K")
+    as_of_kind: Annotated[AsOfKind, Meta(description=_AS_OF_KIND)]
+    extrapolated: Annotated[bool, Meta(description=_EXTRAPOLATED)]
 
 
 class ModelRevision(Closed, kw_only=True, frozen=True):
@@ -193,6 +211,7 @@ class ModelFields(Contract, kw_only=True, frozen=True):
     iq_high95: float | None
     rank_low: Annotated[int, Meta(ge=1)] | None
     rank_high: Annotated[int, Meta(ge=1)] | None
+    provisional: Annotated[bool, Meta(description=_PROVISIONAL)]
     emotional_reasoning: DimensionIq | None
     cost: ModelCost
     speed: ModelSpeed
@@ -210,6 +229,13 @@ class ModelSummary(ModelFields, kw_only=True, frozen=True):
     """One element of `models` in the model list."""
 
     dimensions: DimensionScores
+    imputed_dimensions: Annotated[
+        list[str],
+        Meta(
+            description="The slugs of the dimensions in `dimensions` that are imputed (no "
+            "direct result: a prior, not a measurement), in dimension order."
+        ),
+    ]
 
 
 class ModelList(Envelope, kw_only=True, frozen=True):
@@ -269,6 +295,14 @@ class BenchmarkMetadata(Contract, kw_only=True, frozen=True):
     noise_sd: Annotated[float, Meta(gt=0)]
     noise_source: NoiseSource
     noise_models: Annotated[int, Meta(ge=0)]
+    published_on: Annotated[
+        dt.date | None,
+        Meta(
+            description="When the benchmark was first published (its paper or release); the "
+            "history counts no result before it. Null where the data does not state it."
+        ),
+    ]
+    published_on_source: Uri | None
 
 
 class BenchmarkList(Envelope, kw_only=True, frozen=True):
@@ -319,6 +353,7 @@ class RankedModel(Contract, kw_only=True, frozen=True):
     rank_low: Annotated[int, Meta(ge=1)] | UnsetType = UNSET
     rank_high: Annotated[int, Meta(ge=1)] | UnsetType = UNSET
     url: Uri | UnsetType = UNSET
+    provisional: Annotated[bool, Meta(description=_PROVISIONAL)] | UnsetType = UNSET
 
 
 class VersionedRanking(RankingFields, kw_only=False, frozen=True):
@@ -539,6 +574,8 @@ class MethodologyParameters(Contract, kw_only=True, frozen=True):
     peer_count: int
     default_usage_multiplier: float
     interval_z: float
+    provisional_below: int  # a composite on fewer direct dimensions is provisional (v4)
+    imputed_correlation: float  # rho of the imputed dimensions' errors in the composite sd (v4)
 
 
 class BenchmarkNoise(Contract, kw_only=True, frozen=True):
@@ -605,6 +642,33 @@ class IntervalCheck(Contract, kw_only=True, frozen=True):
     previous_version: Annotated[str, Meta(description="The methodology version compared with.")]
     bootstrap_resamples: Annotated[int, Meta(ge=1)]
     checks: list[HeldOutCheck]
+    composite_checks: Annotated[
+        list[CompositeHoldOut],
+        Meta(
+            description="The composite hold-out (version 4): well-covered models re-scored on "
+            "k of their direct dimensions, by k."
+        ),
+    ]
+
+
+class CompositeHoldOut(Contract, kw_only=True, frozen=True):
+    """The composite hold-out at one number of kept direct dimensions (version 4)."""
+
+    kept_dimensions: Annotated[int, Meta(ge=1, le=7)]
+    cases: Annotated[int, Meta(ge=0)]
+    models: Annotated[int, Meta(ge=0)]
+    coverage: Annotated[
+        Share, Meta(description="Share of full-data composites inside the re-scored 95% range.")
+    ]
+    mean_log_predictive_density: float
+    rms_standardised_error: Annotated[
+        float, Meta(ge=0, description="Root mean square of the standardised error (1 is ideal).")
+    ]
+    previous_coverage: Annotated[
+        Share, Meta(description="coverage with independent dimensions (version 3).")
+    ]
+    previous_mean_log_predictive_density: float
+    previous_rms_standardised_error: Annotated[float, Meta(ge=0)]
 
 
 class DataSource(Contract, kw_only=True, frozen=True):

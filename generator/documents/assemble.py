@@ -230,6 +230,8 @@ def _benchmarks(
                 noise_sd=round_to(noise[b.id].sd, NOISE_DECIMALS),
                 noise_source=noise[b.id].source,
                 noise_models=noise[b.id].models,
+                published_on=b.published_on,
+                published_on_source=b.published_on_source,
             )
             for b in scored_benchmarks(dataset)
         ],

@@ -24,7 +24,13 @@ from generator.api.contract import CHANGES, Change, ChangeList
 from generator.api.urls import SiteConfig, methodology_page_url, model_page_url
 from generator.documents.common import EnvelopeFields
 from generator.input.records import ChangelogRecord, Dataset, ModelRecord
-from generator.scoring.history import Snapshot, month_end
+from generator.scoring.history import (
+    Published,
+    Snapshot,
+    counts_from,
+    month_end,
+    publication_dates,
+)
 
 Standing = tuple[int | None, int | None]  # (iq, rank) in one snapshot
 
@@ -44,8 +50,9 @@ def changes_of(
 ) -> dict[str, msgspec.Struct]:
     """`/changes` from each snapshot's `snapshot_standings`, by date."""
     changes: list[Change] = []
+    published = publication_dates(dataset.benchmarks)
     for model in dataset.models:
-        changes.extend(_model_changes(model, standings, config))
+        changes.extend(_model_changes(model, standings, published, config))
     changes.sort(key=lambda c: c.id)
     changelog = dataset.methodology.changelog
     changes.extend(
@@ -89,7 +96,10 @@ def _previous_month_end(day: dt.date) -> dt.date:
 
 
 def _model_changes(
-    model: ModelRecord, standings: Mapping[dt.date, Mapping[str, Standing]], config: SiteConfig
+    model: ModelRecord,
+    standings: Mapping[dt.date, Mapping[str, Standing]],
+    published: Published,
+    config: SiteConfig,
 ) -> list[Change]:
     url = model_page_url(config, model.id)
     changes = []
@@ -106,8 +116,9 @@ def _model_changes(
             )
         )
     by_month: dict[dt.date, list[tuple[dt.date, str, bool]]] = defaultdict(list)
-    for r in model.results:
-        by_month[month_end(r.as_of)].append((r.as_of, r.benchmark, r.as_of_kind == "not-before"))
+    for r in model.results:  # in the month the history counts it from (`counts_from`)
+        day = counts_from(r, published, model.release_date)
+        by_month[month_end(day)].append((day, r.benchmark, r.as_of_kind == "not-before"))
     for end, dated in sorted(by_month.items()):
         before = standings.get(_previous_month_end(end), {}).get(model.id, (None, None))
         after = standings.get(end, {}).get(model.id, (None, None))

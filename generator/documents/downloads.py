@@ -59,8 +59,9 @@ MODEL_COLUMNS = (
     "rankHigh", *DIMENSION_SLUGS, "emotionalReasoning",
     "inputPer1M", "outputPer1M", "usageMultiplier", "usageMultiplierSource", "effectivePer1M",
     "releaseDate", "openSource", "url", "priceSource", "priceSourceUrl", "priceAsOf",
+    "provisional", *(f"{slug}-imputed" for slug in DIMENSION_SLUGS),
 )  # fmt: skip
-RANKING_COLUMNS = ("rank", "rankLow", "rankHigh", "id", "name", "provider", "score")
+RANKING_COLUMNS = ("rank", "rankLow", "rankHigh", "id", "name", "provider", "score", "provisional")
 DOMAIN_COLUMNS = (
     "model", "modelName", "compositeIq", "rankStatus", "benchmarksCovered", "benchmarksTotal",
     "estimateLow95", "estimateHigh95",
@@ -128,6 +129,7 @@ def _model_row(m: ModelSummary) -> list[Cell]:
         c.usage_multiplier, c.usage_multiplier_source, c.effective_per_1m,
         m.release_date.isoformat() if m.release_date else None, m.open_source, m.url,
         c.price_source, c.price_source_url, c.price_as_of.isoformat() if c.price_as_of else None,
+        m.provisional, *(slug in m.imputed_dimensions for slug in DIMENSION_SLUGS),
     ]  # fmt: skip
 
 
@@ -141,7 +143,16 @@ def _model_history_rows(history: ModelHistory) -> list[list[Cell]]:
 
 def _ranking_rows(r: RankingDetail) -> list[list[Cell]]:
     return [
-        [m.rank, _unset(m.rank_low), _unset(m.rank_high), m.id, m.name, m.provider, m.score]
+        [
+            m.rank,
+            _unset(m.rank_low),
+            _unset(m.rank_high),
+            m.id,
+            m.name,
+            m.provider,
+            m.score,
+            _unset(m.provisional),
+        ]
         for m in r.models
     ]
 

@@ -6,8 +6,8 @@ the build only rounds them and states them in one sentence, so it stays determin
 
 from __future__ import annotations
 
-from generator.api.contract import HeldOutCheck, IntervalCheck
-from generator.input.records import HeldOutCheckRecord, IntervalCheckRecord
+from generator.api.contract import CompositeHoldOut, HeldOutCheck, IntervalCheck
+from generator.input.records import CompositeCheckRecord, HeldOutCheckRecord, IntervalCheckRecord
 from generator.scoring import round_to
 
 DESCRIPTIONS = {
@@ -37,7 +37,15 @@ def percent(share: float) -> str:
 def statement(record: IntervalCheckRecord) -> str:
     """The figures in one sentence, with the limit the pages repeat beside every range."""
     parts = [f"{percent(c.coverage)} of {NOUNS[c.id]}" for c in record.checks]
-    held = " and ".join(parts) if parts else "no held-out values"
+    composites = [percent(c.coverage) for c in record.composite_checks]
+    if composites:
+        kept = ", ".join(str(c.kept_dimensions) for c in record.composite_checks)
+        parts.append(
+            f"{', '.join(composites)} of full-data composites re-scored on {kept} of their"
+            " measured dimensions"
+        )
+    held = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+    held = held or "no held-out values"
     return (
         f"On this data, {held} fell inside {record.nominal * 100:g}% ranges built this way;"
         " the ranges do not cover differences between scoring methods."
@@ -64,6 +72,24 @@ def _check(record: HeldOutCheckRecord) -> HeldOutCheck:
     )
 
 
+def _composite(record: CompositeCheckRecord) -> CompositeHoldOut:
+    return CompositeHoldOut(
+        kept_dimensions=record.kept_dimensions,
+        cases=record.cases,
+        models=record.models,
+        coverage=round_to(record.coverage, SHARE_DECIMALS),
+        mean_log_predictive_density=round_to(record.mean_log_predictive_density, SCORE_DECIMALS),
+        rms_standardised_error=round_to(record.rms_standardised_error, SCORE_DECIMALS),
+        previous_coverage=round_to(record.previous_coverage, SHARE_DECIMALS),
+        previous_mean_log_predictive_density=round_to(
+            record.previous_mean_log_predictive_density, SCORE_DECIMALS
+        ),
+        previous_rms_standardised_error=round_to(
+            record.previous_rms_standardised_error, SCORE_DECIMALS
+        ),
+    )
+
+
 def interval_check(record: IntervalCheckRecord) -> IntervalCheck:
     """The published object: the record's figures, rounded, and the sentence."""
     return IntervalCheck(
@@ -72,4 +98,5 @@ def interval_check(record: IntervalCheckRecord) -> IntervalCheck:
         previous_version=record.previous_version,
         bootstrap_resamples=record.bootstrap_resamples,
         checks=[_check(c) for c in record.checks],
+        composite_checks=[_composite(c) for c in record.composite_checks],
     )

@@ -34,12 +34,15 @@ from generator.documents.common import (
     spread_or_none,
 )
 from generator.input.records import (
+    AsOfKind,
     BenchmarkRecord,
+    BenchmarkResultRecord,
     Dataset,
     ModelRecord,
     ReasoningConfigurationRecord,
 )
 from generator.scoring import round_to
+from generator.scoring.ladder import HAND_SET_FITTED, extrapolated
 from generator.scoring.rounding import round_half_up, round_known
 from generator.scoring.types import ModelScores, Scores
 
@@ -65,7 +68,13 @@ def model_documents(
         common = msgspec.structs.asdict(
             _common_fields(model, score, dataset.methodology.cost_unit, config)
         )
-        summaries.append(ModelSummary(**common, dimensions=compact_dimensions(score)))
+        summaries.append(
+            ModelSummary(
+                **common,
+                dimensions=compact_dimensions(score),
+                imputed_dimensions=imputed_dimensions(score),
+            )
+        )
         documents[MODEL.api_path(model.id)] = ModelDetail(
             api_version=env["api_version"],
             methodology_version=env["methodology_version"],
@@ -125,6 +134,7 @@ def _common_fields(
         iq_high95=spread_or_none(score.composite_high95),
         rank_low=score.rank_band.low if score.rank_band is not None else None,
         rank_high=score.rank_band.high if score.rank_band is not None else None,
+        provisional=score.provisional,
         emotional_reasoning=score.eq,
         cost=_cost(model, score, cost_unit),
         speed=ModelSpeed(
@@ -167,6 +177,11 @@ def compact_dimensions(score: ModelScores) -> DimensionScores:
     """The dimension IQs of a model, rounded (null where not computed)."""
     values = {_field_name(d.slug): iq_or_none(d.value) for d in score.dimensions}
     return DimensionScores(**{_field_name(s): values.get(_field_name(s)) for s in DIMENSION_SLUGS})
+
+
+def imputed_dimensions(score: ModelScores) -> list[str]:
+    """The slugs of the model's imputed dimensions (no direct result), in dimension order."""
+    return [d.slug for d in score.dimensions if d.imputed]
 
 
 def dimension_scores(values: Sequence[float | None]) -> DimensionScores:
@@ -230,8 +245,21 @@ def _benchmark_results(
             as_of=row.as_of,
             harness=row.harness,
             effort=row.effort,
+            as_of_kind=as_of_kind(row),
+            extrapolated=is_extrapolated(b, row.value),
         )
     return results
+
+
+def as_of_kind(row: BenchmarkResultRecord) -> AsOfKind:
+    """What the row's date is (METHODOLOGY 1.2): its own kind, else the run's date."""
+    return row.as_of_kind or "measured"
+
+
+def is_extrapolated(benchmark: BenchmarkRecord, raw: float) -> bool:
+    """`raw` lies beyond the benchmark's fitted ladder points (METHODOLOGY 1)."""
+    fitted = benchmark.fitted_iq or HAND_SET_FITTED
+    return extrapolated(benchmark.ladder, benchmark.direction, raw, fitted)
 
 
 def model_aliases(documents: Mapping[str, msgspec.Struct]) -> dict[str, list[str]]:

@@ -59,6 +59,7 @@ class _Ranking:
     unit: str | None = None
     imputed: Mapping[str, bool] | None = None  # dimension rankings: row flag by model id
     bands: Mapping[str, RankBand] | None = None  # composite and dimension rankings, by model id
+    provisional: Mapping[str, bool] | None = None  # the composite ranking: row flag by model id
     row_urls: bool = False  # benchmark rankings: rows carry the model profile URL
 
 
@@ -95,6 +96,7 @@ def _rankings(dataset: Dataset, scores: Scores) -> list[_Ranking]:
             direction="higher_is_better",
             items=_items(models, lambda s: s.iq),
             bands={m: s.rank_band for m, s in models.items() if s.rank_band is not None},
+            provisional={m: s.provisional for m, s in models.items()},
         ),
         _Ranking(
             id=COST_ID,
@@ -206,6 +208,7 @@ def _detail(
                 url=urls[model_id] if ranking.row_urls else UNSET,
                 rank_low=UNSET if band is None else band.low,
                 rank_high=UNSET if band is None else band.high,
+                provisional=UNSET if ranking.provisional is None else ranking.provisional[model_id],
             )
         )
     return RankingDetail(

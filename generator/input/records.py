@@ -40,10 +40,11 @@ Price = Annotated[float, Meta(ge=0, le=100_000)]
 # A reasoning-effort level or variant as the source names it (`high`, `xhigh`, `16K`, `thinking`).
 Effort = Annotated[str, Meta(pattern=r"\A[A-Za-z0-9][A-Za-z0-9._-]{0,31}\Z")]
 Category = Literal["iq", "eq"]
-# How a result's `as_of` was found: left out when it is the row's own date; "not-before"
-# when the row has none and the model's release date stands in (the value existed no
-# earlier than that day).
-AsOfKind = Literal["not-before"]
+# What a result's `as_of` is (METHODOLOGY 1.2): left out or "measured" when it is the
+# upstream run or evaluation date; "published" when it is the date the upstream table was
+# updated (the run happened between the model's release and then); "not-before" when the
+# row has none and the model's release date stands in (the value existed no earlier).
+AsOfKind = Literal["measured", "published", "not-before"]
 PriceKind = Literal["first-party", "cloud", "reseller"]  # who lists a price (data/providers/)
 
 
@@ -145,7 +146,7 @@ class PricesRecord(Record, kw_only=True, frozen=True):
 
 
 class UsageMultiplierRecord(Record, kw_only=True, frozen=True):
-    """A measured usage multiplier: validated token usage and cost residuals."""
+    """A measured usage multiplier: how it was measured (`method`) and from which source."""
 
     multiplier: Annotated[float, Meta(gt=0, le=100)]
     method: Line
@@ -226,6 +227,13 @@ class BenchmarkRecord(Record, kw_only=True, frozen=True):
     source_name: Line
     source_url: Url
     updated: dt.datetime
+    # When the benchmark was first published (its paper or release), and where that is
+    # stated: no result counts in the history before it (METHODOLOGY 1.2)
+    published_on: dt.date | None = None
+    published_on_source: Url | None = None
+    # The IQ range of the ladder points fitted on real results (METHODOLOGY 1); left out for
+    # the hand-set ladders, whose points IQ 70 to 130 were fitted (`ladder.HAND_SET_FITTED`)
+    fitted_iq: Annotated[list[int], Meta(min_length=2, max_length=2)] | None = None
 
 
 class DomainBenchmarkRecord(Record, kw_only=True, frozen=True):
@@ -370,6 +378,11 @@ class ParametersRecord(Record, kw_only=True, frozen=True):
     peer_count: Annotated[int, Meta(ge=1)]
     default_usage_multiplier: Annotated[float, Meta(gt=0)]
     interval_z: Annotated[float, Meta(gt=0)]
+    # A composite on fewer direct dimensions than this is provisional (version 4, 3.3)
+    provisional_below: Annotated[int, Meta(ge=1, le=8)] = 3
+    # rho: the correlation of the errors of a model's imputed dimensions (version 4, 3.1),
+    # chosen by the composite hold-out (3.2 c); 0 is version 3's composite sd
+    imputed_correlation: Annotated[float, Meta(ge=0, le=1)] = 0.0
 
 
 class ChangelogRecord(Record, kw_only=True, frozen=True):
@@ -411,6 +424,20 @@ class HeldOutCheckRecord(Record, kw_only=True, frozen=True):
     lpd_gain_high95: float
 
 
+class CompositeCheckRecord(Record, kw_only=True, frozen=True):
+    """The composite hold-out (METHODOLOGY 3.2 c) at one number of kept direct dimensions."""
+
+    kept_dimensions: Annotated[int, Meta(ge=1, le=7)]
+    cases: Annotated[int, Meta(ge=0)]
+    models: Annotated[int, Meta(ge=0)]
+    coverage: Share  # share of full-data composites inside the re-scored 95% range
+    mean_log_predictive_density: float
+    rms_standardised_error: Annotated[float, Meta(ge=0)]
+    previous_coverage: Share  # the same figures with independent dimensions (version 3)
+    previous_mean_log_predictive_density: float
+    previous_rms_standardised_error: Annotated[float, Meta(ge=0)]
+
+
 class IntervalCheckRecord(Record, kw_only=True, frozen=True):
     """`[interval_check]` of `data/methodology.toml`: `python -m bench.methodology` writes it."""
 
@@ -418,6 +445,8 @@ class IntervalCheckRecord(Record, kw_only=True, frozen=True):
     previous_version: Text  # the methodology version compared against
     bootstrap_resamples: Annotated[int, Meta(ge=1)]
     checks: list[HeldOutCheckRecord]
+    imputed_correlation: Annotated[float, Meta(ge=0, le=1)] | None = None  # the grid's choice
+    composite_checks: list[CompositeCheckRecord] = []
 
 
 class MethodologyRecord(Record, kw_only=True, frozen=True):

@@ -168,6 +168,24 @@ def _check_benchmarks(
                 )
             )
         fields.setdefault(bench.field, label)
+        problems += _check_dates_and_fit(label, bench)
+    return problems
+
+
+def _check_dates_and_fit(label: str, bench: BenchmarkRecord) -> list[str]:
+    """A publication date names its source; a fitted range is two ascending ladder IQs."""
+    problems = []
+    if (bench.published_on is None) != (bench.published_on_source is None):
+        problems.append(
+            _problem(label, "published_on", "published_on and published_on_source go together")
+        )
+    fitted = bench.fitted_iq
+    if fitted is not None and not (
+        fitted[0] < fitted[1] and fitted[0] in LADDER_IQS and fitted[1] in LADDER_IQS
+    ):
+        problems.append(
+            _problem(label, "fitted_iq", f"must be two ascending ladder IQs {LADDER_IQS}")
+        )
     return problems
 
 

@@ -31,6 +31,13 @@ IMPUTED_MARK = (
     '<span class="mark" aria-hidden="true">i</span><span class="visually-hidden"> (imputed)</span>'
 )
 """The mark after an imputed score (the templates' legends print it as `imputed_mark`)."""
+PROVISIONAL_MARK = '<span class="sub prov">provisional</span>'
+"""After a provisional composite (METHODOLOGY 3.3): it rests on too few measured dimensions."""
+BOUNDS = {True: "at least 130", False: "at most 70"}
+"""An extrapolated projection of a hand-set ladder, above its IQ-130 point or below its IQ-70
+point (`ladder.HAND_SET_FITTED`), shown as the bound it is, never as an exact value."""
+DATE_WORDS = {"not-before": "not before ", "published": "by "}
+"""How a result's date reads by its `asOfKind` (a measured date reads as itself)."""
 
 
 def snapshot_rows(models: Iterable[Any], link: Linker) -> markupsafe.Markup:
@@ -163,12 +170,25 @@ def result_rows(model: Any, view: Any, link: Linker) -> markupsafe.Markup:
             f'<tr>\n<th scope="row">{link.anchor(r.name, url)}</th>\n'
             f"<td>{escape(dimension)}</td>\n"
             f'<td class="num">{format_value(r.value)}</td>\n'
-            f'<td class="num">{fixed(r.projected_iq, 2)}</td>\n'
+            f'<td class="num">{_projected(r)}</td>\n'
             f"<td>{escape(dash(r.harness))}</td>\n<td>{escape(dash(r.effort))}</td>\n"
-            f'<td>{source}</td>\n<td class="date">{escape(r.as_of.isoformat())}</td>\n'
+            f'<td>{source}</td>\n<td class="date">{_as_of(r)}</td>\n'
             "</tr>\n"
         )
     return markupsafe.Markup("".join(out))
+
+
+def _projected(r: Any) -> str:
+    """A result's projected IQ, or the bound an extrapolated one is (`BOUNDS`)."""
+    if r.extrapolated is True:
+        return BOUNDS[r.projected_iq > 100]
+    return fixed(r.projected_iq, 2)
+
+
+def _as_of(r: Any) -> str:
+    """A result's date as what it is: `not before D` for a release-date stand-in, `by D` for
+    a table's update date, the date alone for a measured one."""
+    return escape(DATE_WORDS.get(r.as_of_kind, "") + r.as_of.isoformat())
 
 
 def cost_rows(cost: Iterable[Any]) -> markupsafe.Markup:
@@ -232,6 +252,8 @@ def _ranking_score(r: Any, cost: bool) -> str:
         return format_cost(r.score)
     if r.imputed is True and r.score is not None:
         return f'<span class="imp">{format_value(r.score)}{IMPUTED_MARK}</span>'
+    if r.provisional is True:
+        return f"{format_value(r.score)} {PROVISIONAL_MARK}"
     return format_value(r.score)
 
 
@@ -346,6 +368,11 @@ def _iq_cell(model: Any, imputed: Any) -> str:
     text = f'<span class="strong">{escape(dash(model.iq))}</span>'
     if model.iq_low95 is not None:
         text += f' <span class="sub">{whole(model.iq_low95)}–{whole(model.iq_high95)}</span>'
+    if model.provisional is True:
+        text += (
+            f' <span class="sub prov">provisional: {escape(DIMENSION_COUNT - imputed)} of {DIMENSION_COUNT} dimensions'
+            " measured</span>"
+        )
     if imputed:
         text += (
             f' <span class="sub imp-count">{escape(imputed)} of {DIMENSION_COUNT} imputed</span>'
@@ -380,7 +407,9 @@ def leaderboard_rows(rows: Iterable[Any], link: Linker) -> markupsafe.Markup:
             f'<tr class="{_group_class(group)}" data-id="{escape(model.id)}" '
             f'data-provider="{escape(model.provider)}" '
             f'data-open="{1 if model.open_source else 0}" data-released="{escape(released)}" '
-            f'data-imputed="{escape(row.imputed)}" data-names="{_names(row.names)}">\n'
+            f'data-imputed="{escape(row.imputed)}" '
+            f'data-provisional="{1 if model.provisional is True else 0}" '
+            f'data-names="{_names(row.names)}">\n'
             f'<td class="num" data-v="{_value_or_empty(model.rank)}">{_rank_cell(model)}</td>\n'
             f'<td class="num col-group" data-v="{escape(group or "")}">{escape(group or "–")}'
             f"</td>\n"

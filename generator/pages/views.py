@@ -29,7 +29,11 @@ from generator.pages.sitedocs import SiteDocuments
 from generator.vocabulary import DIMENSION_NAMES, DIMENSIONS
 
 MULTIPLIER_SOURCES = {
-    "measured": "measured from validated token usage and task-cost residuals",
+    "measured": (
+        "measured: the model's cost per test on vals.ai benchmarks divided by its list input"
+        " plus output price, each relative to that benchmark's typical ratio, geometric mean"
+        " over the benchmarks"
+    ),
     "lineage-imputed": "taken from the same family's lineage (one or two generations back)",
     "peer-imputed": "geometric mean of the closest measured peers",
 }
@@ -46,6 +50,9 @@ PARAMETER_MEANINGS = {
     "defaultUsageMultiplier": "multiplier assumed for a priced model with no other source",
     "intervalZ": "z of the stated 95% ranges (estimate ± z × standard error)",
     "kappaNoise": "κ: how many models' worth of weight σ_b's default keeps in its estimate",
+    "provisionalBelow": "measured dimensions below which a composite is marked provisional",
+    "imputedCorrelation": "ρ: how strongly the errors of a model's imputed dimensions move "
+    "together, in the composite's standard error",
 }
 
 

@@ -19,6 +19,13 @@ def evidence_dimension_count(dimensions: Sequence[DimensionEstimate]) -> int:
     return sum(1 for estimate in dimensions if estimate.evidence)
 
 
+def is_provisional(composite: float | None, direct: int, below: int) -> bool:
+    """A composite resting on fewer than `below` direct dimensions (`provisionalBelow`,
+    METHODOLOGY 3.3) is provisional: it keeps its rank, but pages mark it. No composite,
+    nothing provisional."""
+    return composite is not None and direct < below
+
+
 def composite_score(dimensions: Sequence[DimensionEstimate], min_direct: int) -> float | None:
     """Unrounded mean of all dimension estimates, imputed ones included.
 

@@ -13,6 +13,7 @@ from generator.scoring.composite import (
     composite_score,
     direct_dimension_count,
     evidence_dimension_count,
+    is_provisional,
     rank_entries,
 )
 from generator.scoring.cost import PeerIndex, estimate_cost
@@ -386,6 +387,7 @@ def score_models(dataset: Dataset, run: TaskMap = in_process) -> Scores:
     scores: dict[str, ModelScores] = {}
     for model_id in models:
         eq = eq_projections(projected[model_id], benchmarks)
+        direct = direct_dimension_count(dimensions[model_id])
         scores[model_id] = ModelScores(
             model_id=model_id,
             dimensions=dimensions[model_id],
@@ -397,8 +399,9 @@ def score_models(dataset: Dataset, run: TaskMap = in_process) -> Scores:
             composite_high95=spread[model_id].high95,
             rank_band=spread[model_id].band,
             dimension_bands=spread[model_id].dimension_bands,
-            direct_dimensions=direct_dimension_count(dimensions[model_id]),
+            direct_dimensions=direct,
             evidence_dimensions=evidence_dimension_count(dimensions[model_id]),
+            provisional=is_provisional(composites[model_id], direct, params.provisional_below),
             eq=eq_score(eq),
             eq_projections=eq,
             cost=NO_COST,

@@ -2,13 +2,15 @@
 
 A snapshot at date D scores the dataset as it stood then: the models released on or
 before D (a model without a release date enters with its first result) and, of each,
-the results with `as_of` on or before D (a result whose upstream row has no date carries
-its model's release date, marked `as_of_kind = "not-before"`, and is placed from that
-date; each snapshot counts those it placed). The methodology, ladders and benchmark
-catalogue are today's, so a snapshot says "what today's method makes of that date's
-evidence", not what anyone published then. Prices exist only as current values: the
-cost of a snapshot is not a replay and is never published. The month ends run from the
-earliest result's to the last one on or before the newest date in the data.
+the results that count by D: a result counts from the latest of its own date, its
+benchmark's publication date and its model's release (METHODOLOGY 1.2, `counts_from`; a
+result whose upstream row has no date carries its model's release date, marked
+`as_of_kind = "not-before"`; each snapshot counts those it placed). The methodology,
+ladders and benchmark catalogue are today's, so a snapshot says "what today's method
+makes of that date's evidence", not what anyone published then. Prices exist only as
+current values: the cost of a snapshot is not a replay and is never published. The
+month ends run from the earliest counted result's to the month end of the month holding
+the newest evidence date (`newest_evidence`).
 
 A snapshot keeps only what the history publishes (`SnapshotModel`): each model's
 dimension values, composite, rank, 95% range and rank band. It is scored by
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol, overload
 
 import msgspec
@@ -105,11 +107,33 @@ def month_end(day: dt.date) -> dt.date:
     return first_of_next - dt.timedelta(days=1)
 
 
-def entry_date(model: ModelRecord) -> dt.date | None:
-    """When a model enters the history: its release date, else its first result."""
+Published = Mapping[str, dt.date]  # benchmark id -> its publication date (where stated)
+
+
+def publication_dates(benchmarks: Iterable[BenchmarkRecord]) -> dict[str, dt.date]:
+    """Each benchmark's publication date, where the data states one."""
+    return {b.id: b.published_on for b in benchmarks if b.published_on is not None}
+
+
+def counts_from(
+    result: BenchmarkResultRecord, published: Published, release: dt.date | None
+) -> dt.date:
+    """When a result counts in the history (METHODOLOGY 1.2, version 4): the latest of its
+    own date, its benchmark's publication and its model's release, so no month end ranks a
+    model on a benchmark that did not exist yet (nor before the model did)."""
+    dates = [result.as_of, published.get(result.benchmark), release]
+    return max(d for d in dates if d is not None)
+
+
+def _counted(model: ModelRecord, published: Published) -> list[dt.date]:
+    return [counts_from(r, published, model.release_date) for r in model.results]
+
+
+def entry_date(model: ModelRecord, published: Published | None = None) -> dt.date | None:
+    """When a model enters the history: its release date, else its first result's."""
     if model.release_date is not None:
         return model.release_date
-    return min((r.as_of for r in model.results), default=None)
+    return min(_counted(model, published or {}), default=None)
 
 
 def newest_date(dataset: Dataset) -> dt.date | None:
@@ -123,16 +147,26 @@ def newest_date(dataset: Dataset) -> dt.date | None:
     return max(dates, default=None)
 
 
+def newest_evidence(dataset: Dataset) -> dt.date | None:
+    """The newest evidence date (METHODOLOGY 1.2): a result's date of any kind or a
+    release. Dates that are not evidence (a price's read date, a file's stamp, a domain
+    result, which no history number reads) never extend the history."""
+    dates = [r.as_of for m in dataset.models for r in m.results]
+    dates += [m.release_date for m in dataset.models if m.release_date is not None]
+    return max(dates, default=None)
+
+
 def snapshot_dates(dataset: Dataset) -> list[dt.date]:
-    """Every month end from the earliest result's to the newest date in the data (a month
-    end after it has not happened yet as far as the data knows, so it is left out)."""
-    results = [r.as_of for m in dataset.models for r in m.results]
-    newest = newest_date(dataset)
+    """Every month end from the month of the earliest counted result to the month holding
+    the newest evidence date (`newest_evidence`), both included."""
+    published = publication_dates(dataset.benchmarks)
+    results = [d for m in dataset.models for d in _counted(m, published)]
+    newest = newest_evidence(dataset)
     if not results or newest is None:
         return []
     dates: list[dt.date] = []
-    end = month_end(min(results))
-    while end <= newest:
+    end, last = month_end(min(results)), month_end(newest)
+    while end <= last:
         dates.append(end)
         end = month_end(end + dt.timedelta(days=1))
     return dates
@@ -149,11 +183,20 @@ class _Timeline:
 
     def __init__(self, dataset: Dataset) -> None:
         self._dataset = dataset
-        kept = [(m, entered) for m in dataset.models if (entered := entry_date(m)) is not None]
+        published = publication_dates(dataset.benchmarks)
+        kept = [
+            (m, entered)
+            for m in dataset.models
+            if (entered := entry_date(m, published)) is not None
+        ]
         self._models = [m for m, _ in kept]
+        self._counted = [_counted(m, published) for m in self._models]
         self._entered = np.array([entered.toordinal() for _, entered in kept], dtype=np.int64)
         self._latest = np.array(
-            [max((r.as_of for r in m.results), default=entered).toordinal() for m, entered in kept],
+            [
+                max(counted, default=entered).toordinal()
+                for counted, (_, entered) in zip(self._counted, kept, strict=True)
+            ],
             dtype=np.int64,
         )
         self._placed = np.array([len(m.results) for m in self._models], dtype=np.int64)
@@ -170,7 +213,7 @@ class _Timeline:
         rows, partial = self._rows(date)
         found = [self._models[i] for i in rows]
         for place in partial:
-            found[place] = _results_as_of(found[place], date)
+            found[place] = _results_as_of(found[place], self._counted[rows[place]], date)
         domains = tuple(
             msgspec.structs.replace(d, results=[r for r in d.results if r.as_of <= date])
             for d in self._dataset.domains
@@ -184,7 +227,7 @@ class _Timeline:
         placed = int(self._placed[rows].sum()) - int(self._placed[cut].sum())
         by_release = int(self._by_release[rows].sum()) - int(self._by_release[cut].sum())
         for row in cut:
-            kept = [r for r in self._models[row].results if r.as_of <= date]
+            kept = _kept(self._models[row].results, self._counted[row], date)
             placed, by_release = placed + len(kept), by_release + _by_release(kept)
         return ResultCounts(placed=placed, by_release_date=by_release)
 
@@ -193,14 +236,22 @@ def _by_release(results: Iterable[BenchmarkResultRecord]) -> int:
     return sum(1 for r in results if r.as_of_kind == "not-before")
 
 
-def _results_as_of(model: ModelRecord, date: dt.date) -> ModelRecord:
-    return msgspec.structs.replace(model, results=[r for r in model.results if r.as_of <= date])
+def _kept(
+    results: Sequence[BenchmarkResultRecord], counted: Sequence[dt.date], date: dt.date
+) -> list[BenchmarkResultRecord]:
+    """The results that count by `date` (`counted`: when each one counts)."""
+    return [r for r, day in zip(results, counted, strict=True) if day <= date]
+
+
+def _results_as_of(model: ModelRecord, counted: Sequence[dt.date], date: dt.date) -> ModelRecord:
+    return msgspec.structs.replace(model, results=_kept(model.results, counted, date))
 
 
 def _event_dates(dataset: Dataset) -> list[dt.date]:
     """Every date on which the dataset as of a date can change: entries and results."""
-    dates = [d for m in dataset.models if (d := entry_date(m)) is not None]
-    dates += [r.as_of for m in dataset.models for r in m.results]
+    published = publication_dates(dataset.benchmarks)
+    dates = [d for m in dataset.models if (d := entry_date(m, published)) is not None]
+    dates += [d for m in dataset.models for d in _counted(m, published)]
     dates += [r.as_of for d in dataset.domains for r in d.results]
     return sorted(set(dates))
 

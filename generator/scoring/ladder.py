@@ -38,3 +38,23 @@ def project(ladder: Sequence[float], direction: Direction, raw: float) -> float:
             iq_low, iq_high = LADDER_IQS[i], LADDER_IQS[i + 1]
             return iq_low + (iq_high - iq_low) * (x - low) / (high - low)
     return IQ_MAX  # unreachable for a strictly monotone ladder
+
+
+HAND_SET_FITTED = (70, 130)
+"""The fitted IQ range of the hand-set ladders: the calibration's models reach about IQ 126,
+so their IQ-145 and IQ-160 points are extrapolated (METHODOLOGY 1)."""
+
+
+def extrapolated(
+    ladder: Sequence[float],
+    direction: Direction,
+    raw: float,
+    fitted: Sequence[int] = HAND_SET_FITTED,
+) -> bool:
+    """`raw` lies beyond the ladder points fitted on real results: above the point at IQ
+    `fitted[1]` or below the one at `fitted[0]` (mirrored for lower-is-better), so its
+    projection is a bound, not a measurement (version 4)."""
+    low, high = (LADDER_IQS.index(iq) for iq in fitted)
+    sign = 1.0 if direction == "higher_is_better" else -1.0
+    x = sign * raw
+    return x > sign * ladder[high] or x < sign * ladder[low]

@@ -91,6 +91,7 @@ class ModelScores(msgspec.Struct, frozen=True, kw_only=True):
     dimension_bands: tuple[RankBand | None, ...]  # per dimension, in dimension order
     direct_dimensions: int
     evidence_dimensions: int
+    provisional: bool  # a composite on fewer than provisional_below direct dimensions (3.3)
     eq: int | None  # rounded mean of EQ projections
     eq_projections: tuple[Projection, ...]
     cost: CostEstimate

@@ -16,9 +16,20 @@ from generator.scoring.tasks import TaskMap, in_process
 from generator.scoring.types import DimensionEstimate, RankBand
 
 
-def composite_sd(sds: Sequence[float]) -> float:
-    """`sqrt(sum sd_d^2) / n` over the dimensions (treated as independent)."""
-    return math.sqrt(math.fsum(sd * sd for sd in sds)) / len(sds)
+def composite_sd(sds: Sequence[float], imputed: Sequence[bool] = (), rho: float = 0.0) -> float:
+    """The sd of the mean of the dimensions (METHODOLOGY 3.1, version 4).
+
+    `sd_c^2 = (sum sd_d^2 + rho * sum over d != e, both imputed, of sd_d sd_e) / n^2`:
+    imputed dimensions share their prior, so their errors correlate with `rho`
+    (`imputedCorrelation`); the pairs are ordered, so the sum is
+    `(sum_I sd)^2 - sum_I sd^2`. With `rho` 0 or no imputed pair, version 3's
+    `sqrt(sum sd_d^2) / n`.
+    """
+    variance = math.fsum(sd * sd for sd in sds)
+    shared = [sd for sd, flag in zip(sds, imputed, strict=False) if flag]
+    if rho and len(shared) > 1:
+        variance += rho * (math.fsum(shared) ** 2 - math.fsum(sd * sd for sd in shared))
+    return math.sqrt(variance) / len(sds)
 
 
 def rank_bands(estimates: Mapping[str, tuple[float, float]], z: float) -> dict[str, RankBand]:

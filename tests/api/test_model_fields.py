@@ -13,7 +13,7 @@ SHARED = ModelFields.__struct_fields__
 
 def test_the_shared_fields_are_declared_once() -> None:
     assert issubclass(ModelSummary, ModelFields) and issubclass(ModelDetail, ModelFields)
-    assert ModelSummary.__struct_fields__ == (*SHARED, "dimensions")
+    assert ModelSummary.__struct_fields__ == (*SHARED, "dimensions", "imputed_dimensions")
     # the envelope's versions come first, then every shared field in the row's order
     versioned = ("api_version", "methodology_version", *SHARED)
     assert ModelDetail.__struct_fields__[: len(versioned)] == versioned

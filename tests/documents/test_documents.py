@@ -274,7 +274,7 @@ def test_composite_ranking_is_by_iq(documents: Documents) -> None:
     # 15 points apart with composite sds near 3: every band is the rank itself
     assert [(r.rank_low, r.rank_high) for r in rows] == [(1, 1), (2, 2), (3, 3), (4, 4)]
     body = _json(documents["/rankings/composite-iq"])
-    keys = {"id", "name", "provider", "rank", "score", "rankLow", "rankHigh"}
+    keys = {"id", "name", "provider", "rank", "score", "rankLow", "rankHigh", "provisional"}
     assert all(set(row) == keys for row in body["models"])  # type: ignore[union-attr]
 
 

@@ -36,6 +36,7 @@ class Model:
     iq: float | None
     names: tuple[str, ...]  # name, id, aliases
     imputed: int
+    provisional: bool
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +50,7 @@ def api_models(served: Served) -> list[Model]:
             Model(
                 m["id"], m["name"], m["provider"], m["rank"], m["openSource"], m["releaseDate"],
                 m["cost"]["effectivePer1M"], m["iq"], (m["name"], m["id"], *detail["aliases"]),
-                sum(1 for d in dims if d["imputed"] and d["iq"] is not None),
+                sum(1 for d in dims if d["imputed"] and d["iq"] is not None), m["provisional"],
             )
         )  # fmt: skip
     ranked = sorted((m for m in out if m.rank is not None), key=lambda m: (m.rank, m.id))
@@ -158,6 +159,33 @@ def test_filters_and_search_with_the_keyboard_and_a_shared_url(
         page.close()
 
 
+def test_hiding_provisional_rows_with_the_keyboard_survives_a_shared_url(
+    browser: Any, served: Served, api_models: list[Model]
+) -> None:
+    provisional = [m.id for m in api_models if m.provisional]
+    assert provisional  # the shipped data has composites on two measured dimensions
+    page, _ = visit(browser, served.base_url + "/")
+    try:
+        marks = page.locator("#leaderboard-table tbody tr[data-provisional='1'] .prov")
+        assert marks.count() == len(provisional)  # each provisional row says so
+        assert "2 of 7 dimensions measured" in marks.first.inner_text()
+        page.focus("#f-provisional")
+        page.keyboard.press("ArrowDown")  # "Hide provisional"
+        expected = [m.id for m in api_models if not m.provisional]
+        assert visible_ids(page) == expected
+        shared = page.url
+        assert "provisional=hide" in shared
+        again, seen = visit(browser, shared)  # a shared link hides them too
+        try:
+            assert visible_ids(again) == expected
+            assert again.locator("#f-provisional").input_value() == "hide"
+            assert seen.console_errors == []
+        finally:
+            again.close()
+    finally:
+        page.close()
+
+
 @pytest.mark.parametrize(
     ("query", "keep"),
     [
@@ -166,6 +194,7 @@ def test_filters_and_search_with_the_keyboard_and_a_shared_url(
         ("composite=no", lambda m: m.rank is None),
         ("evidence=measured", lambda m: m.imputed == 0),
         ("evidence=imputed", lambda m: m.imputed > 0),
+        ("provisional=hide", lambda m: not m.provisional),
     ],
 )
 def test_each_filter_keeps_what_the_api_says(

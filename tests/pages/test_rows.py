@@ -142,6 +142,7 @@ RANKED = st.builds(
     rank_low=st.one_of(st.just(msgspec.UNSET), RANKS),
     rank_high=st.one_of(st.just(msgspec.UNSET), RANKS),
     url=st.one_of(st.just(msgspec.UNSET), URLS),
+    provisional=st.sampled_from([True, False, msgspec.UNSET]),
 )
 PROFILES = st.dictionaries(HOSTILE, st.one_of(st.none(), URLS), max_size=3)
 
@@ -182,7 +183,7 @@ def test_ranking_rows_print_what_the_loop_printed(
 {% if banded %}<td class="num">{{ r.rank_low|dash }}–{{ r.rank_high|dash }}</td>{% endif %}
 <th scope="row">{{ link.anchor(r.name, url) }}</th>
 <td>{{ r.provider }}</td>
-<td class="num strong">{% if ranking.id == "effective-cost" %}{{ r.score|cost }}{% elif r.imputed is true and r.score is not none %}<span class="imp">{{ r.score|value }}{{ imputed_mark }}</span>{% else %}{{ r.score|value }}{% endif %}</td>
+<td class="num strong">{% if ranking.id == "effective-cost" %}{{ r.score|cost }}{% elif r.imputed is true and r.score is not none %}<span class="imp">{{ r.score|value }}{{ imputed_mark }}</span>{% elif r.provisional is true %}{{ r.score|value }} <span class="sub prov">provisional</span>{% else %}{{ r.score|value }}{% endif %}</td>
 {% if ranking.ranking_type == "dimension" %}<td>{% if r.imputed %}<span class="badge imputed">imputed</span>{% else %}<span class="badge direct">direct</span>{% endif %}</td>{% endif %}
 {% if imputed %}<td class="num">{{ imputed.get(r.id, 0) }} of 7</td>{% endif %}
 </tr>
@@ -234,6 +235,8 @@ RESULTS = st.builds(
     as_of=st.dates(datetime.date(2020, 1, 1), datetime.date(2030, 1, 1)),
     harness=st.one_of(st.none(), HOSTILE),
     effort=st.one_of(st.none(), HOSTILE),
+    as_of_kind=st.sampled_from(["measured", "published", "not-before"]),
+    extrapolated=st.booleans(),
 )
 
 
@@ -284,11 +287,11 @@ def test_model_rows_print_what_the_loops_printed(
 <th scope="row">{{ link.anchor(r.name, url) }}</th>
 <td>{{ view.dimension_names.get(r.dimension or "", "Emotional reasoning" if r.category == "eq" else "–") }}</td>
 <td class="num">{{ r.value|value }}</td>
-<td class="num">{{ r.projected_iq|fixed(2) }}</td>
+<td class="num">{% if r.extrapolated %}{{ "at least 130" if r.projected_iq > 100 else "at most 70" }}{% else %}{{ r.projected_iq|fixed(2) }}{% endif %}</td>
 <td>{{ r.harness|dash }}</td>
 <td>{{ r.effort|dash }}</td>
 <td>{{ link.anchor(r.source_name, r.source_url, external=True) }}</td>
-<td class="date">{{ r.as_of.isoformat() }}</td>
+<td class="date">{{ {"not-before": "not before ", "published": "by "}.get(r.as_of_kind, "") ~ r.as_of.isoformat() }}</td>
 </tr>
 {% endfor %}
 </tbody>"""  # noqa: E501
@@ -389,6 +392,7 @@ SUMMARIES = st.builds(
     iq_high95=MAYBE_REALS,
     emotional_reasoning=MAYBE_IQS,
     cost=st.builds(SimpleNamespace, effective_per_1m=st.one_of(st.none(), st.floats(0, 1e4))),
+    provisional=st.booleans(),
 )
 LEADER_ROWS = st.builds(
     LeaderRow,
@@ -406,12 +410,12 @@ def test_leaderboard_rows_print_what_the_loop_printed(leaders: list[LeaderRow], 
     reference = """{% import "macros.html" as m with context %}<tbody>
 {% for row in rows %}
 {% set model = row.model %}
-<tr class="{{ ('group-' ~ ('odd' if row.group % 2 else 'even')) if row.group else 'unranked' }}" data-id="{{ model.id }}" data-provider="{{ model.provider }}" data-open="{{ 1 if model.open_source else 0 }}" data-released="{{ model.release_date.isoformat() if model.release_date else '' }}" data-imputed="{{ row.imputed }}" data-names="{{ row.names|join('|') }}">
+<tr class="{{ ('group-' ~ ('odd' if row.group % 2 else 'even')) if row.group else 'unranked' }}" data-id="{{ model.id }}" data-provider="{{ model.provider }}" data-open="{{ 1 if model.open_source else 0 }}" data-released="{{ model.release_date.isoformat() if model.release_date else '' }}" data-imputed="{{ row.imputed }}" data-provisional="{{ 1 if model.provisional else 0 }}" data-names="{{ row.names|join('|') }}">
 <td class="num" data-v="{{ model.rank if model.rank is not none else '' }}">{% if model.rank is not none %}{{ model.rank }}{% if model.rank_low is not none %} <span class="sub band">band {{ model.rank_low }}–{{ model.rank_high }}</span>{% endif %}{% else %}–{% endif %}</td>
 <td class="num col-group" data-v="{{ row.group or '' }}">{{ row.group or "–" }}</td>
 <th scope="row" class="name" data-s="{{ model.name }}">{{ link.anchor(model.name, model.url) }} <span class="sub provider-sub">{{ model.provider }}</span></th>
 <td class="col-provider">{{ model.provider }}</td>
-<td class="num" data-v="{{ model.iq if model.iq is not none else '' }}"><span class="strong">{{ model.iq|dash }}</span>{% if model.iq_low95 is not none %} <span class="sub">{{ model.iq_low95|whole }}–{{ model.iq_high95|whole }}</span>{% endif %}{% if row.imputed %} <span class="sub imp-count">{{ row.imputed }} of 7 imputed</span>{% endif %}</td>
+<td class="num" data-v="{{ model.iq if model.iq is not none else '' }}"><span class="strong">{{ model.iq|dash }}</span>{% if model.iq_low95 is not none %} <span class="sub">{{ model.iq_low95|whole }}–{{ model.iq_high95|whole }}</span>{% endif %}{% if model.provisional %} <span class="sub prov">provisional: {{ 7 - row.imputed }} of 7 dimensions measured</span>{% endif %}{% if row.imputed %} <span class="sub imp-count">{{ row.imputed }} of 7 imputed</span>{% endif %}</td>
 {% for cell in row.cells %}
 <td class="num dim" data-v="{{ cell.iq if cell.iq is not none else '' }}">{% if cell.imputed %}<span class="imp">{{ cell.iq }}{{ imputed_mark }}</span>{% else %}{{ cell.iq|dash }}{% endif %}</td>
 {% endfor %}

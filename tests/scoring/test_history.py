@@ -32,9 +32,12 @@ from generator.scoring import compute_scores
 from generator.scoring.history import (
     _Timeline,
     count_results,
+    counts_from,
     dataset_as_of,
     month_end,
     newest_date,
+    newest_evidence,
+    publication_dates,
     replay,
     snapshot_dates,
 )
@@ -87,20 +90,57 @@ def test_a_snapshot_per_month_from_the_first_result_to_the_last() -> None:
     assert snapshot_dates(_dataset()) == [JAN, FEB, MAR]
 
 
-def test_no_month_end_after_the_newest_date_in_the_data() -> None:
-    # The newest date of _dataset() is the methodology's stamp, 2 April: March's end has
-    # passed, April's has not. Stamped 30 March instead, the newest date is e's result of
-    # 20 March, so March's end (the 31st) lies after the data and is left out; stamped on
-    # the 31st itself, March's end is in.
+def test_the_history_ends_in_the_month_of_the_newest_evidence() -> None:
+    # The newest evidence of _dataset() is e's results of 20 March: the history ends at
+    # March's end, though the data's newest date is the methodology's stamp of 2 April (a
+    # stamp, like a price's read date, is not evidence). Stamped in May, the same.
     dataset = _dataset()
-    assert newest_date(dataset) == dt.date(2026, 4, 2)
-    for stamp, dates in [(dt.date(2026, 3, 30), [JAN, FEB]), (MAR, [JAN, FEB, MAR])]:
-        stamped = dt.datetime.combine(stamp, dt.time(), tzinfo=dt.UTC)
-        methodology = msgspec.structs.replace(dataset.methodology, updated=stamped)
-        earlier = msgspec.structs.replace(dataset, methodology=methodology)
-        assert newest_date(earlier) == max(stamp, dt.date(2026, 3, 20))
-        assert snapshot_dates(earlier) == dates
-        assert [s.date for s in replay(earlier)] == dates
+    assert (newest_date(dataset), newest_evidence(dataset)) == (
+        dt.date(2026, 4, 2),
+        dt.date(2026, 3, 20),
+    )
+    stamped = dt.datetime(2026, 5, 15, tzinfo=dt.UTC)
+    later = msgspec.structs.replace(
+        dataset, methodology=msgspec.structs.replace(dataset.methodology, updated=stamped)
+    )
+    assert snapshot_dates(later) == snapshot_dates(dataset) == [JAN, FEB, MAR]
+    assert [s.date for s in replay(later)] == [JAN, FEB, MAR]
+
+
+def test_a_result_counts_from_its_benchmarks_publication() -> None:
+    # math-a published on 15 February: a's and b's January results on it count from then
+    # (their arc-a results still in January, one dimension: no composite in January);
+    # a release after a result's date counts from the release (METHODOLOGY 1.2).
+    dataset = _dataset()
+    benchmarks = tuple(
+        msgspec.structs.replace(
+            b, published_on=dt.date(2026, 2, 15), published_on_source="https://e.org/p"
+        )
+        if b.id == "math-a"
+        else b
+        for b in dataset.benchmarks
+    )
+    late = msgspec.structs.replace(dataset, benchmarks=benchmarks)
+    jan, feb = dataset_as_of(late, JAN), dataset_as_of(late, FEB)
+    assert {m.id: sorted(r.benchmark for r in m.results) for m in jan.models} == {
+        "a": ["arc-a"],
+        "b": ["arc-a"],
+        "e": [],
+    }
+    assert sorted(r.benchmark for r in next(m for m in feb.models if m.id == "a").results) == [
+        "arc-a",
+        "math-a",
+    ]
+    snapshots = replay(late)
+    assert {m: s.rank for m, s in snapshots[0].scores.models.items()} == {
+        "a": None,
+        "b": None,
+        "e": None,
+    }
+    found = result("arc-a", 1.0)
+    published = {"arc-a": dt.date(2026, 1, 1)}
+    assert counts_from(found, published, None) == found.as_of  # dated after publication
+    assert counts_from(found, published, dt.date(2030, 1, 1)) == dt.date(2030, 1, 1)
 
 
 def test_each_snapshot_ranks_what_was_known_then() -> None:
@@ -262,8 +302,8 @@ def test_replay_on_the_shipped_data_ends_at_the_last_month_end_of_the_data(
     snapshots = replay(dataset)
     dates = [s.date for s in snapshots]
     assert dates == sorted(set(dates)) and all(d == month_end(d) for d in dates)
-    newest = newest_date(dataset)
-    assert newest is not None and dates[-1] <= newest < month_end(dates[-1] + dt.timedelta(1))
+    newest = newest_evidence(dataset)
+    assert newest is not None and dates[-1] == month_end(newest)  # METHODOLOGY 1.2
     latest = snapshots[-1].scores.models
     then = compute_scores(dataset_as_of(dataset, dates[-1]))
     assert {m: (s.rank, s.iq) for m, s in latest.items()} == {
@@ -271,15 +311,17 @@ def test_replay_on_the_shipped_data_ends_at_the_last_month_end_of_the_data(
     }
 
 
-def test_the_shipped_history_ranks_ten_models_or_more_at_sixteen_month_ends(
+def test_the_shipped_history_ranks_ten_models_or_more_at_fifteen_month_ends(
     shipped_scores: tuple[Dataset, Scores],
 ) -> None:
-    # Issue 25: with each undated upstream row placed at its model's release date, at least
-    # 16 month ends rank 10 or more models; every snapshot counts those results.
+    # Issue 25: with each undated upstream row placed at its model's release date, month
+    # ends rank 10 or more models; every snapshot counts those results. Issue 42 ended the
+    # history at May 2026 (the newest evidence): the five month ends after it only repeated
+    # May, so 15 month ends (March 2025 to May 2026) remain, each ranking 10 or more.
     dataset, _ = shipped_scores
     snapshots = replay(dataset)
     ranked = [sum(s.rank is not None for s in snap.scores.models.values()) for snap in snapshots]
-    assert sum(n >= 10 for n in ranked) >= 16
+    assert sum(n >= 10 for n in ranked) >= 15
     assert all(0 < snap.results.by_release_date <= snap.results.placed for snap in snapshots)
     assert snapshots[-1].results.placed == sum(len(m.results) for m in dataset.models) - sum(
         r.as_of > snapshots[-1].date for m in dataset.models for r in m.results
@@ -364,3 +406,38 @@ def test_the_timeline_gives_each_month_its_models_and_result_counts(tmp_path: Pa
         assert timeline.results(date) == count_results(then)
         partial += sum(len(m.results) < whole[m.id] for m in then.models)
     assert partial > 0 and count_results(dataset).by_release_date > 0  # both paths taken
+
+
+def test_no_shipped_month_end_counts_a_result_before_its_benchmark_existed(
+    shipped_scores: tuple[Dataset, Scores],
+) -> None:
+    # Every shipped benchmark states when it was published, with a source; at each month
+    # end, each result the snapshot holds counts from on or before it, and its benchmark
+    # was published by then (ARC-AGI-2, GDPval and APEX-Agents results dated by release
+    # date no longer count before those benchmarks existed). The last month end is the one
+    # of the month of the newest evidence date (a result or a release), not of a stamp.
+    dataset, _ = shipped_scores
+    published = publication_dates(dataset.benchmarks)
+    assert set(published) == {b.id for b in dataset.benchmarks}
+    assert all(b.published_on_source for b in dataset.benchmarks)
+    dates = snapshot_dates(dataset)
+    newest = newest_evidence(dataset)
+    assert newest is not None and dates[-1] == month_end(newest) == dt.date(2026, 5, 31)
+    timeline = _Timeline(dataset)
+    held = 0
+    for date in dates:
+        for model in timeline.as_of(date).models:
+            for r in model.results:
+                assert published[r.benchmark] <= date, (date, model.id, r.benchmark)
+                assert counts_from(r, published, model.release_date) <= date
+                held += 1
+    assert held > 1000
+    # Before the fix: apex-agents (published January 2026) counted from April 2025
+    apex = [
+        d
+        for d in dates
+        for m in timeline.as_of(d).models
+        for r in m.results
+        if r.benchmark == "apex-agents"
+    ]
+    assert min(apex) == dt.date(2026, 1, 31)

@@ -102,6 +102,23 @@ def test_composite_sd_treats_dimensions_as_independent() -> None:
     assert composite_sd([7.0] * 7) == pytest.approx(7 / math.sqrt(7))
 
 
+def test_composite_sd_version_4_counts_imputed_dimensions_as_correlated() -> None:
+    # Two direct dimensions (sd 3 and 4) and five imputed ones (sd 5 each), rho 0.2:
+    #   sum sd^2 = 9 + 16 + 5 * 25 = 150
+    #   ordered pairs d != e of imputed: (sum_I sd)^2 - sum_I sd^2 = 25^2 - 125 = 500
+    #   sd_c^2 = (150 + 0.2 * 500) / 49 = 250 / 49 -> sd_c = sqrt(250) / 7 = 2.2588
+    #   version 3 (rho 0): sqrt(150) / 7 = 1.7496, narrower
+    sds = [3.0, 4.0, 5.0, 5.0, 5.0, 5.0, 5.0]
+    imputed = [False, False, True, True, True, True, True]
+    assert composite_sd(sds, imputed, 0.2) == pytest.approx(math.sqrt(250) / 7)
+    assert composite_sd(sds, imputed, 0.0) == pytest.approx(math.sqrt(150) / 7)
+    assert composite_sd(sds) == composite_sd(sds, imputed, 0.0)
+    # one imputed dimension has no pair: rho changes nothing; rho 1 adds every pair fully:
+    #   (9 + 16 + 5 * 25 + 500) / 49 = 650 / 49
+    assert composite_sd(sds, [True] + [False] * 6, 0.9) == pytest.approx(math.sqrt(150) / 7)
+    assert composite_sd(sds, imputed, 1.0) == pytest.approx(math.sqrt(650) / 7)
+
+
 def test_rank_bands_worked_example() -> None:
     # A 120 (sd 2), B 118 (sd 2), C 100 (sd 1), z = 1.96:
     #   A vs B: (118 - 120) / sqrt(8) = -0.71: not clear either way

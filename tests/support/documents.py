@@ -197,6 +197,7 @@ def _summary_fields(s: _Sample, index: int) -> dict[str, Any]:
         "iq_high95": None if model.iq is None else model.iq + 4.9,
         "rank_low": None if model.iq is None else max(1, ranked.index(model)),
         "rank_high": None if model.iq is None else ranked.index(model) + 2,
+        "provisional": False,
         "emotional_reasoning": model.emotional_reasoning,
         "cost": _cost(model),
         "speed": ModelSpeed(
@@ -241,6 +242,8 @@ def _detail(s: _Sample, index: int) -> ModelDetail:
             as_of=dt.date(2025, 12, 1),
             harness="bash-only" if b[0] == "webdev-arena" else None,
             effort="high" if b[0] == "webdev-arena" else None,
+            as_of_kind="measured",
+            extrapolated=False,
         )
         for b in BENCHMARKS
     }
@@ -279,11 +282,13 @@ def _detail(s: _Sample, index: int) -> ModelDetail:
 
 def _summary(s: _Sample, index: int) -> ModelSummary:
     fields = _summary_fields(s, index)
-    dims = [iq for iq, _ in _dims(fields["iq"], index)]
+    pairs = _dims(fields["iq"], index)
+    dims = [iq for iq, _ in pairs]
     scores = DimensionScores(
         **{slug.replace("-", "_"): v for slug, v in zip(DIMENSION_SLUGS, dims, strict=True)}
     )
-    return ModelSummary(**fields, dimensions=scores)
+    imputed = [slug for slug, (_, flag) in zip(DIMENSION_SLUGS, pairs, strict=True) if flag]
+    return ModelSummary(**fields, dimensions=scores, imputed_dimensions=imputed)
 
 
 def _ranking(
@@ -316,6 +321,7 @@ def _ranking(
             **({"url": _url(f"models/{s.models[i].id}/")} if kind == "benchmark" else {}),
             **({"imputed": i % 2 == 0} if kind == "dimension" else {}),
             **({"rank_low": max(1, r - 1), "rank_high": r + 1} if kind != "benchmark" else {}),
+            **({"provisional": False} if ranking_id == "composite-iq" else {}),
         )
         for r, (i, score) in enumerate(rows, 1)
     ]
@@ -559,6 +565,8 @@ def _benchmarks(s: _Sample) -> BenchmarkList:
                 noise_sd=6.5,
                 noise_source="estimated",
                 noise_models=12,
+                published_on=dt.date(2024, 6, 1),
+                published_on_source="https://hub.example.org/paper",
             )
             for bid, field, name, dim, direction, unit in BENCHMARKS
         ],

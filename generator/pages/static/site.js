@@ -6,7 +6,7 @@
   "use strict";
 
   var MAX_COMPARED = 4;
-  var FILTERS = ["q", "provider", "open", "after", "composite", "evidence"];
+  var FILTERS = ["q", "provider", "open", "after", "composite", "evidence", "provisional"];
 
   function byId(id) { return document.getElementById(id); }
 
@@ -147,6 +147,7 @@
     var ranked = row.cells[0].dataset.v !== "";
     if (f.composite && ranked !== (f.composite === "yes")) return false;
     if (f.evidence && (d.imputed === "0") !== (f.evidence === "measured")) return false;
+    if (f.provisional === "hide" && d.provisional === "1") return false;
     return true;
   };
 
@@ -281,6 +282,16 @@
     return cell;
   }
 
+  /* A provisional composite's cell says so, and what it rests on (METHODOLOGY 3.3). */
+  function provisional(cell, m) {
+    if (m.provisional && m.iqCoverage) {
+      cell.appendChild(el("span", { "class": "sub prov", text: " provisional: " +
+        m.iqCoverage.directDimensions + " of " + m.iqCoverage.totalDimensions +
+        " dimensions measured" }));
+    }
+    return cell;
+  }
+
   function compareTable(models, names, link) {
     var head = el("tr", {}, [el("th", { scope: "col", text: "Model" })]);
     models.forEach(function (m) {
@@ -293,11 +304,11 @@
       body.appendChild(tr);
     }
     row("Composite IQ (95% range)", function (m) {
-      return valueCell(whole(m.iq), range(m.iqLow95, m.iqHigh95), false);
+      return provisional(valueCell(whole(m.iq), range(m.iqLow95, m.iqHigh95), false), m);
     });
     row("Rank (band)", function (m) {
-      return valueCell(m.rank === null ? "not ranked" : "#" + m.rank,
-        m.rankLow === null ? "" : "band " + m.rankLow + "–" + m.rankHigh, false);
+      return provisional(valueCell(m.rank === null ? "not ranked" : "#" + m.rank,
+        m.rankLow === null ? "" : "band " + m.rankLow + "–" + m.rankHigh, false), m);
     });
     names.forEach(function (pair) {
       var slug = pair[0];
