@@ -366,11 +366,14 @@ class Published:
     bands: list[int]  # rank band widths (places)
 
 
-def _published(dataset: Dataset, estimator: Estimator) -> Published:
+def _published(dataset: Dataset, estimator: Estimator, current: bool) -> Published:
+    """What `estimator`'s version publishes; the current one with the data's
+    imputedCorrelation (version 4's composite sd), the previous with independent dimensions."""
     estimates = estimate_models(dataset, estimator)
     z = dataset.methodology.parameters.interval_z
+    rho = dataset.methodology.parameters.imputed_correlation if current else 0.0
     spread = uncertainties(
-        estimates.dimensions, estimates.composites, estimates.ranks, z, per_dimension=False
+        estimates.dimensions, estimates.composites, estimates.ranks, z, rho=rho, per_dimension=False
     )
     widths = [
         u.high95 - u.low95 for u in spread.values() if u.low95 is not None and u.high95 is not None
@@ -385,7 +388,9 @@ def _mean(values: Sequence[float]) -> float:
 
 def composite_moves(dataset: Dataset) -> str:
     """How the published composites differ between the versions, as a table and a line."""
-    old, new = (_published(dataset, estimator) for estimator in VERSIONS.values())
+    old, new = (
+        _published(dataset, estimator, name == "version 3") for name, estimator in VERSIONS.items()
+    )
     both = sorted(set(old.estimates.published_iq) & set(new.estimates.published_iq))
     moves = {
         m: (new.estimates.composites[m] or 0.0) - (old.estimates.composites[m] or 0.0) for m in both
@@ -404,7 +409,7 @@ def composite_moves(dataset: Dataset) -> str:
             f"; the largest move is {moves[largest]:+.2f} points ({largest}:"
             f" {before:.2f} -> {after:.2f})"
         )
-    return table(["", "version 2", "version 3"], rows) + "\n\n" + line + "."
+    return table(["", "version 2", "version 4"], rows) + "\n\n" + line + "."
 
 
 def report(
@@ -426,8 +431,9 @@ def report(
         held_out += [f"{_TITLES[check.kind]}:", "", _check_table(check), ""]
     return "\n".join(
         [
-            f"Methodology {dataset.methodology.version} (version 3) against {PREVIOUS_VERSION}"
-            f" (version 2); paired bootstrap over models, {RESAMPLES} resamples, seed {SEED}.",
+            f"Methodology {dataset.methodology.version} (version 4: version 3's dimensions, the"
+            f" composite sd of version 4) against {PREVIOUS_VERSION} (version 2); paired"
+            f" bootstrap over models, {RESAMPLES} resamples, seed {SEED}.",
             "",
             f"Composite hold-out (models with {composite_holdout.MIN_DIRECT} or more direct"
             f" dimensions, k of them kept, {composite_holdout.DRAWS} draws per model and k; the"

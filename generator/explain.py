@@ -88,13 +88,19 @@ def _header(
         )
     if result.composite_sd is not None:
         lines.append(
-            f"  composite sd {result.composite_sd:.2f} (sqrt(sum of the {DIMENSION_COUNT_WORD} "
-            f"sd^2) / {DIMENSION_COUNT}), "
+            f"  composite sd {result.composite_sd:.2f} (sqrt(sum of the {DIMENSION_COUNT_WORD} sd^2"
+            f" + {params.imputed_correlation:g} x the sd products of imputed pairs)"
+            f" / {DIMENSION_COUNT}), "
             f"95% range {_num(result.composite_low95)} to {_num(result.composite_high95)} "
             f"(interval_z {params.interval_z:g}; checked on held-out results, see methodology)"
         )
     if result.rank_band is not None:
         lines.append(f"  rank band {_band(result.rank_band)}")
+    if result.provisional:
+        lines.append(
+            f"  provisional: {result.direct_dimensions} direct dimensions, fewer than"
+            f" provisional_below {params.provisional_below}"
+        )
     lines.append(
         f"iqCoverage: {result.direct_dimensions} direct, {result.evidence_dimensions} with "
         f"evidence, of {len(result.dimensions)} dimensions"

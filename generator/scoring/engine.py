@@ -382,7 +382,9 @@ def score_models(dataset: Dataset, run: TaskMap = in_process) -> Scores:
     models, dimensions, composites = estimates.models, estimates.dimensions, estimates.composites
     published_iq, ranks, projected = estimates.published_iq, estimates.ranks, estimates.projected
     chosen, population = estimates.chosen, estimates.population
-    spread = uncertainties(dimensions, composites, ranks, params.interval_z, run=run)
+    spread = uncertainties(
+        dimensions, composites, ranks, params.interval_z, rho=params.imputed_correlation, run=run
+    )
 
     scores: dict[str, ModelScores] = {}
     for model_id in models:

@@ -267,8 +267,9 @@ def score_snapshot(dataset: Dataset, memo: ResultMemo | None = None) -> Snapshot
     """
     estimates = estimate_models(dataset, estimate_values, memo)
     z = dataset.methodology.parameters.interval_z
+    rho = dataset.methodology.parameters.imputed_correlation
     spread = uncertainties(
-        estimates.dimensions, estimates.composites, estimates.ranks, z, per_dimension=False
+        estimates.dimensions, estimates.composites, estimates.ranks, z, rho=rho, per_dimension=False
     )
     return SnapshotScores(
         models={

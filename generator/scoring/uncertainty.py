@@ -75,17 +75,23 @@ def uncertainties(
     ranks: Mapping[str, int],
     z: float,
     *,
+    rho: float,
     per_dimension: bool = True,
     run: TaskMap = in_process,
 ) -> dict[str, ModelUncertainty]:
-    """Every model's uncertainty from its dimension sds, composite and published ranks.
+    """Every model's uncertainty from its dimension sds, composite and published ranks;
+    `rho` is `imputedCorrelation` (the composite sd's, version 4; 0 is version 3's).
 
     `per_dimension=False` leaves out the dimension rankings' bands (`dimension_bands` is
     empty): every rank-band pass but the composite's, which the history never publishes.
     The passes are independent: `run` may count them in worker processes (as msgpack).
     """
     spreads = {
-        m: composite_sd([d.sd for d in dimensions[m] if d.sd is not None])
+        m: composite_sd(
+            [d.sd for d in dimensions[m] if d.sd is not None],
+            [d.imputed for d in dimensions[m]],
+            rho,
+        )
         for m in ranks
         if all(d.sd is not None for d in dimensions[m])
     }

@@ -441,3 +441,16 @@ def test_no_shipped_month_end_counts_a_result_before_its_benchmark_existed(
         if r.benchmark == "apex-agents"
     ]
     assert min(apex) == dt.date(2026, 1, 31)
+
+
+def test_a_month_end_the_history_no_longer_has_answers_its_own_404(shipped_site: Path) -> None:
+    # Version 4 ends the shipped history at 2026-05-31: June to October 2026, published
+    # before, are gone, and their URLs answer the history's JSON 404 (code history_not_found)
+    api = shipped_site / "api" / "v1"
+    dates = [s["date"] for s in json.loads((api / "history.json").read_bytes())["snapshots"]]
+    assert dates[-1] == "2026-05-31"
+    assert not (api / "history" / "2026-06-30").exists()
+    rules = (shipped_site / "_redirects").read_text(encoding="utf-8").splitlines()
+    assert "/api/v1/history/* /api/_errors/history_not_found.json 404" in rules
+    error = json.loads((shipped_site / "api" / "_errors" / "history_not_found.json").read_bytes())
+    assert error == {"error": error["error"], "code": "history_not_found"}
