@@ -463,6 +463,8 @@ def _methodology(s: _Sample) -> Methodology:
             peer_count=3,
             default_usage_multiplier=1.0,
             interval_z=1.96,
+            provisional_below=3,
+            imputed_correlation=0.3,
         ),
         benchmark_noise=[
             BenchmarkNoise(id=b[0], noise_sd=6.5, noise_source="estimated", noise_models=12)
