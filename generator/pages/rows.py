@@ -368,10 +368,12 @@ def _iq_cell(model: Any, imputed: Any) -> str:
     text = f'<span class="strong">{escape(dash(model.iq))}</span>'
     if model.iq_low95 is not None:
         text += f' <span class="sub">{whole(model.iq_low95)}–{whole(model.iq_high95)}</span>'
-    if model.provisional is True:
+    if model.provisional is True:  # what it rests on is read aloud, and shown on hover
+        measured = escape(DIMENSION_COUNT - imputed)
+        rests = f"{measured} of {DIMENSION_COUNT} dimensions measured"
         text += (
-            f' <span class="sub prov">provisional: {escape(DIMENSION_COUNT - imputed)} of {DIMENSION_COUNT} dimensions'
-            " measured</span>"
+            f' <span class="sub prov" title="Rests on {rests}">provisional'
+            f'<span class="visually-hidden">: {rests}</span></span>'
         )
     if imputed:
         text += (

@@ -168,7 +168,7 @@ def test_hiding_provisional_rows_with_the_keyboard_survives_a_shared_url(
     try:
         marks = page.locator("#leaderboard-table tbody tr[data-provisional='1'] .prov")
         assert marks.count() == len(provisional)  # each provisional row says so
-        assert "2 of 7 dimensions measured" in marks.first.inner_text()
+        assert "2 of 7 dimensions measured" in (marks.first.text_content() or "")
         page.focus("#f-provisional")
         page.keyboard.press("ArrowDown")  # "Hide provisional"
         expected = [m.id for m in api_models if not m.provisional]
@@ -285,13 +285,13 @@ def test_controls_are_reached_by_tab_and_show_focus(browser: Any, served: Served
     try:
         page.focus("#f-q")
         order: list[str] = []
-        for _ in range(12):  # the date field takes three stops (month, day, year)
+        for _ in range(13):  # the date field takes three stops (month, day, year)
             page.keyboard.press("Tab")
             focused = page.evaluate("document.activeElement.id")
             if not order or order[-1] != focused:
                 order.append(focused)
-        fields = ["f-provider", "f-open", "f-after", "f-composite", "f-evidence", "f-reset"]
-        assert order[:7] == [*fields, "compare-link"]
+        fields = ["f-provider", "f-open", "f-after", "f-composite", "f-evidence", "f-provisional"]
+        assert order[:8] == [*fields, "f-reset", "compare-link"]
         outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
         assert outline == "solid"  # :focus-visible
         for field in ("f-q", "f-provider", "f-open", "f-after", "f-composite", "f-evidence"):

@@ -101,7 +101,7 @@ def test_model_page_shows_dimensions_cost_results_and_domains(pages: dict[str, b
     # _dims(150, 0): imputed where (k + 0) % 3 == 0 -> k = 0, 3, 6 -> three imputed dimensions
     assert html.count('class="badge imputed"') == 3
     assert html.count('class="badge direct"') == 4
-    assert "measured from validated token usage" in html
+    assert "cost per test on vals.ai benchmarks divided by its list input plus output price" in html
     assert 'href="https://hub.example.org/data"' in html  # provenance link
     assert 'href="../../domains/cybersecurity/"' in html  # domain standings
     assert "1 of 5" in html  # alpha-1 leads both sample domains of 5 models
@@ -384,7 +384,8 @@ def test_landing_rows_carry_what_the_script_filters_on(pages: dict[str, bytes]) 
     html = page(pages, "index.html")
     assert (
         '<tr class="group-odd" data-id="alpha-1" data-provider="Acme" data-open="0" '
-        'data-released="2025-09-01" data-imputed="3" data-names="Alpha One|alpha-1|alpha-1-classic"'
+        'data-released="2025-09-01" data-imputed="3" data-provisional="0" '
+        'data-names="Alpha One|alpha-1|alpha-1-classic"'
     ) in html
     assert '<tr class="unranked" data-id="theta-8" data-provider="Zed" data-open="1"' in html
     assert "<option>Bolt &amp; Co</option>" in html  # the provider filter, escaped

@@ -415,7 +415,7 @@ def test_leaderboard_rows_print_what_the_loop_printed(leaders: list[LeaderRow], 
 <td class="num col-group" data-v="{{ row.group or '' }}">{{ row.group or "–" }}</td>
 <th scope="row" class="name" data-s="{{ model.name }}">{{ link.anchor(model.name, model.url) }} <span class="sub provider-sub">{{ model.provider }}</span></th>
 <td class="col-provider">{{ model.provider }}</td>
-<td class="num" data-v="{{ model.iq if model.iq is not none else '' }}"><span class="strong">{{ model.iq|dash }}</span>{% if model.iq_low95 is not none %} <span class="sub">{{ model.iq_low95|whole }}–{{ model.iq_high95|whole }}</span>{% endif %}{% if model.provisional %} <span class="sub prov">provisional: {{ 7 - row.imputed }} of 7 dimensions measured</span>{% endif %}{% if row.imputed %} <span class="sub imp-count">{{ row.imputed }} of 7 imputed</span>{% endif %}</td>
+<td class="num" data-v="{{ model.iq if model.iq is not none else '' }}"><span class="strong">{{ model.iq|dash }}</span>{% if model.iq_low95 is not none %} <span class="sub">{{ model.iq_low95|whole }}–{{ model.iq_high95|whole }}</span>{% endif %}{% if model.provisional %} <span class="sub prov" title="Rests on {{ 7 - row.imputed }} of 7 dimensions measured">provisional<span class="visually-hidden">: {{ 7 - row.imputed }} of 7 dimensions measured</span></span>{% endif %}{% if row.imputed %} <span class="sub imp-count">{{ row.imputed }} of 7 imputed</span>{% endif %}</td>
 {% for cell in row.cells %}
 <td class="num dim" data-v="{{ cell.iq if cell.iq is not none else '' }}">{% if cell.imputed %}<span class="imp">{{ cell.iq }}{{ imputed_mark }}</span>{% else %}{{ cell.iq|dash }}{% endif %}</td>
 {% endfor %}
