@@ -170,7 +170,8 @@ def _changed_price(site: Path) -> None:
     )
     rows = (site / "downloads" / "models.csv").read_text(encoding="utf-8").splitlines()
     (row,) = [r for r in rows if r.startswith("claude-opus-4.7,")]
-    assert row.endswith(",Anthropic pricing page,https://example.org/anthropic/pricing,2026-11-22")
+    # the price columns, then provisional and the seven imputed flags (issue 42)
+    assert ",Anthropic pricing page,https://example.org/anthropic/pricing,2026-11-22," in row
     page = (site / "models" / "claude-opus-4.7" / "index.html").read_text(encoding="utf-8")
     assert ">Anthropic pricing page</a>, as of 2026-11-22." in page
 

@@ -422,7 +422,9 @@ def test_no_shipped_month_end_counts_a_result_before_its_benchmark_existed(
     assert all(b.published_on_source for b in dataset.benchmarks)
     dates = snapshot_dates(dataset)
     newest = newest_evidence(dataset)
-    assert newest is not None and dates[-1] == month_end(newest) == dt.date(2026, 5, 31)
+    assert newest is not None and dates[-1] == month_end(newest)
+    stamps = [m.updated.date() for m in dataset.models] + [dataset.methodology.updated.date()]
+    assert month_end(max(stamps)) > dates[-1]  # a later stamp did not extend it
     timeline = _Timeline(dataset)
     held = 0
     for date in dates:
@@ -444,12 +446,13 @@ def test_no_shipped_month_end_counts_a_result_before_its_benchmark_existed(
 
 
 def test_a_month_end_the_history_no_longer_has_answers_its_own_404(shipped_site: Path) -> None:
-    # Version 4 ends the shipped history at 2026-05-31: June to October 2026, published
-    # before, are gone, and their URLs answer the history's JSON 404 (code history_not_found)
+    # Version 4 ends the shipped history at the month of the newest evidence: October 2026's
+    # end, published before on a stamp's date, is gone, and its URL answers the history's
+    # JSON 404 (code history_not_found)
     api = shipped_site / "api" / "v1"
     dates = [s["date"] for s in json.loads((api / "history.json").read_bytes())["snapshots"]]
-    assert dates[-1] == "2026-05-31"
-    assert not (api / "history" / "2026-06-30").exists()
+    assert dates[-1] < "2026-10-31"
+    assert not (api / "history" / "2026-10-31").exists()
     rules = (shipped_site / "_redirects").read_text(encoding="utf-8").splitlines()
     assert "/api/v1/history/* /api/_errors/history_not_found.json 404" in rules
     error = json.loads((shipped_site / "api" / "_errors" / "history_not_found.json").read_bytes())

@@ -75,7 +75,7 @@ def test_a_rule_changed_in_its_one_place_moves_live_scores_and_every_snapshot(
     dataset, before = shipped_rules
     z = dataset.methodology.parameters.interval_z
     # The composite sd rule made a constant 2.5 where it is written (`uncertainty.composite_sd`).
-    monkeypatch.setattr(uncertainty, "composite_sd", lambda sds: 2.5)
+    monkeypatch.setattr(uncertainty, "composite_sd", lambda sds, imputed, rho: 2.5)
     live = compute_scores(dataset)
     after = replay(dataset)
     ranked = [s for s in live.models.values() if s.rank is not None]
