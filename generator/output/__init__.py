@@ -1,2 +1,3 @@
-"""Stage 6 (output): the caches beside the site, the worker pool, and the atomic write of
-`site_out/`."""
+"""Stage 6 (output), bytes and paths only: the atomic write of `site_out/` (and its spare
+tree), the worker pool, and the files kept beside the site. The caches that know what the
+bytes mean are the layer above (`generator/cache/`)."""
