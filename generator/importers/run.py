@@ -23,11 +23,6 @@ from generator.importers import epoch
 from generator.importers.collect import Bounds, Collected, Observation, collect
 from generator.importers.configurations import configurations
 from generator.importers.documents import typed
-from generator.importers.identity import (
-    refuse_early,
-    release_claims,
-    release_disagreements,
-)
 from generator.importers.merge import (
     Changes,
     best_rows,
@@ -49,6 +44,11 @@ from generator.importers.prices import (
     price_doc,
 )
 from generator.importers.publish import Standing, standing
+from generator.importers.releases import (
+    refuse_early,
+    release_claims,
+    release_disagreements,
+)
 from generator.importers.toml_writer import dumps
 from generator.importers.upstream import UpstreamError
 from generator.input.load import load_dataset, parse_toml, read_data_file

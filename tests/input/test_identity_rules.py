@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from generator.cli import cli
 from generator.importers.collect import Observation
-from generator.importers.identity import refuse_early, release_disagreements
+from generator.importers.releases import refuse_early, release_disagreements
 from generator.importers.upstream import UpstreamRow
 from generator.input.load import load_dataset
 
