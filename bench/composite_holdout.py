@@ -1,4 +1,4 @@
-"""The composite hold-out of METHODOLOGY 3.2 (c) (version 4), and the choice of `rho`.
+"""The composite hold-out of docs/METHODOLOGY.md 3.2 (c) (version 4), and the choice of `rho`.
 
 For every model with at least `MIN_DIRECT` direct dimensions and for k = 2, 3 and 4, keep
 the results of k of its direct dimensions (`DRAWS` draws per model, fixed seed) and drop

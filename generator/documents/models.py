@@ -252,12 +252,12 @@ def _benchmark_results(
 
 
 def as_of_kind(row: BenchmarkResultRecord) -> AsOfKind:
-    """What the row's date is (METHODOLOGY 1.2): its own kind, else the run's date."""
+    """What the row's date is (docs/METHODOLOGY.md 1.2): its own kind, else the run's date."""
     return row.as_of_kind or "measured"
 
 
 def is_extrapolated(benchmark: BenchmarkRecord, raw: float) -> bool:
-    """`raw` lies beyond the benchmark's fitted ladder points (METHODOLOGY 1)."""
+    """`raw` lies beyond the benchmark's fitted ladder points (docs/METHODOLOGY.md 1)."""
     fitted = benchmark.fitted_iq or HAND_SET_FITTED
     return extrapolated(benchmark.ladder, benchmark.direction, raw, fitted)
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 PRE_RELEASE_DAYS = 30
 """A result dated more than this many days before its model's release is another model's
-(an earlier version under a reused name: METHODOLOGY.md 1.2), unless pinned with a reason."""
+(an earlier version under a reused name: docs/METHODOLOGY.md 1.2), unless pinned with a reason."""
 
 
 def before_release(as_of: dt.date, released: dt.date | None) -> bool:

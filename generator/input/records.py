@@ -40,7 +40,7 @@ Price = Annotated[float, Meta(ge=0, le=100_000)]
 # A reasoning-effort level or variant as the source names it (`high`, `xhigh`, `16K`, `thinking`).
 Effort = Annotated[str, Meta(pattern=r"\A[A-Za-z0-9][A-Za-z0-9._-]{0,31}\Z")]
 Category = Literal["iq", "eq"]
-# What a result's `as_of` is (METHODOLOGY 1.2): left out or "measured" when it is the
+# What a result's `as_of` is (docs/METHODOLOGY.md 1.2): left out or "measured" when it is the
 # upstream run or evaluation date; "published" when it is the date the upstream table was
 # updated (the run happened between the model's release and then); "not-before" when the
 # row has none and the model's release date stands in (the value existed no earlier).
@@ -228,10 +228,10 @@ class BenchmarkRecord(Record, kw_only=True, frozen=True):
     source_url: Url
     updated: dt.datetime
     # When the benchmark was first published (its paper or release), and where that is
-    # stated: no result counts in the history before it (METHODOLOGY 1.2)
+    # stated: no result counts in the history before it (docs/METHODOLOGY.md 1.2)
     published_on: dt.date | None = None
     published_on_source: Url | None = None
-    # The IQ range of the ladder points fitted on real results (METHODOLOGY 1); left out for
+    # The IQ range of the ladder points fitted on real results (docs/METHODOLOGY.md 1); left out for
     # the hand-set ladders, whose points IQ 70 to 130 were fitted (`ladder.HAND_SET_FITTED`)
     fitted_iq: Annotated[list[int], Meta(min_length=2, max_length=2)] | None = None
 

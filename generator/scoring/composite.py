@@ -21,7 +21,7 @@ def evidence_dimension_count(dimensions: Sequence[DimensionEstimate]) -> int:
 
 def is_provisional(composite: float | None, direct: int, below: int) -> bool:
     """A composite resting on fewer than `below` direct dimensions (`provisionalBelow`,
-    METHODOLOGY 3.3) is provisional: it keeps its rank, but pages mark it. No composite,
+    docs/METHODOLOGY.md 3.3) is provisional: it keeps its rank, but pages mark it. No composite,
     nothing provisional."""
     return composite is not None and direct < below
 

@@ -3,7 +3,7 @@
 A snapshot at date D scores the dataset as it stood then: the models released on or
 before D (a model without a release date enters with its first result) and, of each,
 the results that count by D: a result counts from the latest of its own date, its
-benchmark's publication date and its model's release (METHODOLOGY 1.2, `counts_from`; a
+benchmark's publication date and its model's release (docs/METHODOLOGY.md 1.2, `counts_from`; a
 result whose upstream row has no date carries its model's release date, marked
 `as_of_kind = "not-before"`; each snapshot counts those it placed). The methodology,
 ladders and benchmark catalogue are today's, so a snapshot says "what today's method
@@ -118,7 +118,7 @@ def publication_dates(benchmarks: Iterable[BenchmarkRecord]) -> dict[str, dt.dat
 def counts_from(
     result: BenchmarkResultRecord, published: Published, release: dt.date | None
 ) -> dt.date:
-    """When a result counts in the history (METHODOLOGY 1.2, version 4): the latest of its
+    """When a result counts in the history (docs/METHODOLOGY.md 1.2, version 4): the latest of its
     own date, its benchmark's publication and its model's release, so no month end ranks a
     model on a benchmark that did not exist yet (nor before the model did)."""
     dates = [result.as_of, published.get(result.benchmark), release]
@@ -148,7 +148,7 @@ def newest_date(dataset: Dataset) -> dt.date | None:
 
 
 def newest_evidence(dataset: Dataset) -> dt.date | None:
-    """The newest evidence date (METHODOLOGY 1.2): a result's date of any kind or a
+    """The newest evidence date (docs/METHODOLOGY.md 1.2): a result's date of any kind or a
     release. Dates that are not evidence (a price's read date, a file's stamp, a domain
     result, which no history number reads) never extend the history."""
     dates = [r.as_of for m in dataset.models for r in m.results]

@@ -42,7 +42,7 @@ def project(ladder: Sequence[float], direction: Direction, raw: float) -> float:
 
 HAND_SET_FITTED = (70, 130)
 """The fitted IQ range of the hand-set ladders: the calibration's models reach about IQ 126,
-so their IQ-145 and IQ-160 points are extrapolated (METHODOLOGY 1)."""
+so their IQ-145 and IQ-160 points are extrapolated (docs/METHODOLOGY.md 1)."""
 
 
 def extrapolated(

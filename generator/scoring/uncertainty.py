@@ -17,7 +17,7 @@ from generator.scoring.types import DimensionEstimate, RankBand
 
 
 def composite_sd(sds: Sequence[float], imputed: Sequence[bool] = (), rho: float = 0.0) -> float:
-    """The sd of the mean of the dimensions (METHODOLOGY 3.1, version 4).
+    """The sd of the mean of the dimensions (docs/METHODOLOGY.md 3.1, version 4).
 
     `sd_c^2 = (sum sd_d^2 + rho * sum over d != e, both imputed, of sd_d sd_e) / n^2`:
     imputed dimensions share their prior, so their errors correlate with `rho`
