@@ -154,10 +154,15 @@ def _measured(data: Json) -> str:
 
 
 def _history(points: list[Json]) -> list[str]:
-    """A model's month ends: rank, IQ and its 95% range (or unranked), oldest first."""
+    """A model's month ends: rank, IQ (provisional or not) and its 95% range (or unranked),
+    oldest first."""
     rows = [
         f"- {p['date']}: "
-        + (f"rank {p['rank']}, IQ {p['iq']}{_range(p)}" if p["rank"] is not None else "unranked")
+        + (
+            f"rank {p['rank']}, IQ {p['iq']}{_provisional(p)}{_range(p)}"
+            if p["rank"] is not None
+            else "unranked"
+        )
         for p in points
     ]
     ends = "month end" if len(rows) == 1 else "month ends"

@@ -397,6 +397,7 @@ class HistoryTopModel(Contract, kw_only=True, frozen=True):
     id: str
     name: str
     iq: DimensionIq
+    provisional: Annotated[bool, Meta(description=_PROVISIONAL)]
     url: Uri
 
 
@@ -431,6 +432,7 @@ class HistoryEntry(Contract, kw_only=True, frozen=True):
     iq_high95: float | None
     rank_low: Annotated[int, Meta(ge=1)] | None
     rank_high: Annotated[int, Meta(ge=1)] | None
+    provisional: Annotated[bool, Meta(description=_PROVISIONAL)]
     url: Uri
 
 
@@ -459,6 +461,7 @@ class ModelHistoryPoint(Contract, kw_only=True, frozen=True):
     iq_high95: float | None
     rank_low: Annotated[int, Meta(ge=1)] | None
     rank_high: Annotated[int, Meta(ge=1)] | None
+    provisional: Annotated[bool, Meta(description=_PROVISIONAL)]  # false while unranked
     dimensions: DimensionScores
     snapshot: Uri  # its month end's leaderboard, GET /history/{date}
 
@@ -475,6 +478,8 @@ class ModelHistory(Envelope, kw_only=True, frozen=True):
 
 
 ChangeKind = Literal["model_released", "results_added", "methodology"]
+_PROVISIONAL_BEFORE = f"Of iqBefore (the month end before). {_PROVISIONAL}"
+_PROVISIONAL_AFTER = f"Of iqAfter (the change's month end). {_PROVISIONAL}"
 
 
 class Change(Contract, kw_only=True, frozen=True):
@@ -491,6 +496,8 @@ class Change(Contract, kw_only=True, frozen=True):
     iq_after: DimensionIq | None = None
     rank_before: Annotated[int, Meta(ge=1)] | None = None
     rank_after: Annotated[int, Meta(ge=1)] | None = None
+    provisional_before: Annotated[bool, Meta(description=_PROVISIONAL_BEFORE)] = False
+    provisional_after: Annotated[bool, Meta(description=_PROVISIONAL_AFTER)] = False
 
 
 class ChangeList(Envelope, kw_only=True, frozen=True):

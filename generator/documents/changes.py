@@ -5,7 +5,8 @@ Three kinds of entry, each dated by the data and linking its page:
 - `results_added`: a model's results dated in one month (one entry per model and month,
   dated by the newest of them; a result whose source gives no date counts from the model's
   release, and the summary names it), with its composite IQ and rank at the end of the month
-  before and at the end of that month, from the replayed history;
+  before and at the end of that month, from the replayed history, and whether each composite
+  is provisional (said in the summary too);
 - `methodology`: a dated entry of the methodology changelog.
 Ids are built from the kind, the model and the date, so an entry keeps its id as
 long as the data that made it stays. Newest first; ties by kind, then id (methodology
@@ -32,7 +33,8 @@ from generator.scoring.history import (
     publication_dates,
 )
 
-Standing = tuple[int | None, int | None]  # (iq, rank) in one snapshot
+Standing = tuple[int | None, int | None, bool]  # (iq, rank, provisional) in one snapshot
+UNRANKED: Standing = (None, None, False)
 
 
 def changes_documents(
@@ -87,8 +89,8 @@ def methodology_ids(changelog: Sequence[ChangelogRecord]) -> list[str]:
 
 
 def snapshot_standings(snapshot: Snapshot) -> dict[str, Standing]:
-    """Each model's (iq, rank) in `snapshot`."""
-    return {m: (s.iq, s.rank) for m, s in snapshot.scores.models.items()}
+    """Each model's (iq, rank, provisional) in `snapshot`."""
+    return {m: (s.iq, s.rank, s.provisional) for m, s in snapshot.scores.models.items()}
 
 
 def _previous_month_end(day: dt.date) -> dt.date:
@@ -120,8 +122,8 @@ def _model_changes(
         day = counts_from(r, published, model.release_date)
         by_month[month_end(day)].append((day, r.benchmark, r.as_of_kind == "not-before"))
     for end, dated in sorted(by_month.items()):
-        before = standings.get(_previous_month_end(end), {}).get(model.id, (None, None))
-        after = standings.get(end, {}).get(model.id, (None, None))
+        before = standings.get(_previous_month_end(end), {}).get(model.id, UNRANKED)
+        after = standings.get(end, {}).get(model.id, UNRANKED)
         ended = end in standings  # not when the month end lies after the newest date in the data
         changes.append(_results_added(model, url, max(dated)[0], dated, before, after, ended))
     return changes
@@ -140,10 +142,10 @@ def _results_added(
     undated = sorted({b for _, b, not_before in dated if not_before})
     if not ended:
         effect = "their month has not ended by the newest date in the data"
-    elif before == after == (None, None):
+    elif before == after == UNRANKED:
         effect = "no composite IQ or rank yet at the month end"
     else:
-        effect = f"composite IQ {_show(before[0], 'none')} -> {_show(after[0], 'none')}, "
+        effect = f"composite IQ {_iq(before)} -> {_iq(after)}, "
         effect += f"rank {_show(before[1])} -> {_show(after[1])} (month ends)"
     return Change(
         id=f"results:{model.id}:{date.strftime('%Y-%m')}",
@@ -157,6 +159,8 @@ def _results_added(
         iq_after=after[0],
         rank_before=before[1],
         rank_after=after[1],
+        provisional_before=before[2],
+        provisional_after=after[2],
     )
 
 
@@ -169,6 +173,11 @@ def _undated(benchmarks: list[str]) -> str:
 
 def _plural(items: Sequence[object]) -> str:
     return "s" if len(items) > 1 else ""
+
+
+def _iq(standing: Standing) -> str:
+    """A composite as the summary shows it: `none`, `125` or `125 (provisional)`."""
+    return _show(standing[0], "none") + (" (provisional)" if standing[2] else "")
 
 
 def _show(value: int | None, missing: str = "unranked") -> str:

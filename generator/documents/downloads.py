@@ -69,9 +69,11 @@ DOMAIN_COLUMNS = (
 HISTORY_COLUMNS = (
     "date", "rank", "rankLow", "rankHigh", "id", "name", "provider", "iq", "iqLow95", "iqHigh95",
     "resultCount", "releaseDatedResultCount",  # the snapshot's, on each of its rows
+    "provisional",
 )  # fmt: skip
 MODEL_HISTORY_COLUMNS = (
     "date", "rank", "rankLow", "rankHigh", "iq", "iqLow95", "iqHigh95", *DIMENSION_SLUGS,
+    "provisional",
 )  # fmt: skip
 
 
@@ -136,7 +138,7 @@ def _model_row(m: ModelSummary) -> list[Cell]:
 def _model_history_rows(history: ModelHistory) -> list[list[Cell]]:
     return [
         [p.date.isoformat(), p.rank, p.rank_low, p.rank_high, p.iq, p.iq_low95, p.iq_high95,
-         *msgspec.structs.astuple(p.dimensions)]
+         *msgspec.structs.astuple(p.dimensions), p.provisional]
         for p in history.snapshots
     ]  # fmt: skip
 
@@ -168,7 +170,7 @@ def _domain_rows(d: DomainDetail) -> list[list[Cell]]:
 def _history_rows(snapshots: Iterable[HistoryDetail]) -> list[list[Cell]]:
     return [
         [date, e.rank, e.rank_low, e.rank_high, e.id, e.name, e.provider, e.iq, e.iq_low95,
-         e.iq_high95, results, dated]
+         e.iq_high95, results, dated, e.provisional]
         for s in snapshots
         for date, results, dated in [
             (s.date.isoformat(), s.result_count, s.release_dated_result_count)

@@ -3,6 +3,11 @@
 Every date comes from the data (an entry's date at 00:00 UTC; the feed's `updated` is
 its newest entry's), so the same data gives the same bytes. An entry's Atom id is a
 `tag:` URI (RFC 4151) made of the site's host, the year 2026 and the change's id.
+
+Atom has no place for a change's fields beyond its text: an entry whose composite at its
+month end is provisional (`provisionalAfter`) says so in its summary, as `/changes` does,
+and carries the category `provisional` in the methodology's scheme (RFC 4287 4.2.2), which
+a feed reader can filter on.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import msgspec
 
 from generator.api.contract import CHANGES, ChangeList
 from generator.api.files import FEED_FILE
-from generator.api.urls import SiteConfig, api_url, landing_url
+from generator.api.urls import SiteConfig, api_url, landing_url, methodology_page_url
 from generator.encoders import xml_chars
 from generator.errors import BuildError
 
@@ -24,6 +29,7 @@ FEED_ENTRIES = 100
 ATOM = "http://www.w3.org/2005/Atom"
 TITLE = "modelscores: what changed"
 TAG_DATE = "2026"  # the tag URI's date: fixed, so ids never change
+PROVISIONAL = {"term": "provisional", "label": "provisional composite"}
 
 
 def feed_url(config: SiteConfig) -> str:
@@ -76,6 +82,8 @@ def render_feed(documents: Mapping[str, msgspec.Struct], config: SiteConfig) -> 
         _sub(entry, "updated", _timestamp(change.date))
         _sub(entry, "link", rel="alternate", type="text/html", href=change.url)
         _sub(entry, "category", term=change.kind)
+        if change.provisional_after:
+            _sub(entry, "category", **PROVISIONAL, scheme=methodology_page_url(config))
         _sub(entry, "summary", change.summary)
     ET.indent(feed)
     data: bytes = ET.tostring(feed, encoding="utf-8", xml_declaration=True)

@@ -100,6 +100,7 @@ class HistoryParts:
                 iq_high95=point.iq_high95,
                 rank_low=point.rank_low,
                 rank_high=point.rank_high,
+                provisional=point.provisional,
                 url=self._url(model_id),
             )
             for rank, model_id, iq, point in ranked
@@ -162,7 +163,9 @@ def _summary(detail: HistoryDetail, config: SiteConfig) -> HistorySnapshot:
         release_dated_result_count=detail.release_dated_result_count,
         top_model=None
         if top is None
-        else HistoryTopModel(id=top.id, name=top.name, iq=top.iq, url=top.url),
+        else HistoryTopModel(
+            id=top.id, name=top.name, iq=top.iq, provisional=top.provisional, url=top.url
+        ),
         url=api_url(config, HISTORY_SNAPSHOT.api_path(detail.date.isoformat())),
     )
 
@@ -192,6 +195,7 @@ def _point(
         iq_high95=spread[1],
         rank_low=band.low if band is not None else None,
         rank_high=band.high if band is not None else None,
+        provisional=score.provisional and ranked,
         dimensions=dimensions,
         snapshot=url,
     )

@@ -61,7 +61,8 @@ def snapshot_rows(models: Iterable[Any], link: Linker) -> markupsafe.Markup:
             f'<td class="num">{low if type(low) is int else escape(dash(low))}–'
             f"{high if type(high) is int else escape(dash(high))}</td>"
             f"{cells or _model_cells(link, kept, '', name, url, provider)}"
-            f'<td class="num strong">{iq if type(iq) is int else escape(iq)}</td>'
+            f'<td class="num strong">{iq if type(iq) is int else escape(iq)}'
+            f"{_provisional(r.provisional)}</td>"
             f'<td class="num">{whole(r.iq_low95)}–{whole(r.iq_high95)}</td></tr>\n'
         )
     return markupsafe.Markup("".join(out))
@@ -93,21 +94,27 @@ def _model_cells(link: Linker, kept: _Cells, sep: str, name: Any, url: Any, prov
 _MONTH = "month row start"  # the key's first part in a class's `fragments`
 
 
+def _provisional(flag: Any) -> str:
+    """` PROVISIONAL_MARK` after a provisional composite, else nothing."""
+    return f" {PROVISIONAL_MARK}" if flag is True else ""
+
+
 def model_history_rows(history: Iterable[Any], link: Linker) -> markupsafe.Markup:
     """model.html: a row per month end since the model was first ranked, from
-    `(date, rank, iq)`, each linking its month's snapshot page. The start of a month's row
-    (that link) is the same on every model page of one class: kept in the class's memo,
-    like its links."""
+    `(date, rank, iq, provisional)`, each linking its month's snapshot page. The start of a
+    month's row (that link) is the same on every model page of one class: kept in the
+    class's memo, like its links."""
     memo = link.shared_memo
     starts = memo.fragments if memo is not None else {}
     out = []
-    for date, rank, iq in history:
+    for date, rank, iq, provisional in history:
         start = starts.get((_MONTH, date)) if type(date) is str else None
         if start is None:
             start = _history_row_start(link, date, starts)
         out.append(
             f'{start}<td class="num">{rank if type(rank) is int else escape(rank)}</td>'
-            f'<td class="num">{iq if type(iq) is int else escape(iq)}</td></tr>\n'
+            f'<td class="num">{iq if type(iq) is int else escape(iq)}'
+            f"{_provisional(provisional)}</td></tr>\n"
         )
     return markupsafe.Markup("".join(out))
 

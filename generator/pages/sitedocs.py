@@ -71,19 +71,21 @@ class SiteDocuments:
         }
         self._model_urls = {m.id: m.url for m in self.models.models}
         self._standings: dict[str, list[tuple[DomainDetail, int, int]]] | None = None
-        self._history: dict[str, list[tuple[str, int, int]]] | None = None
+        self._history: dict[str, list[tuple[str, int, int, bool]]] | None = None
 
     def model_url(self, model_id: str) -> str | None:
         """The public profile URL of a published model, or None."""
         return self._model_urls.get(model_id)
 
-    def model_history(self, model_id: str) -> list[tuple[str, int, int]]:
-        """`(snapshot date, rank, iq)` at every month end where the model was ranked."""
+    def model_history(self, model_id: str) -> list[tuple[str, int, int, bool]]:
+        """`(snapshot date, rank, iq, provisional)` at every month end where the model was
+        ranked."""
         if self._history is None:
             self._history = {}
             for date, snapshot in self.history_details.items():
                 for entry in snapshot.models:
-                    self._history.setdefault(entry.id, []).append((date, entry.rank, entry.iq))
+                    point = (date, entry.rank, entry.iq, entry.provisional)
+                    self._history.setdefault(entry.id, []).append(point)
         return self._history.get(model_id, [])
 
     def ranked_models(self) -> list[ModelDetail]:

@@ -13,11 +13,11 @@ month ends run from the earliest counted result's to the month end of the month 
 the newest evidence date (`newest_evidence`).
 
 A snapshot keeps only what the history publishes (`SnapshotModel`): each model's
-dimension values, composite, rank, 95% range and rank band. It is scored by
-`score_snapshot` from `scoring_inputs` (the dataset without what that scoring never
-reads: names, prices, domains...), so its scores are a function of those inputs alone
-and can be reused by their digest (`SnapshotStore`, kept between builds by
-`generator/cache/snapshots.py`).
+dimension values, composite, rank, 95% range, rank band and whether the composite is
+provisional. It is scored by `score_snapshot` from `scoring_inputs` (the dataset without
+what that scoring never reads: names, prices, domains...), so its scores are a function
+of those inputs alone and can be reused by their digest (`SnapshotStore`, kept between
+builds by `generator/cache/snapshots.py`).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from generator.input.records import (
     MethodologyRecord,
     ModelRecord,
 )
+from generator.scoring.composite import direct_dimension_count, is_provisional
 from generator.scoring.engine import estimate_models, estimate_values
 from generator.scoring.observations import ResultMemo
 from generator.scoring.tasks import TaskMap, in_process
@@ -60,6 +61,8 @@ class SnapshotModel(msgspec.Struct, array_like=True, frozen=True, kw_only=True):
     composite_low95: float | None
     composite_high95: float | None
     rank_band: RankBand | None
+    # No default: the msgpack of a snapshot kept without it (9 items) fails to decode, a miss
+    provisional: bool  # as `ModelScores.provisional` (docs/METHODOLOGY.md 3.3)
 
 
 class SnapshotScores(msgspec.Struct, array_like=True, frozen=True, kw_only=True):
@@ -259,15 +262,16 @@ def _event_dates(dataset: Dataset) -> list[dt.date]:
 def score_snapshot(dataset: Dataset, memo: ResultMemo | None = None) -> SnapshotScores:
     """The published part of `compute_scores`, by the same functions: each model's
     dimensions (`estimate_values`: `estimate_dimensions`' numbers without the detail
-    only its own documents show), composite, IQ, rank, composite sd, range and rank band.
+    only its own documents show), composite, IQ, rank, composite sd, range, rank band and
+    whether the composite is provisional.
 
     Leaves out the dimension rankings' bands, EQ, cost and domains, which no history
     document shows. `memo` keeps the models' projected results from one month to the
     next (made for `dataset`'s benchmarks).
     """
     estimates = estimate_models(dataset, estimate_values, memo)
-    z = dataset.methodology.parameters.interval_z
-    rho = dataset.methodology.parameters.imputed_correlation
+    params = dataset.methodology.parameters
+    z, rho, below = params.interval_z, params.imputed_correlation, params.provisional_below
     spread = uncertainties(
         estimates.dimensions, estimates.composites, estimates.ranks, z, rho=rho, per_dimension=False
     )
@@ -283,6 +287,9 @@ def score_snapshot(dataset: Dataset, memo: ResultMemo | None = None) -> Snapshot
                 composite_low95=spread[m].low95,
                 composite_high95=spread[m].high95,
                 rank_band=spread[m].band,
+                provisional=is_provisional(
+                    estimates.composites[m], direct_dimension_count(estimates.dimensions[m]), below
+                ),
             )
             for m in estimates.models
         }

@@ -216,3 +216,24 @@ def test_discovery_index_lists_every_endpoint(files: dict[str, bytes]) -> None:
     assert [e.path for e in index.endpoints] == [e.path for e in ENDPOINTS]
     assert index.openapi == "http://127.0.0.1:8000/api/openapi.json"
     assert index.mcp == "http://127.0.0.1:8000/api/mcp"
+
+
+def test_the_history_and_the_feed_declare_their_provisional_flags(
+    openapi: dict[str, Any], files: dict[str, bytes]
+) -> None:
+    """Issue 42: `provisional` wherever the history publishes a composite (required: every
+    entry has one), `provisionalBefore`/`provisionalAfter` beside a change's two composites,
+    each a boolean described as the model rows' flag is; every published one carries them."""
+    schemas = openapi["components"]["schemas"]
+    described = schemas["ModelSummary"]["properties"]["provisional"]["description"]
+    for name in ("HistoryEntry", "HistoryTopModel", "ModelHistoryPoint"):
+        schema = schemas[name]
+        assert schema["properties"]["provisional"] == {"type": "boolean", "description": described}
+        assert "provisional" in schema["required"], name
+    change = schemas["Change"]["properties"]
+    for field, of in (("provisionalBefore", "iqBefore"), ("provisionalAfter", "iqAfter")):
+        assert change[field]["type"] == "boolean" and change[field]["default"] is False
+        assert change[field]["description"].startswith(f"Of {of} (")
+        assert change[field]["description"].endswith(described)
+    changes = json.loads(files["api/v1/changes.json"])["changes"]
+    assert changes and all({"provisionalBefore", "provisionalAfter"} <= c.keys() for c in changes)

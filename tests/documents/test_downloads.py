@@ -85,6 +85,7 @@ def test_each_models_history_csv_matches_its_json(built_site: Path) -> None:
                 k: "" if expected[k] is None else str(expected[k])
                 for k in ("date", "rank", "iq", "iqLow95", "abstract-reasoning")
             }
+            assert cells["provisional"] == ("true" if point["provisional"] else "false")
     assert any(_rows(f)[1:] for f in files)  # some model has a history
 
 
@@ -113,7 +114,9 @@ def test_each_snapshot_has_its_own_csv_matching_its_json(built_site: Path) -> No
             (s["date"], str(m["rank"]), m["id"]) for m in models
         ]
         counts = [str(s["resultCount"]), str(s["releaseDatedResultCount"])]
-        assert all(r[-2:] == counts for r in rows)
+        assert all(r[10:12] == counts for r in rows)
+        flags = ["true" if m["provisional"] else "false" for m in models]
+        assert [r[header.index("provisional")] for r in rows] == flags
 
 
 def test_quotes_commas_and_newlines_round_trip() -> None:

@@ -15,6 +15,7 @@ from generator.api.contract import CHANGES, ChangeList
 from generator.api.urls import SiteConfig
 from generator.documents.changes import changes_documents
 from generator.documents.common import envelope
+from generator.documents.feed import render_feed
 from generator.input.records import ChangelogRecord, Dataset
 from generator.scoring.history import replay
 
@@ -23,7 +24,8 @@ ATOM = "{http://www.w3.org/2005/Atom}"
 
 def _dataset() -> Dataset:
     """a: released 5 Jan, IQ 130 on arc-a and math-a dated 10 Jan; b: released 20 Jan,
-    IQ 140 on the same two dated 3 Feb (so a drops from rank 1 to rank 2 in February)."""
+    IQ 140 on the same two dated 3 Feb (so a drops from rank 1 to rank 2 in February). Two
+    direct dimensions each: both composites are provisional (provisional_below = 3)."""
 
     def dated(benchmark: str, value: float, day: dt.date) -> object:
         return msgspec.structs.replace(result(benchmark, value), as_of=day)
@@ -66,7 +68,8 @@ def test_results_that_rank_nothing_say_so_in_words() -> None:
         "New results on arc-a; no composite IQ or rank yet at the month end."
     )
     assert summaries["results:b:2026-02"] == (
-        "New results on arc-a, math-a; composite IQ none -> 140, rank unranked -> 1 (month ends)."
+        "New results on arc-a, math-a; composite IQ none -> 140 (provisional), rank unranked -> 1"
+        " (month ends)."
     )
 
 
@@ -103,9 +106,45 @@ def test_results_dated_by_the_release_say_so() -> None:
     (entry,) = [c for c in doc.changes if c.id.startswith("results:b:")]
     assert (entry.id, entry.date) == ("results:b:2026-01", dt.date(2026, 1, 20))
     assert entry.summary == (
-        "New results on arc-a, math-a; composite IQ none -> 140, rank unranked -> 1 (month ends)."
+        "New results on arc-a, math-a; composite IQ none -> 140 (provisional), rank unranked -> 1"
+        " (month ends)."
         " Dated by the model's release (the source gives no date): arc-a, math-a."
     )
+
+
+def test_each_composite_of_an_entry_says_whether_it_is_provisional() -> None:
+    # a's acad-a result of 10 February is its third direct dimension (arc-a, math-a,
+    # acad-a: 3, not below provisional_below = 3): its January composite (2 dimensions) is
+    # provisional, its February one not. b's February composite rests on 2: provisional.
+    dataset = _dataset()
+    a, b = dataset.models
+    third = msgspec.structs.replace(result("acad-a", 1.3), as_of=dt.date(2026, 2, 10))
+    a = msgspec.structs.replace(a, results=[*a.results, third])
+    dataset = msgspec.structs.replace(dataset, models=(a, b))
+    doc = changes_documents(dataset, replay(dataset), SiteConfig(), envelope(dataset))[CHANGES.path]
+    assert isinstance(doc, ChangeList)
+    flags = {c.id: (c.provisional_before, c.provisional_after) for c in doc.changes}
+    assert flags == {
+        "results:a:2026-02": (True, False),
+        "results:b:2026-02": (False, True),  # unranked in January: nothing provisional
+        "released:b": (False, False),
+        "results:a:2026-01": (False, True),
+        "released:a": (False, False),
+    }
+    summaries = {c.id: c.summary for c in doc.changes}
+    assert "composite IQ 130 (provisional) -> 130, rank 1 -> 2" in summaries["results:a:2026-02"]
+    # The Atom feed: the summary as in /changes, and the category `provisional` on the
+    # entries whose composite at their month end is provisional
+    feed = feedparser.parse(render_feed({CHANGES.path: doc}, SiteConfig()))
+    assert not feed.bozo, feed.get("bozo_exception")
+    assert len(feed.entries) == len(doc.changes)
+    for entry, change in zip(feed.entries, doc.changes, strict=True):
+        terms = [t.term for t in entry.tags]
+        assert terms == [change.kind, *(["provisional"] if change.provisional_after else [])]
+        assert entry.summary == change.summary
+    marked = [t for e in feed.entries for t in e.tags if t.term == "provisional"]
+    assert len(marked) == 2
+    assert all(t.scheme.endswith("/methodology/") for t in marked)
 
 
 def _methodology_changes(changelog: list[ChangelogRecord]) -> list[tuple[str, str]]:

@@ -16,10 +16,11 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from generator.cache.snapshots import SnapshotCache, _Entry
+from generator.cache.snapshots import FORMAT, SnapshotCache, _Entry
 from generator.digests import digest
 from generator.output import files as cache_files
-from generator.scoring.history import SnapshotScores
+from generator.scoring.history import SnapshotModel, SnapshotScores
+from generator.scoring.types import RankBand
 
 SCORES = msgspec.msgpack.encode(SnapshotScores(models={}))
 """A month's scores (of no model: the keys tell the snapshots apart)."""
@@ -191,3 +192,30 @@ def test_a_right_digest_over_scores_of_another_shape_is_a_miss(tmp_path: Path) -
     )
     cache = SnapshotCache(site)
     assert cache.get(_key(1)) is None and cache.misses == 1
+
+
+def test_a_snapshot_kept_before_the_provisional_flag_is_a_miss(tmp_path: Path) -> None:
+    """A snapshot scored before `SnapshotModel.provisional` (issue 42) holds 9 items per
+    model. Its key holds the older code's digest, so no build asks for it; were one found
+    under a current key (right digest, crafted), it would not decode into the new struct
+    with a made-up flag: the field has no default, so 9 items are a miss, not `False`."""
+    model = SnapshotModel(
+        model_id="m", dimensions=(120.0, None), composite=120.0, iq=120, rank=1,
+        composite_sd=2.0, composite_low95=116.0, composite_high95=124.0,
+        rank_band=RankBand(low=1, high=2), provisional=True,
+    )  # fmt: skip
+    current = msgspec.msgpack.encode(SnapshotScores(models={"m": model}))
+    (models,) = msgspec.msgpack.decode(current)
+    assert len(models["m"]) == 10 and models["m"][-1] is True
+    older = msgspec.msgpack.encode([{"m": models["m"][:-1]}])  # the 9 items of before
+    with pytest.raises(msgspec.ValidationError, match="at least length 10"):
+        msgspec.msgpack.decode(older, type=SnapshotScores)
+    site = tmp_path / "site_out"
+    for n, scores in ((1, current), (2, older)):
+        entry = _Entry(format=FORMAT, key=_key(n), content=digest(scores), scores=scores)
+        folder = SnapshotCache(site).folder
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / _key(n).hex()).write_bytes(msgspec.msgpack.encode(entry))
+    cache = SnapshotCache(site)
+    assert cache.get(_key(1)) == current
+    assert cache.get(_key(2)) is None and (cache.hits, cache.misses) == (1, 1)

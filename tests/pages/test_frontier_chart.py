@@ -60,7 +60,7 @@ def _snapshots() -> list[HistoryDetail]:
         entries = [
             HistoryEntry(
                 id=model.lower(), name=model, provider=provider, rank=rank, iq=iq,
-                iq_low95=None, iq_high95=None, rank_low=None, rank_high=None,
+                iq_low95=None, iq_high95=None, rank_low=None, rank_high=None, provisional=False,
                 url=f"{BASE}/models/{model.lower()}/",
             )
             for rank, (model, provider, iq) in enumerate(rows, 1)
@@ -160,7 +160,9 @@ def _with_history(snapshots: list[HistoryDetail]) -> dict[str, msgspec.Struct]:
                 ranked_model_count=s.ranked_model_count,
                 result_count=s.result_count,
                 release_dated_result_count=s.release_dated_result_count,
-                top_model=HistoryTopModel(id=top.id, name=top.name, iq=top.iq, url=top.url)
+                top_model=HistoryTopModel(
+                    id=top.id, name=top.name, iq=top.iq, provisional=False, url=top.url
+                )
                 if top
                 else None,
                 url=f"{BASE}/api/v1/history/{date}",

@@ -73,6 +73,7 @@ HISTORY_ENTRIES = st.builds(
     iq_high95=MAYBE_REALS,
     rank_low=MAYBE_RANKS,
     rank_high=MAYBE_RANKS,
+    provisional=st.booleans(),
     url=URLS,
 )
 
@@ -82,24 +83,24 @@ HISTORY_ENTRIES = st.builds(
 def test_snapshot_rows_print_what_the_loop_printed(models: list[HistoryEntry], page: str) -> None:
     reference = """<tbody>
 {% for r in models %}
-<tr><td class="num">{{ r.rank }}</td><td class="num">{{ r.rank_low|dash }}–{{ r.rank_high|dash }}</td><th scope="row">{{ link.anchor(r.name, r.url) }}</th><td>{{ r.provider }}</td><td class="num strong">{{ r.iq }}</td><td class="num">{{ r.iq_low95|whole }}–{{ r.iq_high95|whole }}</td></tr>
+<tr><td class="num">{{ r.rank }}</td><td class="num">{{ r.rank_low|dash }}–{{ r.rank_high|dash }}</td><th scope="row">{{ link.anchor(r.name, r.url) }}</th><td>{{ r.provider }}</td><td class="num strong">{{ r.iq }}{% if r.provisional %} <span class="sub prov">provisional</span>{% endif %}</td><td class="num">{{ r.iq_low95|whole }}–{{ r.iq_high95|whole }}</td></tr>
 {% endfor %}
 </tbody>"""  # noqa: E501
     _same(reference, "<tbody>\n{{ models|snapshot_rows(link) }}</tbody>", page, models=models)
 
 
-MODEL_HISTORY = st.lists(st.tuples(HOSTILE, RANKS, st.integers(0, 200)), max_size=6)
+MODEL_HISTORY = st.lists(st.tuples(HOSTILE, RANKS, st.integers(0, 200), st.booleans()), max_size=6)
 
 
 @settings(max_examples=60, deadline=None)
 @given(history=MODEL_HISTORY, page=PAGES)
 def test_model_history_rows_print_what_the_loop_printed(
-    history: list[tuple[str, int, int]], page: str
+    history: list[tuple[str, int, int, bool]], page: str
 ) -> None:
     """The loop read each month's page from the context, as render.py worked it out."""
     reference = """<tbody>
-{% for date, rank, iq, page in history %}
-<tr><th scope="row"><a href="{{ link(page) }}">{{ date }}</a></th><td class="num">{{ rank }}</td><td class="num">{{ iq }}</td></tr>
+{% for date, rank, iq, provisional, page in history %}
+<tr><th scope="row"><a href="{{ link(page) }}">{{ date }}</a></th><td class="num">{{ rank }}</td><td class="num">{{ iq }}{% if provisional %} <span class="sub prov">provisional</span>{% endif %}</td></tr>
 {% endfor %}
 </tbody>"""  # noqa: E501
     twice = history + history  # the second time from the memo
@@ -114,12 +115,17 @@ def test_model_history_rows_print_what_the_loop_printed(
 @settings(max_examples=40, deadline=None)
 @given(
     history=st.lists(
-        st.tuples(st.one_of(st.sampled_from(["a", "b"]), HOSTILE), RANKS, st.integers(0, 200)),
+        st.tuples(
+            st.one_of(st.sampled_from(["a", "b"]), HOSTILE),
+            RANKS,
+            st.integers(0, 200),
+            st.booleans(),
+        ),
         max_size=6,
     )
 )
 def test_month_rows_kept_for_a_class_hold_on_its_other_pages(
-    history: list[tuple[str, int, int]],
+    history: list[tuple[str, int, int, bool]],
 ) -> None:
     """Model pages share their class's memo: the row starts one page kept are what every
     other page of the class works out."""
@@ -307,7 +313,8 @@ def test_hostile_text_is_escaped_once() -> None:
     nor escape the anchor it makes a second time."""
     entry = HistoryEntry(
         id="x", name="<b>&amp;", provider="<i>", rank=1, iq=100, iq_low95=None,
-        iq_high95=None, rank_low=None, rank_high=None, url=f"{BASE}/models/x/",
+        iq_high95=None, rank_low=None, rank_high=None, provisional=False,
+        url=f"{BASE}/models/x/",
     )  # fmt: skip
     html = rows.snapshot_rows([entry], Linker(BASE, "history/d/index.html"))
     assert isinstance(html, markupsafe.Markup)
@@ -492,7 +499,7 @@ def test_model_cells_kept_for_a_class_hold_on_its_other_pages(
     entries = [
         HistoryEntry(
             id=f"m{i}", name=name, provider=provider, rank=i + 1, iq=100, iq_low95=None,
-            iq_high95=None, rank_low=None, rank_high=None, url=url,
+            iq_high95=None, rank_low=None, rank_high=None, provisional=i % 2 == 0, url=url,
         )
         for i, (name, url, provider) in enumerate(names)
     ]  # fmt: skip
@@ -519,7 +526,7 @@ def test_markup_cells_are_not_kept_for_the_equal_text() -> None:
     def entry(name: str) -> HistoryEntry:
         return HistoryEntry(
             id="x", name=name, provider="p", rank=1, iq=100, iq_low95=None, iq_high95=None,
-            rank_low=None, rank_high=None, url=url,
+            rank_low=None, rank_high=None, provisional=False, url=url,
         )  # fmt: skip
 
     both = [entry(markupsafe.Markup("<b>x</b>")), entry("<b>x</b>")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from pathlib import Path
+from xml.etree import ElementTree as ET
 
 import msgspec
 from support.history import published
@@ -277,6 +278,33 @@ def test_a_models_history_starts_at_its_release_month_with_rank_and_dimensions()
     assert _model_history(documents, "e").release_date == dt.date(2026, 1, 15)
 
 
+def test_a_composite_on_two_measured_dimensions_is_provisional_at_each_month_end() -> None:
+    # provisional_below = 3 (make_methodology). Every model of _dataset() is measured on
+    # arc-a and math-a (abstract and mathematical reasoning: 2 direct dimensions < 3), so
+    # each ranked composite is provisional, until b's acad-a result of 2 March makes a
+    # third (academic reasoning: 3, not below 3). Unranked, nothing is provisional (e).
+    dataset = _dataset()
+    documents = build_documents(dataset, compute_scores(dataset), SiteConfig())
+    points = {
+        m: [(p.date, p.provisional) for p in _model_history(documents, m).snapshots]
+        for m in ("a", "b", "e")
+    }
+    assert points == {
+        "a": [(JAN, True), (FEB, True), (MAR, True)],
+        "b": [(JAN, True), (FEB, True), (MAR, False)],
+        "e": [(JAN, False), (FEB, False), (MAR, True)],
+    }
+    march = documents[HISTORY_SNAPSHOT.api_path("2026-03-31")]
+    assert isinstance(march, HistoryDetail)
+    assert {m.id: m.provisional for m in march.models} == {
+        "a": True, "b": False, "c": True, "d": True, "e": True,
+    }  # fmt: skip
+    history = documents[HISTORY.path]
+    assert isinstance(history, HistoryList)
+    tops = [(s.top_model.id, s.top_model.provisional) for s in history.snapshots if s.top_model]
+    assert tops == [("a", True), ("c", True), ("d", True)]
+
+
 def test_a_models_latest_history_point_is_its_current_model_document() -> None:
     dataset = _dataset()
     documents = build_documents(dataset, compute_scores(dataset), SiteConfig())
@@ -284,11 +312,12 @@ def test_a_models_latest_history_point_is_its_current_model_document() -> None:
         current = documents[MODEL.api_path(model.id)]
         assert isinstance(current, ModelDetail)
         latest = _model_history(documents, model.id).snapshots[-1]
-        assert (latest.rank, latest.iq, latest.rank_low, latest.rank_high) == (
+        assert (latest.rank, latest.iq, latest.rank_low, latest.rank_high, latest.provisional) == (
             current.rank,
             current.iq,
             current.rank_low,
             current.rank_high,
+            current.provisional,
         )
         assert (latest.iq_low95, latest.iq_high95) == (current.iq_low95, current.iq_high95)
         dims = msgspec.structs.asdict(latest.dimensions)
@@ -443,6 +472,77 @@ def test_no_shipped_month_end_counts_a_result_before_its_benchmark_existed(
         if r.benchmark == "apex-agents"
     ]
     assert min(apex) == dt.date(2026, 1, 31)
+
+
+def test_the_shipped_history_and_feed_mark_provisional_composites_as_the_live_ones(
+    shipped_site: Path, shipped_scores: tuple[Dataset, Scores]
+) -> None:
+    # Issue 42: a composite on fewer than provisionalBelow direct dimensions is provisional in
+    # the history (the last month end's leaderboard, each model's history) and in the feed
+    # (/changes, /feed.atom) as in /models, for every model whose data at the last month end
+    # is all of its data. A flag reads only the model's own counted results, so its newest
+    # results entry's month end (after which none of its results count) has it too.
+    dataset, scores = shipped_scores
+    api = shipped_site / "api" / "v1"
+    below = dataset.methodology.parameters.provisional_below
+    last = snapshot_dates(dataset)[-1]
+    then = {m.id: m for m in dataset_as_of(dataset, last).models}
+    same = [m.id for m in dataset.models if then.get(m.id) == m]
+    live = {
+        m["id"]: m["provisional"] for m in json.loads((api / "models.json").read_bytes())["models"]
+    }
+    detail = json.loads((api / "history" / last.isoformat()).read_bytes())
+    entries = {e["id"]: e["provisional"] for e in detail["models"]}
+    changes = json.loads((api / "changes.json").read_bytes())["changes"]
+    newest = {}  # model -> its newest results entry (changes are newest first)
+    for change in changes:
+        if change["kind"] == "results_added":
+            newest.setdefault(change["model"], change)
+    provisional = [m for m in same if live[m]]
+    assert len(provisional) >= 2 and len(same) >= 0.9 * len(dataset.models)
+    assert all(scores.models[m].direct_dimensions < below for m in provisional)
+    for m in same:
+        assert live[m] == scores.models[m].provisional
+        assert entries.get(m, False) == live[m], m  # unranked: no entry, nothing provisional
+        points = json.loads((api / "model-history" / m).read_bytes())["snapshots"]
+        assert points[-1]["date"] == last.isoformat() and points[-1]["provisional"] == live[m]
+        if m in newest:
+            assert newest[m]["provisionalAfter"] == live[m], m
+    assert {m for m in provisional if m in newest} == {
+        m for m in same if newest.get(m, {}).get("provisionalAfter")
+    }
+    # The Atom feed: the category `provisional` exactly on the entries whose composite is
+    feed = ET.fromstring((shipped_site / "feed.atom").read_bytes())
+    atom = "{http://www.w3.org/2005/Atom}"
+    marked = [
+        any(c.get("term") == "provisional" for c in e.findall(atom + "category"))
+        for e in feed.findall(atom + "entry")
+    ]
+    assert marked == [c["provisionalAfter"] for c in changes[: len(marked)]]
+    assert any(marked)
+
+
+def test_the_shipped_history_pages_mark_each_provisional_composite(shipped_site: Path) -> None:
+    # Each snapshot page marks its provisional rows (and says what the mark means), and a
+    # model page marks the month ends at which its composite was provisional.
+    api, mark = shipped_site / "api" / "v1", '<span class="sub prov">provisional</span>'
+    dates = [s["date"] for s in json.loads((api / "history.json").read_bytes())["snapshots"]]
+    months: dict[str, list[tuple[str, int, bool]]] = {}
+    for date in dates:
+        entries = json.loads((api / "history" / date).read_bytes())["models"]
+        page = (shipped_site / "history" / date / "index.html").read_text()
+        body = page.split("<tbody>")[1].split("</tbody>")[0]
+        assert body.count(mark) == sum(e["provisional"] for e in entries), date
+        assert "A provisional composite rested on fewer than three" in page
+        for e in entries:
+            months.setdefault(e["id"], []).append((date, e["iq"], e["provisional"]))
+    assert any(p for rows in months.values() for _, _, p in rows)
+    for model_id, rows in months.items():
+        page = (shipped_site / "models" / model_id / "index.html").read_text()
+        for date, iq, provisional in rows:
+            row = f'{date}</a></th><td class="num">'
+            cell = f'<td class="num">{iq}{" " + mark if provisional else ""}</td></tr>'
+            assert row in page and cell in page.split(row, 1)[1].split("\n", 1)[0], model_id
 
 
 def test_a_month_end_the_history_no_longer_has_answers_its_own_404(shipped_site: Path) -> None:

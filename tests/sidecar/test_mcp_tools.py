@@ -14,6 +14,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 from support.documents import MCP_MODELS, write_site
 
+from mcp_server import text
 from mcp_server.server import create_server
 from mcp_server.site import SnapshotStore
 from mcp_server.tools import distinguishability
@@ -218,6 +219,10 @@ async def test_get_model_adds_the_models_history_only_when_asked(
     point = history[0]
     assert f"- {point['date']}: rank {point['rank']}, IQ {point['iq']}" in summary
     assert "History (1 month end, replayed from the data):" in summary
+    # A provisional month end says so after its IQ, as a provisional model row does
+    assert point["provisional"] is False and "(provisional)" not in summary
+    marked = text.model_detail({**answer, "history": [{**point, "provisional": True}]})
+    assert f"- {point['date']}: rank {point['rank']}, IQ {point['iq']} (provisional) (95%" in marked
 
 
 async def test_text_form_is_readable(client: Client) -> None:

@@ -585,7 +585,8 @@ def _history(s: _Sample) -> tuple[HistoryList, HistoryDetail]:
     entries = [
         HistoryEntry(**{k: r[k] for k in ("id", "name", "provider", "rank", "iq", "url")},
                      iq_low95=r["iq_low95"], iq_high95=r["iq_high95"],
-                     rank_low=r["rank_low"], rank_high=r["rank_high"])
+                     rank_low=r["rank_low"], rank_high=r["rank_high"],
+                     provisional=r["provisional"])
         for r in ranked
     ]  # fmt: skip
     date = SNAPSHOT_DATE.isoformat()
@@ -603,7 +604,9 @@ def _history(s: _Sample) -> tuple[HistoryList, HistoryDetail]:
         release_dated_result_count=detail.release_dated_result_count,
         top_model=None
         if top is None
-        else HistoryTopModel(id=top.id, name=top.name, iq=top.iq, url=top.url),
+        else HistoryTopModel(
+            id=top.id, name=top.name, iq=top.iq, provisional=top.provisional, url=top.url
+        ),
         url=f"{BASE}/api/v1/history/{date}",
     )
     return HistoryList(**s.envelope, note=kinds.HISTORY_NOTE, snapshots=[snapshot]), detail
@@ -615,7 +618,8 @@ def _model_history(s: _Sample, index: int) -> kinds.ModelHistory:
     point = kinds.ModelHistoryPoint(
         date=SNAPSHOT_DATE, rank=row.rank, iq=row.iq, iq_low95=row.iq_low95,
         iq_high95=row.iq_high95, rank_low=row.rank_low, rank_high=row.rank_high,
-        dimensions=row.dimensions, snapshot=f"{BASE}/api/v1/history/{SNAPSHOT_DATE}",
+        provisional=row.provisional, dimensions=row.dimensions,
+        snapshot=f"{BASE}/api/v1/history/{SNAPSHOT_DATE}",
     )  # fmt: skip
     return kinds.ModelHistory(
         **s.envelope, id=row.id, name=row.name, release_date=row.release_date,

@@ -20,6 +20,7 @@ def published(scores: Scores) -> SnapshotScores:
                 composite_low95=s.composite_low95,
                 composite_high95=s.composite_high95,
                 rank_band=s.rank_band,
+                provisional=s.provisional,
             )
             for m, s in scores.models.items()
         }
