@@ -36,10 +36,12 @@ TABLES: dict[str, RowReader] = {
     "epoch": epoch.read_epoch,
     "eqbench": eqbench.read_eqbench,
     "valsai": valsai.read_vals,
+    "valsai-models": valsai.read_vals_models,
     "justen": justen.read_justen,
     "lmarena": lmarena.read_lmarena,
 }
 SIDE_FILES = ("livebench-categories",)
+BENCHMARK = "benchmark"  # the column a table that holds several benchmarks names each by
 _TAIL = re.compile(
     r"-(?:(?:xhigh|high|medium|low|minimal)(?:-effort|thinking)?|thinking-\d+k|thinking|reasoning)$"
 )
@@ -49,8 +51,10 @@ def base_key(fmt: str) -> Callable[[str], str]:
     """How a format writes a key without its effort (`gpt-5.5_xhigh`, `gpt-5.5-xhigh`)."""
     if fmt == "epoch":
         return epoch.base_key
-    if fmt in ("livebench", "valsai"):
+    if fmt == "livebench":
         return lambda key: _TAIL.sub("", key)
+    if fmt == "valsai":  # `anthropic/claude-opus-5-5-thinking` -> `claude-opus-5.5`
+        return lambda key: valsai.model_id(_TAIL.sub("", key))
     return lambda key: key
 
 
@@ -93,6 +97,7 @@ class Collected:
     notes: list[str] = field(default_factory=list)
     tables: dict[str, list[UpstreamRow]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    uncatalogued: list[str] = field(default_factory=list)  # upstream benchmarks no feed reads
 
 
 def collect(
@@ -171,6 +176,26 @@ def _collect_source(
                 specs[feed.file],
                 out,
             )
+    out.uncatalogued += not_fed(source, tables)
+
+
+def not_fed(source: SourceRecord, tables: Mapping[str, list[UpstreamRow]]) -> list[str]:
+    """The benchmarks a table names in its `benchmark` column (vals.ai's tables) that no feed
+    of `source` reads: what is new upstream, one line each with its name, rows and date."""
+    out = []
+    for path, rows in sorted(tables.items()):
+        fed = {f.filter.get(BENCHMARK) for f in source.feeds if f.file == path}
+        found: dict[str, list[UpstreamRow]] = {}
+        for row in rows:
+            name = row.values.get(BENCHMARK)
+            if name and name not in fed:
+                found.setdefault(name, []).append(row)
+        for name, its in sorted(found.items()):
+            title = its[0].values.get("benchmark_name", name)
+            days = sorted(str(r.date) for r in its if r.date)
+            newest = f", updated {days[-1]}" if days else ""
+            out.append(f"{source.id}: {path}: {name} ({title}, {len(its)} rows{newest})")
+    return out
 
 
 def _side_file(source: SourceRecord, fmt: str) -> SourceFileRecord:

@@ -58,7 +58,7 @@ def _better(new: Observation, held: Observation, bound: Bounds) -> bool:
 def result_doc(obs: Observation, released: dt.date | None, *, domain: bool) -> Doc | None:
     """A result (or domain row) for `obs`: its own date, else the release date as a
     not-before date; None when it has neither."""
-    as_of, kind = obs.row.date, None
+    as_of, kind = obs.row.date, obs.row.as_of_kind
     if as_of is None:
         as_of, kind = released, "not-before"
     if as_of is None:
@@ -130,7 +130,9 @@ def _describe(
         )
         parts.append(f"{old[key]!r} -> {new[key]!r} ({why})")
     if old.get("as_of") != new["as_of"]:
-        how = "not-before release date" if new.get("as_of_kind") else "the row's own date"
+        how = {None: "the row's own date", "published": "the table's update date"}.get(
+            new.get("as_of_kind"), "not-before release date"
+        )
         parts.append(f"as_of {old.get('as_of')} -> {new['as_of']} ({how})")
     if old.get("source_url") != new["source_url"]:
         parts.append(f"link -> {new['source_url']}")

@@ -102,7 +102,8 @@ def _doc(
     ident = identity.get(base, {})
     values = rows[0].row.values
     name = _name(ident.get("Model name", ""), info, base)
-    aliases = sorted({a for a in (name, base) if a.lower() != model_id}, key=str.lower)
+    tail = base.rsplit("/", 1)[-1]  # an alias names the model, not the source's folder
+    aliases = sorted({a for a in (name, tail) if a.lower() != model_id}, key=str.lower)
     lab = labs.get(info.key.split("/", 1)[0], ("", "")) if info is not None else ("", "")
     organization = (
         (ident.get("Organization") or values.get("Organization") or lab[0] or "Unknown")
@@ -124,8 +125,9 @@ def _doc(
         "provider": organization or "Unknown",
         "country": country or "Unknown",
         "release_date": released,
-        "context_window": info.context_window if info else None,
-        "max_output_tokens": info.max_output_tokens if info else None,
+        "context_window": (info and info.context_window) or _count(ident, "Context window"),
+        "max_output_tokens": (info and info.max_output_tokens)
+        or _count(ident, "Max output tokens"),
         "knowledge_cutoff": info.knowledge_cutoff if info else None,
         "open_weights": bool(open_weights),
         "published": False,  # until the publish rule settles it (publish.py)
@@ -133,6 +135,12 @@ def _doc(
         "results": [],
     }
     return doc
+
+
+def _count(ident: Mapping[str, str], column: str) -> int | None:
+    """A positive whole number an identity row states, else None."""
+    text = ident.get(column, "").strip()
+    return int(text) if text.isdigit() and int(text) > 0 else None
 
 
 def _name(model_name: str, info: ModelInfo | None, base: str) -> str:

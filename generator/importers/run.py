@@ -19,8 +19,8 @@ from typing import Any
 import msgspec
 
 from generator.errors import DataError
-from generator.importers import epoch
-from generator.importers.collect import Bounds, Collected, Observation, collect
+from generator.importers import epoch, valsai
+from generator.importers.collect import Bounds, Collected, Observation, base_key, collect
 from generator.importers.configurations import configurations
 from generator.importers.documents import typed
 from generator.importers.merge import (
@@ -61,6 +61,7 @@ HEADER = (
     "\nfreely: a value you correct, mark `pinned = true` and no import overwrites it."
 )
 IDENTITY_FILE = "epoch_benchmark_data/epoch_capabilities_index.csv"
+VALS_MODELS_FILE = "valsai/models.csv"  # vals.ai's model table: identity of the models it adds
 
 
 @dataclass
@@ -73,6 +74,7 @@ class Outcome:
     unmatched: dict[str, list[str]] = field(default_factory=dict)
     excluded: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    uncatalogued: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     standings: dict[str, Standing] = field(default_factory=dict)  # every model, by id
 
@@ -89,7 +91,7 @@ def run_import(data_dir: Path, raw_dir: Path, *, dry_run: bool = False) -> Outco
         raise UpstreamError([f"{raw_dir}: directory: the upstream files' folder is not found"])
     dataset = load_dataset(data_dir)  # the tree must be valid before anything is read
     docs = _read_docs(data_dir)
-    sources = {s.id: s for s in dataset.sources}
+    sources = _sources(data_dir, dataset.sources)
     benchmarks = {b.id: b for b in dataset.benchmarks}
     domains = {
         d: msgspec.convert(doc, DomainRecord, strict=False) for d, doc in _domain_docs(docs).items()
@@ -105,6 +107,7 @@ def run_import(data_dir: Path, raw_dir: Path, *, dry_run: bool = False) -> Outco
     outcome.unmatched = _unmatched(collected.unmatched, decisions)
     outcome.excluded = sorted(set(collected.excluded))
     outcome.notes = collected.notes
+    outcome.uncatalogued = collected.uncatalogued
     released = {m: _day(d.get("release_date")) for m, d in models.items()}
     collected.observations, outcome.changes.refused = refuse_early(collected.observations, released)
     outcome.changes.release_dates = release_disagreements(
@@ -133,6 +136,16 @@ def run_import(data_dir: Path, raw_dir: Path, *, dry_run: bool = False) -> Outco
     if changed and not dry_run:
         write_checked(data_dir, changed)
     return outcome
+
+
+def _sources(data_dir: Path, loaded: Sequence[SourceRecord]) -> dict[str, SourceRecord]:
+    """Each source with all its mappings: the loaded copy leaves out those to drafts (no page
+    may name a draft), but a mapping to a draft still says whose rows they are."""
+    out = {}
+    for source in loaded:
+        text = read_data_file(data_dir / "sources" / f"{source.id}.toml").decode("utf-8")
+        out[source.id] = msgspec.convert(parse_toml(text), SourceRecord, strict=False)
+    return out
 
 
 def _day(value: Any) -> dt.date | None:
@@ -188,6 +201,8 @@ def _new_models(
     identity: dict[str, dict[str, str]] = {}
     for row in collected_identity(collected):
         identity.setdefault(epoch.base_key(row.key), row.values)
+    for row in collected.tables.get(VALS_MODELS_FILE, []):
+        identity.setdefault(base_key("valsai")(row.key), valsai.identity_values(row))
     infos = {
         k.rsplit("/", 1)[-1].lower(): v
         for s in ("litellm", "models-dev")
@@ -284,8 +299,8 @@ def _merge(
             )
         elif domain is None:
             fresh[model_id][bench] = made
-        elif owner.get("published") is not False:
-            rows[domain].append(made)
+        else:
+            rows[domain].append(made)  # kept below for models published after this merge
     configs = configurations(
         collected.observations,
         {b.id: b.field for b in benchmarks.values()},
@@ -299,7 +314,9 @@ def _merge(
         for name in (*doc.get("aliases", []), model_id)
     }
     indexes = {source: InfoIndex(infos) for source, infos in collected.identity.items()}
-    dimension_of = {b.id: b.dimension for b in benchmarks.values() if b.dimension}
+    # the publish rule counts scored evidence only: an unscored benchmark's result gives no
+    # composite until its ladder is fitted
+    dimension_of = {b.id: b.dimension for b in benchmarks.values() if b.dimension and b.ladder}
     for model_id, doc in sorted(models.items()):
         label = f"models/{model_id}.toml"
         results = merge_results(
@@ -315,6 +332,8 @@ def _merge(
             kept + configs.get(model_id, []), key=lambda c: str(c["id"])
         )
         new["prices"] = _prices(model_id, doc, indexes, sources, outcome, doc_names, labs)
+        if model_id in new_docs and not new["prices"]:
+            outcome.notes.append(f"{label}: no price: no price file (models.dev, litellm) lists it")
         state = standing(
             doc.get("published", True) is not False,
             "private" in doc,
@@ -331,7 +350,8 @@ def _merge(
         if "private" in doc:
             new["private"] = doc["private"]
         out[label] = new
-    for domain_id, rows_of in rows.items():
+    for domain_id, made_rows in rows.items():
+        rows_of = [r for r in made_rows if outcome.standings[r["model"]].published]
         label = f"domains/{domain_id}.toml"
         doc = docs[label]
         fed_here = {f.benchmark for s in sources.values() for f in s.feeds if f.domain == domain_id}
@@ -393,7 +413,12 @@ def _counts(docs: Mapping[str, Doc]) -> dict[str, int]:
         "results with their own date": sum(
             1 for r in results if r.get("source") and not r.get("as_of_kind")
         ),
-        "results dated not-before release": sum(1 for r in results if r.get("as_of_kind")),
+        "results dated by their table's update": sum(
+            1 for r in results if r.get("as_of_kind") == "published"
+        ),
+        "results dated not-before release": sum(
+            1 for r in results if r.get("as_of_kind") == "not-before"
+        ),
         "results by hand (no source)": sum(1 for r in results if not r.get("source")),
         "pinned results": sum(1 for r in results if r.get("pinned")),
     }

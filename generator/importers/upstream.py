@@ -50,6 +50,7 @@ class UpstreamRow:
     harness: str | None = None
     effort: str | None = None
     name: str = ""
+    as_of_kind: str | None = None  # what `date` is when not the run's date (METHODOLOGY 1.2)
 
 
 @dataclass

@@ -1,9 +1,12 @@
 """vals.ai results, as its public scores table lists them (the `dot-mike/vals-ai-scrape`
 `data/scores.csv` layout): one row per benchmark, task and model, with the benchmark's
-update date, the accuracy in percent, the cost per test and the reasoning effort."""
+update date, the accuracy in percent, the cost per test and the reasoning effort; and its
+model table (`models.csv`: release date, company, country, open weights, context, a page per
+model), read as identity rows for the models it brings in."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from generator.importers.livebench import effort_of
@@ -18,7 +21,10 @@ from generator.importers.upstream import (
 from generator.input.urls import is_source_url
 
 COLUMNS = ("benchmark", "task", "model", "accuracy", "benchmark_updated")
+MODEL_COLUMNS = ("id", "label", "company", "country", "release_date", "open_source", "vals_url")
 PAGE = "https://www.vals.ai/benchmarks/"
+PUBLISHED = "published"  # a row's date is its table's update date (METHODOLOGY 1.2)
+_POINT = re.compile(r"(?<![0-9])([0-9])-([0-9])(?![0-9])")
 
 
 def read_vals(path: Path, label: str, max_bytes: int, max_rows: int) -> list[UpstreamRow]:
@@ -42,6 +48,7 @@ def read_vals(path: Path, label: str, max_bytes: int, max_rows: int) -> list[Ups
                 date=parse_day(row["benchmark_updated"]),
                 url=_page(bench),
                 effort=effort if effort and effort != "none" else None,
+                as_of_kind=PUBLISHED,
             )
         )
     if problems:
@@ -55,3 +62,52 @@ def _page(bench: str) -> str | None:
     page = PAGE + bench
     plain = bench.replace("-", "").replace("_", "").isalnum()
     return page if plain and is_source_url(page) else None
+
+
+def read_vals_models(path: Path, label: str, max_bytes: int, max_rows: int) -> list[UpstreamRow]:
+    """vals.ai's model table, one identity row per model id; its link is the model's page."""
+    rows = read_csv(read_bounded(path, label, max_bytes), label, max_rows, MODEL_COLUMNS)
+    out = []
+    problems = []
+    for number, row in enumerate(rows, start=2):
+        try:
+            key = clean_text(row["id"])
+        except ValueError as exc:
+            problems.append(f"{label}: row {number}: {exc}")
+            continue
+        url = row["vals_url"].strip()
+        out.append(
+            UpstreamRow(
+                file=label,
+                row_id=key,
+                key=key,
+                values={c: v.strip() for c, v in row.items()},
+                date=parse_day(row["release_date"]),
+                url=url if is_source_url(url) else None,
+            )
+        )
+    if problems:
+        raise UpstreamError(problems)
+    return out
+
+
+def identity_values(row: UpstreamRow) -> dict[str, str]:
+    """A model-table row in the identity columns new models are made from (Epoch's names)."""
+    values = row.values
+    return {
+        "Model name": values.get("label", ""),
+        "Organization": values.get("company", ""),
+        "Country": values.get("country", ""),
+        "Release date": values.get("release_date", ""),
+        "Model accessibility": "Open weights" if values.get("open_source") == "true" else "",
+        "Context window": values.get("context_window", ""),
+        "Max output tokens": values.get("max_output_tokens", ""),
+    }
+
+
+def model_id(key: str) -> str:
+    """A key as our ids write it: without the host's folder, a version's point as a point
+    where vals.ai writes a dash or an underscore (`anthropic/claude-opus-5-5` ->
+    `claude-opus-5.5`, `meta/muse_spark_1_1` -> `muse-spark-1.1`)."""
+    tail = key.rsplit("/", 1)[-1].replace("_", "-")
+    return _POINT.sub(r"\1.\2", _POINT.sub(r"\1.\2", tail))

@@ -8,6 +8,7 @@ the importer's output with provenance on every imported result.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import shutil
@@ -257,6 +258,19 @@ def test_a_pinned_domain_row_survives_and_exclusions_are_reported(data: Path) ->
         "epoch: tiny-recursion-model on arc-agi-1: a small task-specific model trained for"
         " ARC, not a general model" in report["excluded"]
     )
+
+
+def test_vals_rows_carry_their_tables_date_and_new_tables_are_listed(data: Path) -> None:
+    """A vals.ai row's date is its table's update (`published`, METHODOLOGY 1.2); a table
+    no feed reads (the fixture's `cyber`) is named in the report, so a maintainer sees it."""
+    result = _import(data, RAW, "--format", "json")
+    report = json.loads(result.output)
+    assert report["uncatalogued"] == [
+        "valsai: valsai/scores_overall.csv: cyber (CyberBench v1.1, 2 rows, updated 2026-10-01)"
+    ]
+    rows = rtoml.load(data / "domains" / "legal.toml")["results"]
+    mine = [r for r in rows if (r["model"], r["benchmark"]) == ("gpt-5.5", "legalbench")]
+    assert [(r["as_of"], r["as_of_kind"]) for r in mine] == [(dt.date(2026, 10, 1), "published")]
 
 
 def test_a_missing_raw_folder_is_one_line(data: Path, tmp_path: Path) -> None:

@@ -91,14 +91,48 @@ def test_eqbench_rows_keep_the_sites_names() -> None:
 
 
 def test_vals_rows_are_dated_by_benchmark_update_and_link_to_its_page() -> None:
-    rows = valsai.read_vals(RAW / "valsai" / "scores_overall_subset.csv", "vals.csv", MB, 50_000)
+    rows = valsai.read_vals(RAW / "valsai" / "scores_overall.csv", "vals.csv", MB, 50_000)
     row = _one(rows, "openai/gpt-5.5", benchmark="tax_eval_v2")
-    assert (row.date, row.url, row.effort) == (
+    assert (row.date, row.as_of_kind, row.url, row.effort) == (
         dt.date(2026, 9, 1),
+        "published",  # the table's update date: run between the release and then (1.2)
         "https://www.vals.ai/benchmarks/tax_eval_v2",
         "xhigh",
     )
     assert row.values["accuracy"] == "70.25"
+
+
+def test_vals_model_table_rows_are_identity_rows_in_the_epoch_columns() -> None:
+    rows = valsai.read_vals_models(RAW / "valsai" / "models.csv", "models.csv", MB, 1000)
+    row = _one(rows, "kimi/kimi-k2.5-thinking")
+    assert (row.date, row.url) == (
+        dt.date(2026, 1, 27),
+        "https://www.vals.ai/models/kimi_kimi-k2.5-thinking",
+    )
+    assert valsai.identity_values(row) == {
+        "Model name": "Kimi K2.5 (Thinking)",
+        "Organization": "Moonshot AI",
+        "Country": "China",
+        "Release date": "2026-01-27",
+        "Model accessibility": "Open weights",
+        "Context window": "262144",
+        "Max output tokens": "65536",
+    }
+
+
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        ("anthropic/claude-opus-5-5", "claude-opus-5.5"),
+        ("meta/muse_spark_1_3_max", "muse-spark-1.3-max"),
+        ("openai/gpt-6.1-sol", "gpt-6.1-sol"),
+        ("alibaba/qwen3-235b-a22b", "qwen3-235b-a22b"),  # 3-235: not a version's point
+        ("fireworks/nemotron-lightning-3p5-30b-a3b", "nemotron-lightning-3p5-30b-a3b"),
+        ("together/meta-llama/Llama-4-Scout-17B-16E-Instruct", "Llama-4-Scout-17B-16E-Instruct"),
+    ],
+)
+def test_vals_keys_become_ids_with_a_point_for_a_version(key: str, expected: str) -> None:
+    assert valsai.model_id(key) == expected
 
 
 def test_biology_study_rows_are_dated_by_their_first_run() -> None:

@@ -22,7 +22,7 @@ RAW = UPSTREAM_FIXTURE
 GPQA = "epoch_benchmark_data/gpqa_diamond.csv"
 HLE = "epoch_benchmark_data/hle_external.csv"
 EQ = "eqbench/eqbench3_leaderboard.csv"
-VALS = "valsai/scores_overall_subset.csv"
+VALS = "valsai/scores_overall.csv"
 
 
 def _source(files: list[dict[str, Any]], source_id: str = "upstream") -> SourceRecord:

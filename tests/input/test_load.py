@@ -31,7 +31,7 @@ def test_shipped_data_loads_with_published_models_only(
     shipped_scores: tuple[Dataset, Scores],
 ) -> None:
     dataset, _ = shipped_scores
-    assert len(dataset.models) == 118  # 67 curated + 51 imported, published by the one rule
+    assert len(dataset.models) == 121  # 67 curated + 54 imported, published by the one rule
     assert all(model.published for model in dataset.models)
     assert len(dataset.benchmarks) == 22
     assert len(dataset.domains) == 10
@@ -40,8 +40,8 @@ def test_shipped_data_loads_with_published_models_only(
 
 def test_shipped_summary_counts_unpublished_models_separately() -> None:
     assert summarize(SHIPPED).describe() == (
-        "136 models (118 published), 22 benchmarks, 10 domains, 504 domain results,"
-        " 819 benchmark results, 26 charts"
+        "139 models (121 published), 22 benchmarks, 10 domains, 621 domain results,"
+        " 825 benchmark results, 26 charts"
     )
 
 
@@ -77,7 +77,7 @@ def test_dataset_order_is_catalogue_then_ids(shipped_scores: tuple[Dataset, Scor
 def test_check_prints_the_summary_and_exits_0() -> None:
     result = CliRunner().invoke(cli, ["check", "--data-dir", str(SHIPPED)])
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("136 models (118 published)")
+    assert result.output.startswith("139 models (121 published)")
 
 
 # --- the fixture dataset ----------------------------------------------------

@@ -128,7 +128,7 @@ def test_pages_show_one_provider_per_lab_and_who_lists_the_price(shipped_site: P
     options = re.findall(r"<option>([^<]*)</option>", select[: select.index("</select>")])
     assert options == [
         "Alibaba", "Anthropic", "DeepSeek", "Google DeepMind", "Meta", "MiniMax", "Mistral AI",
-        "Moonshot AI", "OpenAI", "xAI", "Z.ai",
+        "Moonshot AI", "NVIDIA", "OpenAI", "xAI", "Z.ai",
     ]  # fmt: skip
 
     def page(model: str) -> str:
