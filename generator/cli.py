@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -226,6 +227,38 @@ def import_(
             message = f"{report_file}: cannot write the report ({exc.strerror})"
             raise click.ClickException(message) from None
     click.echo(text, nl=False)
+
+
+@cli.group()
+def ladders() -> None:
+    """Ladders the project fits itself (docs/METHODOLOGY.md 1.3)."""
+
+
+@ladders.command(name="fit")
+@DATA_DIR
+@click.argument("benchmarks", nargs=-1, required=True)
+@click.option(
+    "--as-of",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    default=None,
+    help="Fit on the results dated on or before this day. [default: the stored fit's date,"
+    " else the newest result on the benchmark]",
+)
+@click.option(
+    "--write",
+    is_flag=True,
+    help="Store each ladder and its fit in data/benchmarks/<id>.toml (never over a hand-set"
+    " ladder); a fit that is not used leaves the benchmark unscored.",
+)
+def ladders_fit(
+    data_dir: Path, benchmarks: tuple[str, ...], as_of: dt.datetime | None, write: bool
+) -> None:
+    """Fit, check and print the ladder of each of BENCHMARKS (ids) against the models'
+    leave-benchmark-out direct estimates from the hand-set ladders."""
+    from generator.ladders.run import fit_benchmarks
+
+    day = as_of.date() if as_of is not None else None
+    click.echo(fit_benchmarks(data_dir, benchmarks, day, write), nl=False)
 
 
 @cli.command()

@@ -139,12 +139,13 @@ def _dataset(records: Records) -> Dataset:
     assert records.methodology is not None
     return Dataset(
         methodology=records.methodology.record,
-        benchmarks=order_benchmarks([b.record for b in records.benchmarks]),
+        benchmarks=order_benchmarks([b.record for b in records.benchmarks if b.record.ladder]),
         models=tuple(sorted((m.record for m in records.models if m.record.published), key=_id)),
         domains=tuple(sorted((d.record for d in records.domains), key=_id)),
         charts=tuple(sorted((c.record for c in records.charts), key=_id)),
         sources=tuple(sorted((_public(s.record, records) for s in records.sources), key=_id)),
         providers=tuple(sorted((p.record for p in records.providers), key=_id)),
+        unscored=order_benchmarks([b.record for b in records.benchmarks if not b.record.ladder]),
     )
 
 

@@ -207,6 +207,24 @@ class ProviderRecord(Record, kw_only=True, frozen=True):
     cloud: list[Line] = []  # its cloud partners' price-file provider keys, in order
 
 
+LadderMethod = Literal["logistic-4", "linear", "log-linear"]
+
+
+class LadderFitRecord(Record, kw_only=True, frozen=True):
+    """`[ladder_fit]` of a benchmark whose ladder the project fitted (docs/METHODOLOGY.md 1.3),
+    written by `modelscores ladders fit --write`; absent on a hand-set ladder."""
+
+    method: LadderMethod  # the curve: four-parameter logistic, straight line, log-linear
+    parameters: Annotated[list[float], Meta(min_length=2, max_length=4)]  # the curve's, 6 digits
+    as_of: dt.date  # the data's date: results dated after it are not used
+    models: Annotated[int, Meta(ge=1, le=1_000_000)]  # models the fit rests on
+    residual_sd: Annotated[float, Meta(ge=0, le=90)]  # sd of projection - target, IQ points
+    check_models: Annotated[int, Meta(ge=0, le=1_000_000)]  # models of the held-out check
+    coverage: Annotated[float, Meta(ge=0, le=1)]  # held-out share inside the 95% interval
+    mean_log_predictive_density: Annotated[float, Meta(ge=-1000, le=100)]
+    mean_absolute_error: Annotated[float, Meta(ge=0, le=90)]  # held-out, IQ points
+
+
 class BenchmarkRecord(Record, kw_only=True, frozen=True):
     """One scored (iq) or EQ benchmark: `data/benchmarks/<id>.toml`."""
 
@@ -221,7 +239,9 @@ class BenchmarkRecord(Record, kw_only=True, frozen=True):
     family: Slug | None = None  # benchmarks of one family share a model's effort setting
     min_value: float | None = None  # bounds of a valid raw value (validation requires min_value)
     max_value: float | None = None  # left out: no upper bound (a count, a time)
-    ladder: list[float]
+    # The raw score expected at each ladder IQ; left out (empty): the benchmark is unscored
+    # until enough models have run it for a fitted ladder (docs/METHODOLOGY.md 1.3)
+    ladder: list[float] = []
     noise: Annotated[float, Meta(gt=0)] | None = None
     confidence: Literal["normal", "low-confidence", "judgment"] = "normal"
     source_name: Line
@@ -234,6 +254,7 @@ class BenchmarkRecord(Record, kw_only=True, frozen=True):
     # The IQ range of the ladder points fitted on real results (docs/METHODOLOGY.md 1); left out for
     # the hand-set ladders, whose points IQ 70 to 130 were fitted (`ladder.HAND_SET_FITTED`)
     fitted_iq: Annotated[list[int], Meta(min_length=2, max_length=2)] | None = None
+    ladder_fit: LadderFitRecord | None = None  # the fit of a fitted ladder; absent: hand-set
 
 
 class DomainBenchmarkRecord(Record, kw_only=True, frozen=True):
@@ -495,9 +516,12 @@ class Dataset(msgspec.Struct, kw_only=True, frozen=True):
     """
 
     methodology: MethodologyRecord
-    benchmarks: tuple[BenchmarkRecord, ...]
+    benchmarks: tuple[BenchmarkRecord, ...]  # the scored ones: each has a ladder
     models: tuple[ModelRecord, ...]
     domains: tuple[DomainRecord, ...]
     charts: tuple[ChartRecord, ...]
     sources: tuple[SourceRecord, ...] = ()
     providers: tuple[ProviderRecord, ...] = ()
+    # Benchmarks without a ladder (too few models for a fit): their results are kept in the
+    # models' files, validated, and used by nothing but `modelscores ladders fit`
+    unscored: tuple[BenchmarkRecord, ...] = ()

@@ -147,7 +147,7 @@ def _check_benchmarks(
     fields: dict[str, str] = {}
     for item in benchmarks:
         bench, label = item.record, item.label
-        if "ladder" not in item.placeholders:
+        if "ladder" not in item.placeholders and bench.ladder:  # none: unscored
             problems += check_ladder(label, "ladder", bench.ladder, bench.direction)
         if bench.category == "iq" and bench.dimension is None:
             problems.append(_problem(label, "dimension", "an iq benchmark needs a dimension"))
@@ -169,7 +169,51 @@ def _check_benchmarks(
             )
         fields.setdefault(bench.field, label)
         problems += _check_dates_and_fit(label, bench)
+        if not any(p.startswith(("ladder", "fitted_iq", "updated")) for p in item.placeholders):
+            problems += _check_ladder_fit(label, bench)  # a bad field is reported by itself
     return problems
+
+
+FIT_PARAMETERS = {"logistic-4": 4, "linear": 2, "log-linear": 2}
+"""How many parameters each fitted curve has (`generator/ladders/curves.py`)."""
+
+
+def _check_ladder_fit(label: str, bench: BenchmarkRecord) -> list[str]:
+    """A fitted ladder (docs/METHODOLOGY.md 1.3) has a ladder, its fitted range and a fit that
+    names its curve's parameters and is not dated after the file."""
+    fit = bench.ladder_fit
+    if fit is None:
+        return []
+    if not bench.ladder:
+        return [_problem(label, "ladder_fit", "a fit needs the ladder it made (ladder is empty)")]
+    if bench.fitted_iq is None:
+        return [_problem(label, "fitted_iq", "a fitted ladder states its fitted IQ range")]
+    wanted = FIT_PARAMETERS[fit.method]
+    if len(fit.parameters) != wanted:
+        return [
+            _problem(
+                label,
+                "ladder_fit.parameters",
+                f"{fit.method} has {wanted} parameters, got {len(fit.parameters)}",
+            )
+        ]
+    if fit.check_models > fit.models:
+        return [
+            _problem(
+                label,
+                "ladder_fit.check_models",
+                f"{fit.check_models} is more than the {fit.models} models of the fit",
+            )
+        ]
+    if fit.as_of > bench.updated.date():
+        return [
+            _problem(
+                label,
+                "ladder_fit.as_of",
+                f"{fit.as_of} is after the file's updated {bench.updated.date()}",
+            )
+        ]
+    return []
 
 
 def _check_dates_and_fit(label: str, bench: BenchmarkRecord) -> list[str]:

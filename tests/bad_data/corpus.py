@@ -8,6 +8,7 @@ it back (`rtoml.dumps`); syntax and byte-level edits change the text itself.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import shutil
 import tomllib
@@ -183,6 +184,19 @@ ALIAS_PROBLEM = (
     "must be an alias: 1 to 100 of A-Z, a-z, 0-9, space, '.', '_', '-', '(', ')', '+', ',',"
     " not starting or ending with a space, not '.' or '..'"
 )
+
+
+LADDER_FIT = {
+    "method": "linear",
+    "parameters": [0.1, 0.005],
+    "as_of": dt.date(2026, 1, 10),
+    "models": 12,
+    "residual_sd": 4.0,
+    "check_models": 10,
+    "coverage": 0.9,
+    "mean_log_predictive_density": -3.0,
+    "mean_absolute_error": 3.5,
+}
 
 
 def _slug(value: str) -> str:
@@ -452,7 +466,15 @@ CASES: tuple[Case, ...] = (
     ),
     # missing required fields
     Case("missing-model-name", delitem(A2, "name"), (_m(A2, "name", "missing"),)),
-    Case("missing-benchmark-ladder", delitem(GPQA, "ladder"), (_m(GPQA, "ladder", "missing"),)),
+    Case(  # a file without a ladder is an unscored benchmark; its fit without one is an error
+        "benchmark-ladder-fit-without-ladder",
+        both(
+            delitem(GPQA, "ladder"),
+            setitem(GPQA, "fitted_iq", [70, 130]),
+            setitem(GPQA, "ladder_fit", LADDER_FIT),
+        ),
+        (_m(GPQA, "ladder_fit", "a fit needs the ladder it made (ladder is empty)"),),
+    ),
     Case(
         "missing-domain-result-source",
         delitem(CODING, "results.1.source_url"),

@@ -1,0 +1,97 @@
+"""`modelscores ladders fit`: fit, check, print and (with `write`) store benchmarks' ladders."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from pathlib import Path
+
+from generator.errors import DataError, GeneratorError, one_line
+from generator.input.load import load_dataset
+from generator.input.records import BenchmarkRecord, Dataset
+from generator.ladders.curves import FitError
+from generator.ladders.fit import LadderFit, fit_ladder
+from generator.ladders.targets import fit_targets, newest_date
+from generator.ladders.write import fitted_text
+from generator.vocabulary import LADDER_IQS
+
+
+class LadderError(GeneratorError):
+    """A benchmark the command cannot fit or write, in one line."""
+
+
+def fit_benchmarks(data_dir: Path, ids: Sequence[str], as_of: dt.date | None, write: bool) -> str:
+    """Fit each benchmark of `ids` on `data_dir` (each independently: hand-set ladders only
+    give its targets) and return the report; with `write`, store each fit in its file."""
+    dataset = load_dataset(data_dir)
+    fits = [fit_one(dataset, _benchmark(dataset, bid), as_of) for bid in ids]
+    lines: list[str] = []
+    before: dict[Path, str] = {}
+    for fit in fits:
+        lines += describe(fit)
+        if write:
+            lines.append(_write(data_dir, dataset, fit, before))
+    try:
+        if before:
+            load_dataset(data_dir)  # the written tree is valid data
+    except DataError:
+        for path, text in before.items():  # or it is put back as it was
+            path.write_text(text, encoding="utf-8")
+        raise
+    return "\n".join(lines) + "\n"
+
+
+def fit_one(dataset: Dataset, benchmark: BenchmarkRecord, as_of: dt.date | None) -> LadderFit:
+    """The benchmark's fit on the data of `as_of` (default: its stored fit's date, else the
+    newest date of its results), or `LadderError` saying why there is none."""
+    if as_of is None:
+        stored = benchmark.ladder_fit
+        as_of = stored.as_of if stored is not None else newest_date(dataset, benchmark)
+    if as_of is None:
+        raise LadderError(f"{benchmark.id}: no published model has a result on it")
+    try:
+        targets = fit_targets(dataset, benchmark, as_of)
+        return fit_ladder(benchmark, targets, as_of, dataset.methodology.parameters.interval_z)
+    except (FitError, ValueError) as exc:
+        raise LadderError(one_line(f"{benchmark.id}: no ladder: {exc}")) from None
+
+
+def describe(fit: LadderFit) -> list[str]:
+    """The fit as the command prints it: curve, ladder, range, confidence and the check."""
+    check = fit.check
+    points = ", ".join(f"{iq} {value:g}" for iq, value in zip(LADDER_IQS, fit.ladder, strict=True))
+    verdict = "used" if fit.refused is None else f"not used: {fit.refused}"
+    return [
+        f"{fit.benchmark}: {fit.method} fit on {fit.models} models, data as of {fit.as_of}",
+        f"  ladder (IQ raw): {points}",
+        f"  parameters: {', '.join(f'{p:g}' for p in fit.parameters)}",
+        f"  fitted IQ range {fit.fitted_iq[0]}-{fit.fitted_iq[1]}, residual sd"
+        f" {fit.residual_sd:g} IQ points, confidence {fit.confidence or 'none (unscored)'}",
+        f"  held-out check: {check.models} models, coverage {check.coverage:.1%}, mean log"
+        f" predictive density {check.mean_log_predictive_density:g}, mean absolute error"
+        f" {check.mean_absolute_error:g} IQ points",
+        f"  {verdict}",
+    ]
+
+
+def _benchmark(dataset: Dataset, benchmark_id: str) -> BenchmarkRecord:
+    for benchmark in (*dataset.benchmarks, *dataset.unscored):
+        if benchmark.id == benchmark_id:
+            return benchmark
+    raise LadderError(one_line(f"{benchmark_id}: no such benchmark in data/benchmarks"))
+
+
+def _write(data_dir: Path, dataset: Dataset, fit: LadderFit, before: dict[Path, str]) -> str:
+    """Store `fit` in its benchmark's file (never over a hand-set ladder); `before` keeps
+    each file's text as it was."""
+    path = data_dir / "benchmarks" / f"{fit.benchmark}.toml"
+    known = {b.id: b for b in (*dataset.benchmarks, *dataset.unscored)}
+    if known[fit.benchmark].ladder and known[fit.benchmark].ladder_fit is None:
+        return f"  not written: {path} has a hand-set ladder (edit it by hand to replace it)"
+    text = path.read_text(encoding="utf-8")
+    new = fitted_text(text, fit)
+    if new == text:
+        return f"  {path}: unchanged"
+    before.setdefault(path, text)
+    path.write_text(new, encoding="utf-8")
+    return f"  written: {path}" + (" (unscored)" if fit.refused is not None else "")
