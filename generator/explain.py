@@ -166,7 +166,7 @@ def _dimension(
         if projection.benchmark in offsets:
             offset = offsets[projection.benchmark]
             line += f", offset {offset:+.2f}, observation {projection.iq - offset:.2f}"
-        line += f", {_noise(noise[projection.benchmark])}"
+        line += f", {_noise(noise[projection.benchmark])}, {_ladder(benchmark)}"
         lines.append(line)
     for name, value in estimate.inputs:
         lines.append(
@@ -200,6 +200,17 @@ def _component(name: str) -> str:
         term = name.removeprefix("weight-")
         return f"weight of {_COMPONENTS.get(term, term).split(' (')[0]} (sd0^2 / sd^2)"
     return _COMPONENTS.get(name, name)
+
+
+def _ladder(benchmark: BenchmarkRecord) -> str:
+    """Which ladder projected the result: set by hand, or fitted by the project (1.3)."""
+    fit = benchmark.ladder_fit
+    if fit is None:
+        return "hand-set ladder"
+    return (
+        f"fitted ladder ({fit.method} on {fit.models} models, data as of {fit.as_of},"
+        f" held-out coverage {fit.coverage:.0%})"
+    )
 
 
 def _noise(noise: BenchmarkNoise) -> str:

@@ -276,6 +276,58 @@ class ModelDetail(VersionedModel, kw_only=True, frozen=True):
 NoiseSource = Literal["estimated", "fixed", "default"]
 
 
+LadderMethod = Literal["logistic-4", "linear", "log-linear"]
+
+
+class LadderFit(Contract, kw_only=True, frozen=True):
+    """How a ladder the project fitted was made and checked (methodology 1.3)."""
+
+    method: Annotated[
+        LadderMethod,
+        Meta(description="The curve: four-parameter logistic, straight line, or log-linear."),
+    ]
+    parameters: Annotated[
+        list[float],
+        Meta(
+            description="The curve's parameters in the benchmark's unit: logistic-4 (value as "
+            "IQ falls, value as IQ rises, midpoint IQ, scale in IQ points); linear and "
+            "log-linear (intercept, slope in IQ) of the raw value or its natural log."
+        ),
+    ]
+    as_of: Annotated[
+        dt.date, Meta(description="The data's date: no result dated after it was used.")
+    ]
+    models: Annotated[int, Meta(ge=1, description="Models the fit rests on.")]
+    fitted_iq_low: Annotated[
+        DimensionIq, Meta(description="The lowest ladder point fitted on real results.")
+    ]
+    fitted_iq_high: Annotated[
+        DimensionIq, Meta(description="The highest ladder point fitted on real results.")
+    ]
+    residual_sd: Annotated[
+        float,
+        Meta(ge=0, description="The sd of a projection around its target, in IQ points."),
+    ]
+    check_models: Annotated[
+        int, Meta(ge=0, description="Models held out in turn to check the ladder.")
+    ]
+    coverage: Annotated[
+        float,
+        Meta(
+            ge=0,
+            le=1,
+            description="Share of held-out models whose target lies in the 95% predictive "
+            "interval.",
+        ),
+    ]
+    mean_log_predictive_density: Annotated[
+        float, Meta(description="Mean log predictive density of the held-out targets.")
+    ]
+    mean_absolute_error: Annotated[
+        float, Meta(ge=0, description="Mean absolute held-out error, in IQ points.")
+    ]
+
+
 class BenchmarkMetadata(Contract, kw_only=True, frozen=True):
     """One benchmark of a scored dimension (metadata only, no results)."""
 
@@ -303,6 +355,13 @@ class BenchmarkMetadata(Contract, kw_only=True, frozen=True):
         ),
     ]
     published_on_source: Uri | None
+    ladder_fit: Annotated[
+        LadderFit | None,
+        Meta(
+            description="How the project fitted this benchmark's ladder to the models that ran "
+            "it; null where the ladder was set by hand."
+        ),
+    ]
 
 
 class BenchmarkList(Envelope, kw_only=True, frozen=True):

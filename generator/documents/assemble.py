@@ -79,6 +79,7 @@ from generator.documents.common import (
     EnvelopeFields,
     Published,
     envelope,
+    ladder_fit,
     model_urls,
     scored_benchmarks,
 )
@@ -232,6 +233,7 @@ def _benchmarks(
                 noise_models=noise[b.id].models,
                 published_on=b.published_on,
                 published_on_source=b.published_on_source,
+                ladder_fit=ladder_fit(b),
             )
             for b in scored_benchmarks(dataset)
         ],

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from generator.api.contract import API_VERSION, DIMENSION_SLUGS, Envelope
+from generator.api.contract import API_VERSION, DIMENSION_SLUGS, Envelope, LadderFit
 from generator.api.urls import SiteConfig, model_page_url
 from generator.input.records import BenchmarkRecord, Dataset
 from generator.scoring import round_half_up, round_to
@@ -35,6 +35,27 @@ def envelope(dataset: Dataset) -> EnvelopeFields:
 def scored_benchmarks(dataset: Dataset) -> list[BenchmarkRecord]:
     """The iq benchmarks of the scored dimensions, in catalogue order."""
     return [b for b in dataset.benchmarks if b.category == "iq" and b.dimension in DIMENSION_SLUGS]
+
+
+def ladder_fit(benchmark: BenchmarkRecord) -> LadderFit | None:
+    """The benchmark's `[ladder_fit]` as published (null: a hand-set ladder). The figures are
+    stored to six significant digits already and published as stored."""
+    fit, fitted = benchmark.ladder_fit, benchmark.fitted_iq
+    if fit is None or fitted is None:
+        return None
+    return LadderFit(
+        method=fit.method,
+        parameters=list(fit.parameters),
+        as_of=fit.as_of,
+        models=fit.models,
+        fitted_iq_low=fitted[0],
+        fitted_iq_high=fitted[1],
+        residual_sd=fit.residual_sd,
+        check_models=fit.check_models,
+        coverage=fit.coverage,
+        mean_log_predictive_density=fit.mean_log_predictive_density,
+        mean_absolute_error=fit.mean_absolute_error,
+    )
 
 
 def model_urls(dataset: Dataset, config: SiteConfig) -> dict[str, str]:

@@ -4,15 +4,21 @@ bytes, and the benchmark goes from unscored to scored."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 from support.ladders import LADDER_IQS, TRUE_CURVE, ladder_data, true_raw
 
+from generator.api.urls import site_config
+from generator.build import build_site
 from generator.cli import cli
+from generator.explain import explain_model
 from generator.input.load import load_dataset
+from generator.input.records import Dataset, LadderFitRecord
 from generator.ladders.run import fit_one
+from generator.scoring import compute_scores
 
 
 @pytest.fixture
@@ -85,3 +91,49 @@ def test_too_few_models_is_one_line_and_leaves_the_benchmark_unscored(data: Path
     unknown = fit(data, "no-such-bench")
     assert unknown.exit_code == 1
     assert unknown.output == "Error: no-such-bench: no such benchmark in data/benchmarks\n"
+
+
+def test_a_fitted_ladder_is_published_explained_and_shown(data: Path, tmp_path: Path) -> None:
+    assert fit(data, "new-bench", "--write").exit_code == 0
+    dataset = load_dataset(data)
+    scores = compute_scores(dataset)
+    text = explain_model(dataset, scores, "ladder-m07")
+    # model 7 is at IQ 76 + 4 * 7 = 104 with noise +0.01:
+    # 0.05 + 0.9 / (1 + e^(1/12)) + 0.01 = 0.05 + 0.9 * 0.479179 + 0.01 = 0.491261
+    assert "new-bench: raw 0.491261 -> IQ" in text
+    assert "fitted ladder (logistic-4 on 16 models, data as of 2026-01-15, held-out" in text
+    assert "otis-mock-aime: raw" in text and "hand-set ladder" in text
+
+    out = tmp_path / "site"
+    build_site(data, out, site_config("https://scores.example.org"))
+    listed = json.loads((out / "api" / "v1" / "benchmarks").read_text())
+    by_id = {b["id"]: b for b in listed["benchmarks"]}
+    assert by_id["otis-mock-aime"]["ladderFit"] is None  # hand-set
+    published = by_id["new-bench"]["ladderFit"]
+    stored = dataset_fit(dataset)
+    assert published == {
+        "method": "logistic-4",
+        "parameters": list(stored.parameters),
+        "asOf": "2026-01-15",
+        "models": 16,
+        "fittedIqLow": 70,
+        "fittedIqHigh": 130,
+        "residualSd": stored.residual_sd,
+        "checkModels": 16,
+        "coverage": stored.coverage,
+        "meanLogPredictiveDensity": stored.mean_log_predictive_density,
+        "meanAbsoluteError": stored.mean_absolute_error,
+    }
+    page = (out / "benchmarks" / "new-bench" / "index.html").read_text()
+    assert "fitted by the project: logistic-4 on 16 models, IQ 70 to 130" in page
+    assert "16 models held out in turn" in page
+    assert (
+        "<dt>Ladder</dt><dd>set by hand</dd>"
+        in (out / "benchmarks" / "otis-mock-aime" / "index.html").read_text()
+    )
+
+
+def dataset_fit(dataset: Dataset) -> LadderFitRecord:
+    found = next(b.ladder_fit for b in dataset.benchmarks if b.id == "new-bench")
+    assert found is not None
+    return found

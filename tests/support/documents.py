@@ -569,6 +569,7 @@ def _benchmarks(s: _Sample) -> BenchmarkList:
                 noise_models=12,
                 published_on=dt.date(2024, 6, 1),
                 published_on_source="https://hub.example.org/paper",
+                ladder_fit=None,
             )
             for bid, field, name, dim, direction, unit in BENCHMARKS
         ],
