@@ -261,6 +261,16 @@ def ladders_fit(
     click.echo(fit_benchmarks(data_dir, benchmarks, day, write), nl=False)
 
 
+@ladders.command(name="status")
+@DATA_DIR
+def ladders_status(data_dir: Path) -> None:
+    """List every benchmark's ladder: hand-set, fitted (with its fit) or none (unscored)."""
+    from generator.input.load import load_dataset
+    from generator.ladders.status import ladder_status
+
+    click.echo("\n".join(ladder_status(load_dataset(data_dir))))
+
+
 @cli.command()
 @click.option(
     "--site-dir",

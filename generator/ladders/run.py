@@ -12,7 +12,7 @@ from generator.input.records import BenchmarkRecord, Dataset
 from generator.ladders.curves import FitError
 from generator.ladders.fit import LadderFit, fit_ladder
 from generator.ladders.targets import fit_targets, newest_date
-from generator.ladders.write import fitted_text
+from generator.ladders.write import fitted_text, unscored_text
 from generator.vocabulary import LADDER_IQS
 
 
@@ -22,15 +22,20 @@ class LadderError(GeneratorError):
 
 def fit_benchmarks(data_dir: Path, ids: Sequence[str], as_of: dt.date | None, write: bool) -> str:
     """Fit each benchmark of `ids` on `data_dir` (each independently: hand-set ladders only
-    give its targets) and return the report; with `write`, store each fit in its file."""
+    give its targets) and return the report; with `write`, store each fit in its file (a
+    benchmark no ladder can be fitted to, or whose ladder is not used, is left unscored)."""
     dataset = load_dataset(data_dir)
-    fits = [fit_one(dataset, _benchmark(dataset, bid), as_of) for bid in ids]
+    benchmarks = [_benchmark(dataset, bid) for bid in ids]  # every id known before any fit
     lines: list[str] = []
     before: dict[Path, str] = {}
-    for fit in fits:
-        lines += describe(fit)
+    for benchmark in benchmarks:
+        try:
+            fit: LadderFit | str = fit_one(dataset, benchmark, as_of)
+        except FitError as exc:
+            fit = one_line(str(exc))
+        lines += describe(fit) if isinstance(fit, LadderFit) else [f"{benchmark.id}: {fit}"]
         if write:
-            lines.append(_write(data_dir, dataset, fit, before))
+            lines.append(_write(data_dir, benchmark, fit, before))
     try:
         if before:
             load_dataset(data_dir)  # the written tree is valid data
@@ -43,17 +48,17 @@ def fit_benchmarks(data_dir: Path, ids: Sequence[str], as_of: dt.date | None, wr
 
 def fit_one(dataset: Dataset, benchmark: BenchmarkRecord, as_of: dt.date | None) -> LadderFit:
     """The benchmark's fit on the data of `as_of` (default: its stored fit's date, else the
-    newest date of its results), or `LadderError` saying why there is none."""
+    newest date of its results), or `FitError` saying why there is none."""
     if as_of is None:
         stored = benchmark.ladder_fit
         as_of = stored.as_of if stored is not None else newest_date(dataset, benchmark)
     if as_of is None:
-        raise LadderError(f"{benchmark.id}: no published model has a result on it")
+        raise FitError("no ladder: no published model has a result on it (unscored)")
     try:
         targets = fit_targets(dataset, benchmark, as_of)
         return fit_ladder(benchmark, targets, as_of, dataset.methodology.parameters.interval_z)
-    except (FitError, ValueError) as exc:
-        raise LadderError(one_line(f"{benchmark.id}: no ladder: {exc}")) from None
+    except FitError as exc:
+        raise FitError(f"no ladder: {exc} (unscored)") from None
 
 
 def describe(fit: LadderFit) -> list[str]:
@@ -77,21 +82,26 @@ def describe(fit: LadderFit) -> list[str]:
 def _benchmark(dataset: Dataset, benchmark_id: str) -> BenchmarkRecord:
     for benchmark in (*dataset.benchmarks, *dataset.unscored):
         if benchmark.id == benchmark_id:
+            if benchmark.category != "iq" or benchmark.dimension is None:
+                message = f"{benchmark_id}: not a benchmark of a scored dimension (category iq)"
+                raise LadderError(one_line(message))
             return benchmark
     raise LadderError(one_line(f"{benchmark_id}: no such benchmark in data/benchmarks"))
 
 
-def _write(data_dir: Path, dataset: Dataset, fit: LadderFit, before: dict[Path, str]) -> str:
-    """Store `fit` in its benchmark's file (never over a hand-set ladder); `before` keeps
-    each file's text as it was."""
-    path = data_dir / "benchmarks" / f"{fit.benchmark}.toml"
-    known = {b.id: b for b in (*dataset.benchmarks, *dataset.unscored)}
-    if known[fit.benchmark].ladder and known[fit.benchmark].ladder_fit is None:
+def _write(
+    data_dir: Path, benchmark: BenchmarkRecord, fit: LadderFit | str, before: dict[Path, str]
+) -> str:
+    """Store `fit` in the benchmark's file, or make it unscored when `fit` is a reason
+    (never over a hand-set ladder); `before` keeps each file's text as it was."""
+    path = data_dir / "benchmarks" / f"{benchmark.id}.toml"
+    if benchmark.ladder and benchmark.ladder_fit is None:
         return f"  not written: {path} has a hand-set ladder (edit it by hand to replace it)"
     text = path.read_text(encoding="utf-8")
-    new = fitted_text(text, fit)
+    new = fitted_text(text, fit) if isinstance(fit, LadderFit) else unscored_text(text)
     if new == text:
         return f"  {path}: unchanged"
     before.setdefault(path, text)
     path.write_text(new, encoding="utf-8")
-    return f"  written: {path}" + (" (unscored)" if fit.refused is not None else "")
+    scored = isinstance(fit, LadderFit) and fit.refused is None
+    return f"  written: {path}" + ("" if scored else " (unscored)")

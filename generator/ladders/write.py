@@ -17,14 +17,19 @@ HEADER = re.compile(r"\A\[\[?\s*([A-Za-z0-9_.-]+)\s*\]\]?\s*(?:#.*)?\Z")
 FIT_TABLE = "ladder_fit"
 
 
+def unscored_text(text: str) -> str:
+    """`text` (a benchmark file) without its ladder, fitted range and fit: unscored."""
+    top, tables = _split(text.splitlines())
+    for key in ("ladder", "fitted_iq"):
+        top = _without(top, key)
+    return _join(top, _without_table(tables, FIT_TABLE))
+
+
 def fitted_text(text: str, fit: LadderFit) -> str:
     """`text` (a benchmark file) with `fit` as its ladder, or unscored if `fit` is refused."""
-    lines = text.splitlines()
-    top, tables = _split(lines)
     if fit.refused is not None:
-        for key in ("ladder", "fitted_iq"):
-            top = _without(top, key)
-        return _join(top, _without_table(tables, FIT_TABLE))
+        return unscored_text(text)
+    top, tables = _split(text.splitlines())
     top = _set(top, "ladder", _floats(fit.ladder), before="source_name")
     top = _set(top, "confidence", f'"{fit.confidence}"', before="source_name")
     top = _set(top, "fitted_iq", f"[{fit.fitted_iq[0]}, {fit.fitted_iq[1]}]", before=None)

@@ -81,16 +81,42 @@ def test_a_hand_set_ladder_is_never_written(data: Path) -> None:
     assert path.read_bytes() == before
 
 
-def test_too_few_models_is_one_line_and_leaves_the_benchmark_unscored(data: Path) -> None:
-    result = fit(data, "new-bench", "--as-of", "2025-01-01", "--write")  # no result by then
-    assert result.exit_code == 1
-    assert (
-        result.output == "Error: new-bench: no ladder: 0 models have a result and a target;"
-        " a fit needs 5\n"
+def test_too_few_models_leave_the_benchmark_unscored_and_the_others_are_fitted(
+    data: Path,
+) -> None:
+    result = fit(data, "new-bench", "--as-of", "2025-01-01")  # no result by then
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "new-bench: no ladder: 0 models have a result and a target; a fit needs 5 (unscored)\n"
     )
-    unknown = fit(data, "no-such-bench")
+    written = fit(data, "new-bench", "--write")  # a fitted ladder ...
+    assert "written:" in written.output
+    # ... a refit on too few models leaves the benchmark unscored, and the next id is fitted
+    again = fit(data, "new-bench", "otis-mock-aime", "--as-of", "2025-01-01", "--write")
+    assert again.exit_code == 0, again.output
+    lines = again.output.splitlines()
+    assert lines[0].endswith("(unscored)") and lines[1].endswith("new-bench.toml (unscored)")
+    assert lines[2].startswith("otis-mock-aime: no ladder: 0 models")
+    text = (data / "benchmarks" / "new-bench.toml").read_text()
+    assert "ladder" not in text and "fitted_iq" not in text
+    assert [b.id for b in load_dataset(data).unscored] == ["new-bench"]
+    status = CliRunner().invoke(cli, ["ladders", "status", "--data-dir", str(data)])
+    assert "new-bench (mathematical-reasoning, 16 models with a result): unscored" in status.output
+    assert "otis-mock-aime (mathematical-reasoning, 20 models with a result): hand-set" in (
+        status.output
+    )
+
+
+def test_an_unknown_or_unscorable_benchmark_is_one_line_and_nothing_is_written(
+    data: Path,
+) -> None:
+    unknown = fit(data, "new-bench", "no-such-bench", "--write")
     assert unknown.exit_code == 1
     assert unknown.output == "Error: no-such-bench: no such benchmark in data/benchmarks\n"
+    assert "ladder" not in (data / "benchmarks" / "new-bench.toml").read_text()
+    eq = fit(data, "eq-bench-3")
+    assert eq.exit_code == 1
+    assert eq.output == "Error: eq-bench-3: not a benchmark of a scored dimension (category iq)\n"
 
 
 def test_a_fitted_ladder_is_published_explained_and_shown(data: Path, tmp_path: Path) -> None:
