@@ -76,7 +76,7 @@ def fit_ladder(
     return LadderFit(
         benchmark=benchmark.id,
         method=curve.method,
-        parameters=tuple(six(p) for p in curve.parameters),
+        parameters=curve.parameters,
         ladder=ladder,
         fitted_iq=fitted,
         as_of=as_of,
@@ -89,8 +89,23 @@ def fit_ladder(
 
 
 def _fit(benchmark: BenchmarkRecord, targets: Sequence[Target]) -> tuple[Curve, tuple[float, ...]]:
-    curve = fit_curve(benchmark, [t.iq for t in targets], [t.raw for t in targets])
+    """The stored curve (`stored_parameters`) and the ladder read from it."""
+    found = fit_curve(benchmark, [t.iq for t in targets], [t.raw for t in targets])
+    curve = Curve(found.method, stored_parameters(benchmark, found))
     return curve, ladder_points(curve, benchmark.direction == "higher_is_better")
+
+
+def stored_parameters(benchmark: BenchmarkRecord, curve: Curve) -> tuple[float, ...]:
+    """The curve's parameters to six significant digits; a logistic's floor and ceiling first
+    to a millionth of the unit's range, so an end the optimiser left a hair off a bound
+    (3.5e-19 for 0) is stored as the bound, not as float noise."""
+    if curve.method != "logistic-4" or benchmark.min_value is None or benchmark.max_value is None:
+        return tuple(six(p) for p in curve.parameters)
+    span = benchmark.max_value - benchmark.min_value
+    step = 10.0 ** (math.floor(math.log10(span)) - 6)
+    low, high, mid, scale = curve.parameters
+    ends = (six(round(v / step) * step) for v in (low, high))
+    return (*ends, six(mid), six(scale))
 
 
 def ladder_points(curve: Curve, rising: bool) -> tuple[float, ...]:

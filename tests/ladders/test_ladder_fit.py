@@ -11,7 +11,7 @@ from scipy.special import expit
 
 from generator.input.records import BenchmarkRecord
 from generator.ladders.curves import Curve, FitError, fit_curve
-from generator.ladders.fit import fit_ladder, fitted_range, ladder_points, six
+from generator.ladders.fit import fit_ladder, fitted_range, ladder_points, six, stored_parameters
 from generator.ladders.targets import Target
 from generator.vocabulary import LADDER_IQS
 
@@ -136,3 +136,14 @@ def test_the_check_holds_each_model_out() -> None:
     assert fit.check.coverage >= 0.85
     assert 0 < fit.check.mean_absolute_error < 3 * fit.residual_sd
     assert fit.refused is None
+
+
+def test_a_logistic_end_a_hair_off_its_bound_is_stored_as_the_bound() -> None:
+    # a fraction's range is 1: the ends are kept to 1e-6 first, then to six digits
+    curve = Curve("logistic-4", (3.51129e-19, 0.99999999, 78.80973412, 12.18881234))
+    assert stored_parameters(bench(), curve) == (0.0, 1.0, 78.8097, 12.1888)
+    # a percent's range is 100: ends to 1e-4 (34.0000049 -> 34.0)
+    percent = bench(unit="percent 0-100", max_value=100.0)
+    assert stored_parameters(percent, Curve("logistic-4", (99.99999, 34.0000049, 74.0, 45.0)))[
+        :2
+    ] == (100.0, 34.0)
