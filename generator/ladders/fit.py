@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import msgspec
 import numpy as np
 
+from generator.input.load import MIN_MAGNITUDE
 from generator.input.records import BenchmarkRecord, LadderMethod
 from generator.ladders.curves import Curve, FitError, fit_curve
 from generator.ladders.targets import Target
@@ -27,8 +28,9 @@ MIN_COVERAGE = 0.85  # a ladder whose held-out coverage falls under this is not 
 
 
 def six(value: float) -> float:
-    """`value` to six significant digits: how every fitted figure is stored."""
-    return float(f"{value:.6g}")
+    """`value` to six significant digits: how every fitted figure is stored; a magnitude under
+    the smallest the data holds (a floor the optimiser left at 3e-13) is stored as 0."""
+    return float(f"{value:.6g}") if abs(value) >= MIN_MAGNITUDE else 0.0
 
 
 class HeldOut(msgspec.Struct, frozen=True, kw_only=True):
