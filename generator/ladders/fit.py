@@ -53,6 +53,7 @@ class LadderFit(msgspec.Struct, frozen=True, kw_only=True):
     as_of: dt.date
     models: int
     residual_sd: float  # sd of projection - target over the fit's models, IQ points
+    target_sd: float  # sd of the targets themselves: the residual sd must be under it
     check: HeldOut
     confidence: str | None  # normal, low-confidence, or None: unscored
     refused: str | None  # why the ladder is not used (None: it is)
@@ -75,6 +76,7 @@ def fit_ladder(
     fitted = fitted_range([t.iq for t in targets])
     check = held_out(benchmark, targets, interval_z)
     confidence = _confidence(len(targets), fitted)
+    spread = targets_sd(targets)
     return LadderFit(
         benchmark=benchmark.id,
         method=curve.method,
@@ -86,7 +88,8 @@ def fit_ladder(
         residual_sd=six(residual_sd),
         check=check,
         confidence=confidence,
-        refused=_refusal(len(targets), confidence, check),
+        target_sd=six(spread),
+        refused=_refusal(len(targets), confidence, check, residual_sd, spread),
     )
 
 
@@ -158,9 +161,22 @@ def _confidence(models: int, fitted: tuple[int, int]) -> str | None:
     return None
 
 
-def _refusal(models: int, confidence: str | None, check: HeldOut) -> str | None:
+def targets_sd(targets: Sequence[Target]) -> float:
+    """The sd of the targets themselves (n - 1): what a ladder that says nothing would miss by."""
+    mean = math.fsum(t.iq for t in targets) / len(targets)
+    return math.sqrt(math.fsum((t.iq - mean) ** 2 for t in targets) / max(1, len(targets) - 1))
+
+
+def _refusal(
+    models: int, confidence: str | None, check: HeldOut, residual_sd: float, spread: float
+) -> str | None:
     if confidence is None:
         return f"{models} models whose targets reach a single ladder point"
+    if residual_sd >= spread:
+        return (
+            f"residual sd {residual_sd:.1f} IQ points is not under the targets' own sd"
+            f" {spread:.1f}: the ladder tells nothing about a model"
+        )
     if check.models < MIN_CHECK_MODELS:
         needs = MIN_CHECK_MODELS
         return f"{check.models} models with two other results to check it on (needs {needs})"

@@ -71,7 +71,8 @@ def describe(fit: LadderFit) -> list[str]:
         f"  ladder (IQ raw): {points}",
         f"  parameters: {', '.join(f'{p:g}' for p in fit.parameters)}",
         f"  fitted IQ range {fit.fitted_iq[0]}-{fit.fitted_iq[1]}, residual sd"
-        f" {fit.residual_sd:g} IQ points, confidence {fit.confidence or 'none (unscored)'}",
+        f" {fit.residual_sd:g} IQ points (the targets' own sd {fit.target_sd:g}), confidence"
+        f" {fit.confidence or 'none (unscored)'}",
         f"  held-out check: {check.models} models, coverage {check.coverage:.1%}, mean log"
         f" predictive density {check.mean_log_predictive_density:g}, mean absolute error"
         f" {check.mean_absolute_error:g} IQ points",

@@ -33,7 +33,8 @@ def _line(benchmark: BenchmarkRecord, models: int) -> str:
     fit = benchmark.ladder_fit
     if not benchmark.ladder:
         return (
-            f"{head} unscored (no ladder; a fit needs at least {MIN_MODELS} models with a target)"
+            f"{head} unscored (no ladder until `ladders fit` finds {MIN_MODELS} models with a"
+            " target and a ladder that passes its check)"
         )
     if fit is None:
         return f"{head} hand-set ladder, confidence {benchmark.confidence}"

@@ -147,3 +147,12 @@ def test_a_logistic_end_a_hair_off_its_bound_is_stored_as_the_bound() -> None:
     assert stored_parameters(percent, Curve("logistic-4", (99.99999, 34.0000049, 74.0, 45.0)))[
         :2
     ] == (100.0, 34.0)
+
+
+def test_a_ladder_no_better_than_the_targets_own_spread_is_not_used() -> None:
+    # results that do not follow the IQs (0.2, 0.8, 0.8, 0.2, ...): whatever the curve, its
+    # projections miss the targets by more than the targets' own sd
+    raws = [(0.2, 0.8, 0.8, 0.2)[i % 4] for i in range(len(IQS))]
+    fit = fit_ladder(bench(), targets(raws, IQS), dt.date(2026, 1, 1), 1.96)
+    assert fit.residual_sd >= fit.target_sd
+    assert fit.refused is not None and "the ladder tells nothing" in fit.refused
