@@ -92,7 +92,8 @@ def run_import(data_dir: Path, raw_dir: Path, *, dry_run: bool = False) -> Outco
     dataset = load_dataset(data_dir)  # the tree must be valid before anything is read
     docs = _read_docs(data_dir)
     sources = _sources(data_dir, dataset.sources)
-    benchmarks = {b.id: b for b in dataset.benchmarks}
+    # unscored benchmarks too: their results are imported for `modelscores ladders fit`
+    benchmarks = {b.id: b for b in (*dataset.benchmarks, *dataset.unscored)}
     domains = {
         d: msgspec.convert(doc, DomainRecord, strict=False) for d, doc in _domain_docs(docs).items()
     }

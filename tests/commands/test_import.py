@@ -268,9 +268,39 @@ def test_vals_rows_carry_their_tables_date_and_new_tables_are_listed(data: Path)
     assert report["uncatalogued"] == [
         "valsai: valsai/scores_overall.csv: cyber (CyberBench v1.1, 2 rows, updated 2026-10-01)"
     ]
+    gpqa = rtoml.load(data / "models" / "gpt-5.5.toml")["results"]
+    mine = [r for r in gpqa if r["benchmark"] == "gpqa-diamond-valsai"]
+    assert [(r["value"], r["as_of_kind"], r["effort"]) for r in mine] == [
+        (92.5, "published", "xhigh")
+    ]
     rows = rtoml.load(data / "domains" / "legal.toml")["results"]
     mine = [r for r in rows if (r["model"], r["benchmark"]) == ("gpt-5.5", "legalbench")]
     assert [(r["as_of"], r["as_of_kind"]) for r in mine] == [(dt.date(2026, 10, 1), "published")]
+
+
+def test_a_vals_model_comes_in_from_the_model_table_and_is_published_by_the_one_rule(
+    baseline: Path,
+) -> None:
+    """`grok/grok-9-9` (a fixture row, released 2026-08-20, after vals.ai's [publish] date)
+    becomes grok-9.9: its identity from valsai/models.csv, its lab's one name and country
+    from data/providers/ (SpaceXAI is xAI), published with direct results in two dimensions
+    (academic: GPQA; programmatic: SWE-bench, both with fitted ladders)."""
+    doc = rtoml.load(baseline / "models" / "grok-9.9.toml")
+    assert (doc["name"], doc["provider"], doc["country"]) == (
+        "Grok 9.9",
+        "xAI",
+        "United States of America",
+    )
+    assert (doc["release_date"], doc["context_window"], doc["open_weights"]) == (
+        dt.date(2026, 8, 20),
+        256000,
+        False,
+    )
+    assert "published" not in doc  # published: the default
+    assert sorted(r["benchmark"] for r in doc["results"]) == [
+        "gpqa-diamond-valsai",
+        "swe-bench-valsai",
+    ]
 
 
 def test_a_missing_raw_folder_is_one_line(data: Path, tmp_path: Path) -> None:
@@ -338,5 +368,5 @@ def test_the_report_counts_published_models_and_lists_each_draft(data: Path) -> 
     drafts = [d["id"] for d in docs if d.get("published") is False]
     counts = report["counts"]
     assert counts["published models"] == counts["models"] - len(drafts) > 0
-    assert [line.split(":")[0] for line in report["drafts"]] == drafts
+    assert sorted(line.split(":")[0] for line in report["drafts"]) == sorted(drafts)
     assert "acme-nova-2-preview: held by hand (a [private] table)" in "\n".join(report["drafts"])

@@ -31,17 +31,17 @@ def test_shipped_data_loads_with_published_models_only(
     shipped_scores: tuple[Dataset, Scores],
 ) -> None:
     dataset, _ = shipped_scores
-    assert len(dataset.models) == 121  # 67 curated + 54 imported, published by the one rule
+    assert len(dataset.models) == 146  # 67 curated + 79 imported, published by the one rule
     assert all(model.published for model in dataset.models)
-    assert len(dataset.benchmarks) == 22
+    assert len(dataset.benchmarks) == 27  # 22 hand-set ladders, 5 fitted (vals.ai)
     assert len(dataset.domains) == 10
     assert [d.slug for d in dataset.methodology.dimensions] == list(DIMENSION_SLUGS)
 
 
 def test_shipped_summary_counts_unpublished_models_separately() -> None:
     assert summarize(SHIPPED).describe() == (
-        "139 models (121 published), 22 benchmarks, 10 domains, 621 domain results,"
-        " 825 benchmark results, 26 charts"
+        "182 models (146 published), 27 benchmarks, 10 domains, 759 domain results,"
+        " 1482 benchmark results, 26 charts"
     )
 
 
@@ -77,7 +77,7 @@ def test_dataset_order_is_catalogue_then_ids(shipped_scores: tuple[Dataset, Scor
 def test_check_prints_the_summary_and_exits_0() -> None:
     result = CliRunner().invoke(cli, ["check", "--data-dir", str(SHIPPED)])
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("139 models (121 published)")
+    assert result.output.startswith("182 models (146 published)")
 
 
 # --- the fixture dataset ----------------------------------------------------

@@ -127,8 +127,9 @@ def test_pages_show_one_provider_per_lab_and_who_lists_the_price(shipped_site: P
     select = home[home.index('<select id="f-provider"') :]
     options = re.findall(r"<option>([^<]*)</option>", select[: select.index("</select>")])
     assert options == [
-        "Alibaba", "Anthropic", "DeepSeek", "Google DeepMind", "Meta", "MiniMax", "Mistral AI",
-        "Moonshot AI", "NVIDIA", "OpenAI", "xAI", "Z.ai",
+        "Alibaba", "Ant Group", "Anthropic", "Cohere", "DeepSeek", "Google DeepMind", "Meta",
+        "MiniMax", "Mistral AI", "Moonshot AI", "NVIDIA", "OpenAI", "Thinking Machines", "xAI",
+        "Z.ai",
     ]  # fmt: skip
 
     def page(model: str) -> str:
