@@ -18,6 +18,7 @@ Doc = dict[str, Any]
 DATED = re.compile(r"-(?:\d{4}-\d{2}-\d{2}|\d{8})$")
 SLUG = re.compile(r"[^a-z0-9._-]+")
 ACCESS_OPEN = "Open weights"
+BOOLEANS = {"true": True, "false": False}
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,10 @@ def _doc(
         "max_output_tokens": (info and info.max_output_tokens)
         or _count(ident, "Max output tokens"),
         "knowledge_cutoff": info.knowledge_cutoff if info else None,
+        "modalities": [m for m in ident.get("Modalities", "").split(",") if m],
+        "tool_use": BOOLEANS.get(ident.get("Tool use", "")),
+        "deprecated": ident.get("Deprecated") == "true",
+        "identity_url": ident.get("Page") or None,
         "open_weights": bool(open_weights),
         "published": False,  # until the publish rule settles it (publish.py)
         "updated": None,  # set after the results are merged

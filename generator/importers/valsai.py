@@ -23,6 +23,7 @@ from generator.input.urls import is_source_url
 COLUMNS = ("benchmark", "task", "model", "accuracy", "benchmark_updated")
 MODEL_COLUMNS = ("id", "label", "company", "country", "release_date", "open_source", "vals_url")
 PAGE = "https://www.vals.ai/benchmarks/"
+MODALITIES = (("image", "images"), ("audio", "audio"), ("video", "videos"))
 PUBLISHED = "published"  # a row's date is its table's update date (METHODOLOGY 1.2)
 _POINT = re.compile(r"(?<![0-9])([0-9])-([0-9])(?![0-9])")
 
@@ -102,7 +103,20 @@ def identity_values(row: UpstreamRow) -> dict[str, str]:
         "Model accessibility": "Open weights" if values.get("open_source") == "true" else "",
         "Context window": values.get("context_window", ""),
         "Max output tokens": values.get("max_output_tokens", ""),
+        "Modalities": _modalities(values),
+        "Tool use": values.get("tools", ""),
+        "Deprecated": values.get("deprecated", ""),
+        "Page": row.url or "",
     }
+
+
+def _modalities(values: dict[str, str]) -> str:
+    """`text,image` and so on, from the table's true/false columns; empty where it states none
+    (a voice model's row leaves them blank)."""
+    stated = {kind: values.get(column, "") for kind, column in MODALITIES}
+    if not any(stated.values()):
+        return ""
+    return ",".join(["text", *(kind for kind, said in stated.items() if said == "true")])
 
 
 def model_id(key: str) -> str:

@@ -40,6 +40,7 @@ Price = Annotated[float, Meta(ge=0, le=100_000)]
 # A reasoning-effort level or variant as the source names it (`high`, `xhigh`, `16K`, `thinking`).
 Effort = Annotated[str, Meta(pattern=r"\A[A-Za-z0-9][A-Za-z0-9._-]{0,31}\Z")]
 Category = Literal["iq", "eq"]
+Modality = Literal["text", "image", "audio", "video"]
 # What a result's `as_of` is (docs/METHODOLOGY.md 1.2): left out or "measured" when it is the
 # upstream run or evaluation date; "published" when it is the date the upstream table was
 # updated (the run happened between the model's release and then); "not-before" when the
@@ -183,6 +184,12 @@ class ModelRecord(Record, kw_only=True, frozen=True):
     context_window: Annotated[int, Meta(gt=0)] | None = None
     max_output_tokens: Annotated[int, Meta(gt=0)] | None = None
     knowledge_cutoff: Line | None = None
+    # What a source states of the model's interface: the kinds of input it takes, whether it
+    # calls tools, whether its lab has retired it, and the page these were read from
+    modalities: list[Modality] = []
+    tool_use: bool | None = None
+    deprecated: bool = False
+    identity_url: Url | None = None
     open_weights: bool
     published: bool = True
     updated: dt.datetime

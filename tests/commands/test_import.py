@@ -296,6 +296,12 @@ def test_a_vals_model_comes_in_from_the_model_table_and_is_published_by_the_one_
         256000,
         False,
     )
+    assert (doc["modalities"], doc["tool_use"], doc["identity_url"]) == (
+        ["text", "image"],
+        True,
+        "https://www.vals.ai/models/grok_grok-9-9",
+    )
+    assert "deprecated" not in doc  # not deprecated: the default, not written
     assert "published" not in doc  # published: the default
     assert sorted(r["benchmark"] for r in doc["results"]) == [
         "gpqa-diamond-valsai",

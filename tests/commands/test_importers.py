@@ -117,6 +117,10 @@ def test_vals_model_table_rows_are_identity_rows_in_the_epoch_columns() -> None:
         "Model accessibility": "Open weights",
         "Context window": "262144",
         "Max output tokens": "65536",
+        "Modalities": "text,image",  # images true, audio and videos false
+        "Tool use": "true",
+        "Deprecated": "false",
+        "Page": "https://www.vals.ai/models/kimi_kimi-k2.5-thinking",
     }
 
 
