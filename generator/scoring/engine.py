@@ -6,9 +6,11 @@ from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 
 import msgspec
+import numpy as np
 
 from generator.input.records import BenchmarkRecord, Dataset, ModelRecord
 from generator.scoring.abstract import AbstractPredictor, fit_predictor
+from generator.scoring.batch import Level, Row, Shared, Slot, estimate_batch, mean_of_others
 from generator.scoring.composite import (
     composite_score,
     direct_dimension_count,
@@ -17,23 +19,17 @@ from generator.scoring.composite import (
     rank_entries,
 )
 from generator.scoring.cost import PeerIndex, estimate_cost
-from generator.scoring.dimensions import Slot, posterior_estimate
 from generator.scoring.domains import compute_domain
 from generator.scoring.eq import eq_score
-from generator.scoring.noise import estimate_noise
+from generator.scoring.noise import noise_from, summaries_of
 from generator.scoring.observations import (
     ModelResults,
     ResultMemo,
     eq_projections,
     with_offsets,
 )
-from generator.scoring.offsets import (
-    benchmark_offsets,
-    direct_estimate,
-    observations,
-    population_mean,
-)
-from generator.scoring.priors import cross_mean, level_abstract_prior, level_prior, own_level
+from generator.scoring.offsets import direct_estimates, offsets_of, population_mean
+from generator.scoring.padded import Flags, Floats, Padded, pad_projections
 from generator.scoring.rounding import round_half_up
 from generator.scoring.tasks import TaskMap, in_process
 from generator.scoring.types import (
@@ -97,20 +93,26 @@ def dimension_slots(dataset: Dataset) -> tuple[Slot, ...]:
     )
 
 
-def _direct_estimates(
-    grouped: Mapping[str, tuple[Projection, ...]], offsets: Mapping[str, Mapping[str, float]]
-) -> dict[str, float | None]:
-    return {slug: _direct_in(grouped[slug], slug, offsets) for slug in DIMENSION_SLUGS}
+def direct_level(
+    direct: Mapping[str, Mapping[str, float | None]], ids: Sequence[str]
+) -> tuple[Floats, Flags]:
+    """The direct estimates of the models `ids` as columns (0 where none), and where they exist."""
+    columns = [[direct[m][slug] for m in ids] for slug in DIMENSION_SLUGS]
+    present = np.array([[v is not None for v in column] for column in columns], dtype=np.bool_)
+    values = np.array([[v or 0.0 for v in column] for column in columns], dtype=np.float64)
+    shape = (len(DIMENSION_SLUGS), len(ids))
+    return values.reshape(shape).T.copy(), present.reshape(shape).T.copy()
 
 
 def _predictor(direct: Mapping[str, Mapping[str, float | None]]) -> AbstractPredictor | None:
-    samples = []
-    for model_id in sorted(direct):
-        target = direct[model_id][ABSTRACT]
-        x = cross_mean(ABSTRACT, direct[model_id])
-        if target is not None and x is not None:
-            samples.append((x, target))
-    return fit_predictor(samples)
+    """The regression `R`, fitted on every model with a direct abstract-reasoning estimate and
+    other direct dimensions: x their mean (`cross_columns`, as each model's prior reads it)."""
+    ids = sorted(direct)
+    values, present = direct_level(direct, ids)
+    x, count = mean_of_others(values, present, 0)
+    usable = (present[:, 0] & (count > 0)).tolist()
+    targets, xs = values[:, 0].tolist(), x.tolist()
+    return fit_predictor([(xs[i], targets[i]) for i in range(len(ids)) if usable[i]])
 
 
 def fixed_noise(dataset: Dataset) -> dict[str, BenchmarkNoise]:
@@ -125,50 +127,61 @@ def fixed_noise(dataset: Dataset) -> dict[str, BenchmarkNoise]:
 
 
 def _dimension_noise(
-    dataset: Dataset, grouped: Grouped, slug: str, shift: Mapping[str, float]
+    dataset: Dataset, table: Padded, slug: str, shift: Mapping[str, float]
 ) -> dict[str, BenchmarkNoise]:
-    """`sigma_b` of the benchmarks of one dimension, from its offset-corrected observations."""
+    """`sigma_b` of the benchmarks of one dimension, from its offset-corrected observations
+    (`table`: a row per model; a model with fewer than two results there adds nothing)."""
     params = dataset.methodology.parameters
     fixed = {b.id: b.noise for b in dataset.benchmarks if b.noise is not None}
     members = [b.id for b in dataset.benchmarks if b.category == "iq" and b.dimension == slug]
-    groups = [  # a model with fewer than two results there adds nothing to the noise
-        [(p.benchmark, p.iq - shift.get(p.benchmark, 0.0)) for p in found]
-        for m in sorted(grouped)
-        if len(found := grouped[m][slug]) >= 2
-    ]
-    return estimate_noise(groups, members, fixed, params.sigma_benchmark, params.kappa_noise)
+    summaries = summaries_of(table, table.values - table.per_benchmark(shift, 0.0))
+    return noise_from(summaries, members, fixed, params.sigma_benchmark, params.kappa_noise)
 
 
-def _direct_in(
-    projections: tuple[Projection, ...], slug: str, offsets: Mapping[str, Mapping[str, float]]
-) -> float | None:
-    """One model's direct estimate in `slug` (abstract reasoning: without offsets)."""
-    if not projections:
-        return None
-    if slug == ABSTRACT:
-        return direct_estimate([p.iq for p in projections])
-    return direct_estimate(observations(projections, offsets[slug]))
+def dimension_table(grouped: Grouped, ids: Sequence[str], slug: str) -> Padded:
+    """One dimension's projections as rows, a row per model of `ids`, in that order."""
+    return pad_projections([grouped[m][slug] for m in ids])
 
 
-def build_population(dataset: Dataset, grouped: Grouped) -> Population:
-    """Offsets, noise, direct estimates, population means and the abstract predictor."""
+def _fit_dimension(
+    dataset: Dataset, table: Padded, slug: str
+) -> tuple[dict[str, float], list[float | None], dict[str, BenchmarkNoise]]:
+    """One dimension's offsets (none for abstract reasoning), each model's direct estimate
+    and the noise of its benchmarks."""
     params = dataset.methodology.parameters
+    offsets = {} if slug == ABSTRACT else offsets_of(table, params.offset_shrinkage)
+    return (
+        offsets,
+        direct_estimates(table, offsets),
+        _dimension_noise(dataset, table, slug, offsets),
+    )
+
+
+def dimension_tables(grouped: Grouped) -> dict[str, Padded]:
+    """Every dimension's `dimension_table`, a row per model in id order."""
     ids = sorted(grouped)
-    offsets = {
-        slug: benchmark_offsets([grouped[m][slug] for m in ids], params.offset_shrinkage)
-        for slug in DIMENSION_SLUGS[1:]
-    }
-    direct = {m: _direct_estimates(grouped[m], offsets) for m in ids}
+    return {slug: dimension_table(grouped, ids, slug) for slug in DIMENSION_SLUGS}
+
+
+def build_population(
+    dataset: Dataset, grouped: Grouped, tables: Mapping[str, Padded] | None = None
+) -> Population:
+    """Offsets, noise, direct estimates, population means and the abstract predictor
+    (`tables`: `dimension_tables(grouped)`, if made already)."""
+    ids = sorted(grouped)
+    tables = dimension_tables(grouped) if tables is None else tables
+    fits = {slug: _fit_dimension(dataset, tables[slug], slug) for slug in DIMENSION_SLUGS}
+    direct = {m: {slug: fits[slug][1][i] for slug in DIMENSION_SLUGS} for i, m in enumerate(ids)}
     noise = fixed_noise(dataset)
     for slug in DIMENSION_SLUGS:
-        noise.update(_dimension_noise(dataset, grouped, slug, offsets.get(slug, {})))
+        noise.update(fits[slug][2])
     return Population(
         slots=dimension_slots(dataset),
-        offsets=offsets,
+        offsets={slug: fits[slug][0] for slug in DIMENSION_SLUGS[1:]},
         noise=noise,
         sigmas={b: n.sd for b, n in noise.items()},
         direct=direct,
-        means={slug: population_mean(direct[m][slug] for m in ids) for slug in DIMENSION_SLUGS},
+        means={slug: population_mean(fits[slug][1]) for slug in DIMENSION_SLUGS},
         predictor=_predictor(direct),
     )
 
@@ -180,23 +193,17 @@ def refit_dimension(
     `population` was built from: that dimension's offsets, noise, direct estimates and mean,
     and the predictor, are refitted; every other dimension's are reused (they are identical).
     The methodology check refits thousands of held-out variants this way."""
-    params = dataset.methodology.parameters
     ids = sorted(grouped)
-    offsets = dict(population.offsets)
-    if slug != ABSTRACT:
-        offsets[slug] = benchmark_offsets([grouped[m][slug] for m in ids], params.offset_shrinkage)
-    direct = {
-        m: {**population.direct[m], slug: _direct_in(grouped[m][slug], slug, offsets)} for m in ids
-    }
-    noise = {**population.noise, **_dimension_noise(dataset, grouped, slug, offsets.get(slug, {}))}
-    means = {**population.means, slug: population_mean(direct[m][slug] for m in ids)}
+    offsets, values, noise = _fit_dimension(dataset, dimension_table(grouped, ids, slug), slug)
+    direct = {m: {**population.direct[m], slug: values[i]} for i, m in enumerate(ids)}
+    merged = {**population.noise, **noise}
     return msgspec.structs.replace(
         population,
-        offsets=offsets,
-        noise=noise,
-        sigmas={b: n.sd for b, n in noise.items()},
+        offsets={**population.offsets, slug: offsets} if slug != ABSTRACT else population.offsets,
+        noise=merged,
+        sigmas={b: n.sd for b, n in merged.items()},
         direct=direct,
-        means=means,
+        means={**population.means, slug: population_mean(values)},
         predictor=_predictor(direct),
     )
 
@@ -208,8 +215,9 @@ def estimate_dimensions(
     population: Population,
     predecessor: tuple[DimensionEstimate, ...] | None,
 ) -> tuple[DimensionEstimate, ...]:
-    """The model's dimension estimates, in dimension order: each a posterior (version 3)."""
-    return _estimate(model, dataset, grouped, population, predecessor, detail=True)
+    """One model's dimension estimates, in dimension order (a batch of one)."""
+    row = _row(model, grouped, population, predecessor)
+    return estimate_batch([row], _shared(dataset, population), detail=True)[0]
 
 
 def estimate_values(
@@ -221,51 +229,52 @@ def estimate_values(
 ) -> tuple[DimensionEstimate, ...]:
     """`estimate_dimensions` without the detail only a model's own documents show (the
     history's): the same values, sds, methods and evidence, computed by the same code."""
-    return _estimate(model, dataset, grouped, population, predecessor, detail=False)
+    row = _row(model, grouped, population, predecessor)
+    return estimate_batch([row], _shared(dataset, population), detail=False)[0]
 
 
-def _estimate(
+def _row(
     model: ModelRecord,
-    dataset: Dataset,
     grouped: Mapping[str, tuple[Projection, ...]],
     population: Population,
     predecessor: tuple[DimensionEstimate, ...] | None,
-    *,
-    detail: bool,
-) -> tuple[DimensionEstimate, ...]:
-    params = dataset.methodology.parameters
-    direct = population.direct[model.id]
-    level = own_level(direct, predecessor)
-    shown = len(level.present) >= params.min_direct_dimensions
-    estimates = []
-    for slot in population.slots:
-        if slot.slug == ABSTRACT:
-            prior = level_abstract_prior(
-                slot.slug,
-                level,
-                population.predictor,
-                model.legacy_abstract_estimate,
-                population.means[slot.slug],
-                params,
-                detail=detail,
-            )
-        else:
-            prior = level_prior(
-                slot.slug, level, population.means[slot.slug], params, detail=detail
-            )
-        estimates.append(
-            posterior_estimate(
-                slot,
-                grouped[slot.slug],
-                population.offsets.get(slot.slug, {}),
-                population.sigmas,
-                prior,
-                shown,
-                params.interval_z,
-                detail=detail,
-            )
-        )
-    return tuple(estimates)
+    index: int | None = None,
+) -> Row:
+    return Row(
+        direct=population.direct[model.id],
+        grouped=grouped,
+        predecessor=predecessor,
+        legacy=model.legacy_abstract_estimate,
+        index=index,
+    )
+
+
+def _shared(
+    dataset: Dataset, population: Population, tables: Mapping[str, Padded] | None = None
+) -> Shared:
+    return Shared(
+        tables=tables,
+        slots=population.slots,
+        offsets=population.offsets,
+        sigmas=population.sigmas,
+        means=population.means,
+        predictor=population.predictor,
+        params=dataset.methodology.parameters,
+    )
+
+
+def lineage_batches(models: Mapping[str, ModelRecord]) -> list[list[str]]:
+    """The models in batches by lineage depth: each model after its predecessor's batch
+    (a predecessor missing from `models` counts as none), ids sorted within a batch."""
+    depth: dict[str, int] = {}
+    for model_id in predecessor_order(list(models.values())):
+        lineage = models[model_id].lineage
+        parent = lineage.predecessor if lineage is not None else None
+        depth[model_id] = depth[parent] + 1 if parent in depth else 0
+    batches: list[list[str]] = [[] for _ in range(max(depth.values(), default=-1) + 1)]
+    for model_id in sorted(depth):
+        batches[depth[model_id]].append(model_id)
+    return batches
 
 
 # One model's dimension estimates from what `estimate_dimensions` takes (a version's rules).
@@ -318,11 +327,16 @@ def composite_ranks(
 
 
 def estimate_models(
-    dataset: Dataset, estimator: Estimator = estimate_dimensions, memo: ResultMemo | None = None
+    dataset: Dataset,
+    estimator: Estimator | None = None,
+    memo: ResultMemo | None = None,
+    *,
+    detail: bool = True,
 ) -> Estimates:
     """Dimensions, composites and composite ranks of every model (no bands, cost or domains).
 
-    `estimator` gives one model's dimensions; the methodology check passes the
+    The dimensions come from `estimate_batch`, lineage depth by depth (`detail`: as there);
+    an `estimator` gives them one model at a time instead: the methodology check passes the
     previous version's to compare the two on the same data. `memo` keeps each model's
     projected results across the scorings of one run (made for the same benchmarks).
     """
@@ -331,15 +345,21 @@ def estimate_models(
     chosen = {m: r.chosen for m, r in found.items()}
     projected = {m: r.projected for m, r in found.items()}
     grouped = {m: r.grouped for m, r in found.items()}
-    population = build_population(dataset, grouped)
+    tables = dimension_tables(grouped)
+    population = build_population(dataset, grouped, tables)
 
     dimensions: dict[str, tuple[DimensionEstimate, ...]] = {}
-    for model_id in predecessor_order(dataset.models):
-        lineage = models[model_id].lineage
-        parent = lineage.predecessor if lineage is not None else None
-        dimensions[model_id] = estimator(
-            models[model_id], dataset, grouped[model_id], population, dimensions.get(parent or "")
-        )
+    if estimator is None:
+        dimensions = _estimate_by_depth(dataset, models, grouped, population, tables, detail)
+    else:
+        for model_id in predecessor_order(dataset.models):
+            dimensions[model_id] = estimator(
+                models[model_id],
+                dataset,
+                grouped[model_id],
+                population,
+                _parent(models[model_id], dimensions),
+            )
 
     composites = {m: composite_score(dimensions[m], params.min_direct_dimensions) for m in models}
     published_iq, ranks = composite_ranks(composites)
@@ -353,6 +373,68 @@ def estimate_models(
         published_iq=published_iq,
         ranks=ranks,
     )
+
+
+def _estimate_by_depth(
+    dataset: Dataset,
+    models: Mapping[str, ModelRecord],
+    grouped: Grouped,
+    population: Population,
+    tables: Mapping[str, Padded],
+    detail: bool,
+) -> dict[str, tuple[DimensionEstimate, ...]]:
+    """Every model's estimates, a lineage depth at a time (`estimate_batch`), each batch's
+    `Level` taken as columns: the direct estimates', and its predecessors' estimates kept
+    from the batches before (`found`: value, whether there is one, evidence)."""
+    shared = _shared(dataset, population, tables)
+    ids = sorted(grouped)
+    index = {m: i for i, m in enumerate(ids)}
+    direct, has_direct = direct_level(population.direct, ids)
+    found = (
+        np.zeros(direct.shape),
+        np.zeros(direct.shape, np.bool_),
+        np.zeros(direct.shape, np.bool_),
+    )
+    dimensions: dict[str, tuple[DimensionEstimate, ...]] = {}
+    for batch in lineage_batches(models):
+        rows = [
+            _row(models[m], grouped[m], population, _parent(models[m], dimensions), index[m])
+            for m in batch
+        ]
+        at = np.array([index[m] for m in batch], dtype=np.int64)
+        parent = np.array(
+            [_parent_index(models[m], dimensions, index) for m in batch], dtype=np.int64
+        )
+        has_parent = (parent >= 0)[:, None]
+        level = Level(
+            direct=direct[at],
+            has_direct=has_direct[at],
+            inherited=np.where(has_parent, found[0][parent], 0.0),
+            has_inherited=has_parent & found[1][parent],
+            inherited_evidence=has_parent & found[2][parent],
+        )
+        estimates = estimate_batch(rows, shared, detail=detail, level=level)
+        dimensions.update(zip(batch, estimates, strict=True))
+        found[0][at] = [[e.value or 0.0 for e in row] for row in estimates]
+        found[1][at] = [[e.value is not None for e in row] for row in estimates]
+        found[2][at] = [[e.evidence for e in row] for row in estimates]
+    return dimensions
+
+
+def _parent_index(
+    model: ModelRecord, dimensions: Mapping[str, object], index: Mapping[str, int]
+) -> int:
+    """The row of `model`'s predecessor if it has estimates already, else -1."""
+    parent = model.lineage.predecessor if model.lineage is not None else None
+    return index[parent] if parent is not None and parent in dimensions else -1
+
+
+def _parent(
+    model: ModelRecord, dimensions: Mapping[str, tuple[DimensionEstimate, ...]]
+) -> tuple[DimensionEstimate, ...] | None:
+    """The estimates of `model`'s predecessor, if it has one among those made."""
+    parent = model.lineage.predecessor if model.lineage is not None else None
+    return dimensions.get(parent or "")
 
 
 NO_COST = CostEstimate(

@@ -39,7 +39,7 @@ from generator.input.records import (
     ModelRecord,
 )
 from generator.scoring.composite import direct_dimension_count, is_provisional
-from generator.scoring.engine import estimate_models, estimate_values
+from generator.scoring.engine import estimate_models
 from generator.scoring.observations import ResultMemo
 from generator.scoring.tasks import TaskMap, in_process
 from generator.scoring.types import RankBand
@@ -261,15 +261,15 @@ def _event_dates(dataset: Dataset) -> list[dt.date]:
 
 def score_snapshot(dataset: Dataset, memo: ResultMemo | None = None) -> SnapshotScores:
     """The published part of `compute_scores`, by the same functions: each model's
-    dimensions (`estimate_values`: `estimate_dimensions`' numbers without the detail
-    only its own documents show), composite, IQ, rank, composite sd, range, rank band and
-    whether the composite is provisional.
+    dimensions (`estimate_models` without the detail only a model's own documents show),
+    composite, IQ, rank, composite sd, range, rank band and whether the composite is
+    provisional.
 
     Leaves out the dimension rankings' bands, EQ, cost and domains, which no history
     document shows. `memo` keeps the models' projected results from one month to the
     next (made for `dataset`'s benchmarks).
     """
-    estimates = estimate_models(dataset, estimate_values, memo)
+    estimates = estimate_models(dataset, memo=memo, detail=False)
     params = dataset.methodology.parameters
     z, rho, below = params.interval_z, params.imputed_correlation, params.provisional_below
     spread = uncertainties(

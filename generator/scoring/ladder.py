@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+from numpy.typing import NDArray
+
 from generator.vocabulary import LADDER_IQS, Direction
 
 IQ_MIN = float(LADDER_IQS[0])
@@ -13,6 +16,12 @@ IQ_MAX = float(LADDER_IQS[-1])
 def clamp_iq(value: float) -> float:
     """Clamp a value to the IQ scale [70, 160]."""
     return min(IQ_MAX, max(IQ_MIN, value))
+
+
+def clamp_iqs(values: NDArray[np.float64]) -> NDArray[np.float64]:
+    """`clamp_iq` of every value of a column."""
+    clamped: NDArray[np.float64] = np.minimum(IQ_MAX, np.maximum(IQ_MIN, values))
+    return clamped
 
 
 def project(ladder: Sequence[float], direction: Direction, raw: float) -> float:

@@ -15,7 +15,9 @@ import math
 from collections.abc import Mapping, Sequence
 
 import msgspec
+import numpy as np
 
+from generator.scoring.padded import Floats, Padded, add_by_benchmark, leave_one_out, pad
 from generator.scoring.types import BenchmarkNoise
 
 TOLERANCE = 1e-9  # stop when no sigma_b moves by more than this
@@ -32,24 +34,34 @@ class Summary(msgspec.Struct, kw_only=True):
     coupling: dict[str, float] = {}  # j -> mean over m of [j in m] / (k_m - 1)^2
 
 
-def _summaries(groups: Sequence[Observed]) -> dict[str, Summary]:
-    sums: dict[str, Summary] = {}
-    for group in groups:
-        k = len(group)
-        if k < 2:
-            continue
-        total = math.fsum(y for _, y in group)
-        for benchmark, y in group:
-            summary = sums.setdefault(benchmark, Summary(coupling={}))
-            summary.models += 1
-            summary.mean_square += (y - (total - y) / (k - 1)) ** 2
-            for other, _ in group:
-                if other != benchmark:
-                    summary.coupling[other] = summary.coupling.get(other, 0.0) + 1 / (k - 1) ** 2
-    for summary in sums.values():
-        summary.mean_square /= summary.models
-        summary.coupling = {j: c / summary.models for j, c in sorted(summary.coupling.items())}
-    return sums
+def summaries_of(table: Padded, observations: Floats) -> dict[str, Summary]:
+    """The `Summary` of every benchmark with models of two or more results in `table` (a row
+    per model; `observations` its cells' `y`), added up in model order."""
+    counts = table.counts
+    cells = table.mask & (counts >= 2)[:, None]
+    squares = add_by_benchmark(table, cells, leave_one_out(observations, table.mask) ** 2)
+    size = len(table.benchmarks)
+    models = np.bincount(table.bench[cells], minlength=size)
+    width = table.mask.shape[1]
+    pairs = cells[:, :, None] & cells[:, None, :] & ~np.eye(width, dtype=np.bool_)
+    cell = (table.bench[:, :, None] * size + table.bench[:, None, :])[pairs]
+    weight = 1.0 / np.maximum(counts - 1.0, 1.0) ** 2
+    coupling = np.zeros(size * size)
+    np.add.at(coupling, cell, np.broadcast_to(weight[:, None, None], pairs.shape)[pairs])
+    seen = np.bincount(cell, minlength=size * size).reshape(size, size) > 0
+    coupled = coupling.reshape(size, size).tolist()
+    found = {}
+    for i, benchmark in enumerate(table.benchmarks):
+        n = int(models[i])
+        if n:
+            found[benchmark] = Summary(
+                models=n,
+                mean_square=float(squares[i]) / n,
+                coupling={
+                    table.benchmarks[j]: coupled[i][j] / n for j in np.flatnonzero(seen[i]).tolist()
+                },
+            )
+    return found
 
 
 def _step(
@@ -74,7 +86,8 @@ def estimate_noise(
     two or more count. A benchmark in `fixed` keeps its value (and feeds the
     others); one with no such models keeps `sigma_benchmark`.
     """
-    return noise_from(_summaries(groups), benchmarks, fixed, sigma_benchmark, kappa)
+    table = pad(groups)
+    return noise_from(summaries_of(table, table.values), benchmarks, fixed, sigma_benchmark, kappa)
 
 
 def noise_from(

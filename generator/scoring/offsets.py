@@ -5,34 +5,36 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 
-from generator.scoring.ladder import clamp_iq
+import numpy as np
+
+from generator.scoring.ladder import clamp_iqs
+from generator.scoring.padded import Padded, add_by_benchmark, leave_one_out, pad, row_means
 from generator.scoring.types import Projection
 
 
 def benchmark_offsets(
     dimension_projections: Iterable[Sequence[Projection]], shrinkage: float
 ) -> dict[str, float]:
-    """Offset `o_b` of every benchmark seen in one dimension, sorted by benchmark id.
+    """`offsets_of` the models' projections in one dimension, one sequence per model."""
+    return offsets_of(
+        pad([[(p.benchmark, p.iq) for p in ps] for ps in dimension_projections]), shrinkage
+    )
+
+
+def offsets_of(table: Padded, shrinkage: float) -> dict[str, float]:
+    """Offset `o_b` of every benchmark seen in one dimension's `table` (a row per model),
+    sorted by benchmark id.
 
     For each model with at least two results in the dimension, each result adds
     `f_b(raw) - mean(the model's other projections in the dimension)` to its
     benchmark's sum; the offset is `sum / (n + shrinkage)` (0 when n = 0).
     """
-    sums: dict[str, float] = {}
-    counts: dict[str, int] = {}
-    for projections in dimension_projections:
-        for projection in projections:
-            sums.setdefault(projection.benchmark, 0.0)
-            counts.setdefault(projection.benchmark, 0)
-        if len(projections) < 2:
-            continue
-        total = math.fsum(p.iq for p in projections)
-        others = len(projections) - 1
-        for projection in projections:
-            sums[projection.benchmark] += projection.iq - (total - projection.iq) / others
-            counts[projection.benchmark] += 1
+    cells = table.mask & (table.counts >= 2)[:, None]
+    sums = add_by_benchmark(table, cells, leave_one_out(table.values, table.mask)).tolist()
+    counts = np.bincount(table.bench[cells], minlength=len(table.benchmarks)).tolist()
     return {
-        bid: (sums[bid] / (counts[bid] + shrinkage) if counts[bid] else 0.0) for bid in sorted(sums)
+        b: (sums[i] / (counts[i] + shrinkage) if counts[i] else 0.0)
+        for i, b in enumerate(table.benchmarks)
     }
 
 
@@ -44,16 +46,21 @@ def observations(
     return tuple([p.iq - get(p.benchmark, 0.0) for p in projections])
 
 
-def direct_estimate(values: Sequence[float]) -> float | None:
-    """A dimension's direct estimate: the clamped mean of its observations, None if none.
+def direct_estimates(table: Padded, offsets: Mapping[str, float]) -> list[float | None]:
+    """Each row's direct estimate in one dimension: the clamped mean of its observations
+    `f_b(raw) - o_b`, None without any.
 
     Used where the methodology needs a model's "direct dimension estimate" that
     does not depend on a prior: the cross-dimension prior, the population mean
     and the abstract-reasoning predictor.
     """
-    if not values:
-        return None
-    return clamp_iq(math.fsum(values) / len(values))
+    means = clamp_iqs(row_means(table.values - table.per_benchmark(offsets, 0.0), table.mask))
+    return [m if n else None for m, n in zip(means.tolist(), table.counts.tolist(), strict=True)]
+
+
+def direct_estimate(values: Sequence[float]) -> float | None:
+    """`direct_estimates` of one model's observations (offsets already subtracted)."""
+    return direct_estimates(pad([[("", v) for v in values]]), {})[0]
 
 
 def population_mean(estimates: Iterable[float | None]) -> float | None:
