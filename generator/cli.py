@@ -250,15 +250,28 @@ def ladders() -> None:
     help="Store each ladder and its fit in data/benchmarks/<id>.toml (never over a hand-set"
     " ladder); a fit that is not used leaves the benchmark unscored.",
 )
+@click.option(
+    "--round",
+    "fit_round",
+    type=click.IntRange(1, 100),
+    default=None,
+    help="The fitting round: targets from the hand-set ladders and the stored fitted ladders"
+    " of lower rounds only. [default: the stored fit's round, else 1]",
+)
 def ladders_fit(
-    data_dir: Path, benchmarks: tuple[str, ...], as_of: dt.datetime | None, write: bool
+    data_dir: Path,
+    benchmarks: tuple[str, ...],
+    as_of: dt.datetime | None,
+    write: bool,
+    fit_round: int | None,
 ) -> None:
     """Fit, check and print the ladder of each of BENCHMARKS (ids) against the models'
-    leave-benchmark-out direct estimates from the hand-set ladders."""
+    leave-benchmark-out direct estimates from the hand-set ladders and the fitted ladders of
+    lower rounds."""
     from generator.ladders.run import fit_benchmarks
 
     day = as_of.date() if as_of is not None else None
-    click.echo(fit_benchmarks(data_dir, benchmarks, day, write), nl=False)
+    click.echo(fit_benchmarks(data_dir, benchmarks, day, write, fit_round), nl=False)
 
 
 @ladders.command(name="status")

@@ -224,6 +224,9 @@ class LadderFitRecord(Record, kw_only=True, frozen=True):
     method: LadderMethod  # the curve: four-parameter logistic, straight line, log-linear
     parameters: Annotated[list[float], Meta(min_length=2, max_length=4)]  # the curve's, 6 digits
     as_of: dt.date  # the data's date: results dated after it are not used
+    # Its fitting round: targets from the hand-set ladders and fitted ladders of lower rounds
+    # only; absent in a file written before rounds: 1 (the hand-set ladders only)
+    round: Annotated[int, Meta(ge=1, le=100)] = 1
     models: Annotated[int, Meta(ge=1, le=1_000_000)]  # models the fit rests on
     residual_sd: Annotated[float, Meta(ge=0, le=90)]  # sd of projection - target, IQ points
     check_models: Annotated[int, Meta(ge=0, le=1_000_000)]  # models of the held-out check

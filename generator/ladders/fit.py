@@ -51,6 +51,7 @@ class LadderFit(msgspec.Struct, frozen=True, kw_only=True):
     ladder: tuple[float, ...]
     fitted_iq: tuple[int, int]  # the ladder points the targets reach
     as_of: dt.date
+    round: int  # its targets came from the hand-set ladders and fitted ones of lower rounds
     models: int
     residual_sd: float  # sd of projection - target over the fit's models, IQ points
     target_sd: float  # sd of the targets themselves: the residual sd must be under it
@@ -64,6 +65,7 @@ def fit_ladder(
     targets: Sequence[Target],
     as_of: dt.date,
     interval_z: float,
+    fit_round: int = 1,
 ) -> LadderFit:
     """The benchmark's ladder fitted on `targets`, checked on each model held out in turn, or
     `FitError` when no curve can be fitted at all (fewer than `MIN_MODELS` models, say)."""
@@ -84,6 +86,7 @@ def fit_ladder(
         ladder=ladder,
         fitted_iq=fitted,
         as_of=as_of,
+        round=fit_round,
         models=len(targets),
         residual_sd=six(residual_sd),
         check=check,

@@ -20,17 +20,24 @@ class LadderError(GeneratorError):
     """A benchmark the command cannot fit or write, in one line."""
 
 
-def fit_benchmarks(data_dir: Path, ids: Sequence[str], as_of: dt.date | None, write: bool) -> str:
-    """Fit each benchmark of `ids` on `data_dir` (each independently: hand-set ladders only
-    give its targets) and return the report; with `write`, store each fit in its file (a
-    benchmark no ladder can be fitted to, or whose ladder is not used, is left unscored)."""
+def fit_benchmarks(
+    data_dir: Path,
+    ids: Sequence[str],
+    as_of: dt.date | None,
+    write: bool,
+    fit_round: int | None = None,
+) -> str:
+    """Fit each benchmark of `ids` on `data_dir` (each independently: the hand-set ladders and
+    the fitted ladders of lower rounds, as loaded before any fit, give its targets) and return
+    the report; with `write`, store each fit in its file (a benchmark no ladder can be fitted
+    to, or whose ladder is not used, is left unscored)."""
     dataset = load_dataset(data_dir)
     benchmarks = [_benchmark(dataset, bid) for bid in ids]  # every id known before any fit
     lines: list[str] = []
     before: dict[Path, str] = {}
     for benchmark in benchmarks:
         try:
-            fit: LadderFit | str = fit_one(dataset, benchmark, as_of)
+            fit: LadderFit | str = fit_one(dataset, benchmark, as_of, fit_round)
         except FitError as exc:
             fit = one_line(str(exc))
         lines += describe(fit) if isinstance(fit, LadderFit) else [f"{benchmark.id}: {fit}"]
@@ -46,17 +53,26 @@ def fit_benchmarks(data_dir: Path, ids: Sequence[str], as_of: dt.date | None, wr
     return "\n".join(lines) + "\n"
 
 
-def fit_one(dataset: Dataset, benchmark: BenchmarkRecord, as_of: dt.date | None) -> LadderFit:
-    """The benchmark's fit on the data of `as_of` (default: its stored fit's date, else the
-    newest date of its results), or `FitError` saying why there is none."""
+def fit_one(
+    dataset: Dataset,
+    benchmark: BenchmarkRecord,
+    as_of: dt.date | None,
+    fit_round: int | None = None,
+) -> LadderFit:
+    """The benchmark's fit of round `fit_round` on the data of `as_of` (defaults: its stored
+    fit's round and date, else round 1 and the newest date of its results), or `FitError`
+    saying why there is none."""
+    stored = benchmark.ladder_fit
     if as_of is None:
-        stored = benchmark.ladder_fit
         as_of = stored.as_of if stored is not None else newest_date(dataset, benchmark)
+    if fit_round is None:
+        fit_round = stored.round if stored is not None else 1
     if as_of is None:
         raise FitError("no ladder: no published model has a result on it (unscored)")
     try:
-        targets = fit_targets(dataset, benchmark, as_of)
-        return fit_ladder(benchmark, targets, as_of, dataset.methodology.parameters.interval_z)
+        targets = fit_targets(dataset, benchmark, as_of, fit_round)
+        z = dataset.methodology.parameters.interval_z
+        return fit_ladder(benchmark, targets, as_of, z, fit_round)
     except FitError as exc:
         raise FitError(f"no ladder: {exc} (unscored)") from None
 
@@ -67,7 +83,8 @@ def describe(fit: LadderFit) -> list[str]:
     points = ", ".join(f"{iq} {value:g}" for iq, value in zip(LADDER_IQS, fit.ladder, strict=True))
     verdict = "used" if fit.refused is None else f"not used: {fit.refused}"
     return [
-        f"{fit.benchmark}: {fit.method} fit on {fit.models} models, data as of {fit.as_of}",
+        f"{fit.benchmark}: {fit.method} fit on {fit.models} models, data as of {fit.as_of},"
+        f" round {fit.round}",
         f"  ladder (IQ raw): {points}",
         f"  parameters: {', '.join(f'{p:g}' for p in fit.parameters)}",
         f"  fitted IQ range {fit.fitted_iq[0]}-{fit.fitted_iq[1]}, residual sd"

@@ -39,6 +39,7 @@ def _line(benchmark: BenchmarkRecord, models: int) -> str:
     if fit is None:
         return f"{head} hand-set ladder, confidence {benchmark.confidence}"
     return (
-        f"{head} fitted ladder, {fit.method} on {fit.models} models as of {fit.as_of},"
+        f"{head} fitted ladder (round {fit.round}), {fit.method} on {fit.models} models as of"
+        f" {fit.as_of},"
         f" confidence {benchmark.confidence}, held-out coverage {fit.coverage:.1%}"
     )

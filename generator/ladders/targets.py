@@ -2,10 +2,11 @@
 benchmark and its leave-benchmark-out direct estimate of the benchmark's dimension.
 
 The estimates come from the scoring engine's own functions (`gather_results`,
-`build_population`) over the data as of the fit's date with the hand-set ladders only:
-never the benchmark's own ladder, never another fitted one, so a ladder never fits its own
-projections, the order of fitting does not matter and a refit of the same data gives the
-same ladder.
+`build_population`) over the data as of the fit's date with the ladders a fit of round `k`
+may use: the hand-set ones and the fitted ones of rounds below `k`. Never the benchmark's
+own ladder, never one of round `k` or above, so a ladder never fits its own projections,
+the order of fitting within a round does not matter and a refit of the same data with the
+same round gives the same ladder.
 """
 
 from __future__ import annotations
@@ -34,15 +35,18 @@ def newest_date(dataset: Dataset, benchmark: BenchmarkRecord) -> dt.date | None:
     return max(dates, default=None)
 
 
-def fit_targets(dataset: Dataset, benchmark: BenchmarkRecord, as_of: dt.date) -> list[Target]:
+def fit_targets(
+    dataset: Dataset, benchmark: BenchmarkRecord, as_of: dt.date, fit_round: int
+) -> list[Target]:
     """Every published model with a result on `benchmark` dated on or before `as_of` and a
-    direct estimate of its dimension from the hand-set ladders' results of that date, by id."""
+    direct estimate of its dimension from the results of that date on the ladders a fit of
+    round `fit_round` may use (`usable_ladders`), by id."""
     slug = benchmark.dimension
     if benchmark.category != "iq" or slug is None:
         raise ValueError(f"{benchmark.id} is not a benchmark of a scored dimension")
-    hand_set = tuple(b for b in dataset.benchmarks if b.ladder_fit is None and b.id != benchmark.id)
+    usable = usable_ladders(dataset, benchmark, fit_round)
     dated = tuple(_as_of(model, as_of) for model in dataset.models)
-    restricted = msgspec.structs.replace(dataset, benchmarks=hand_set, models=dated)
+    restricted = msgspec.structs.replace(dataset, benchmarks=usable, models=dated)
     _, found = gather_results(restricted)
     grouped = {m: r.grouped for m, r in found.items()}
     population = build_population(restricted, grouped)
@@ -54,6 +58,18 @@ def fit_targets(dataset: Dataset, benchmark: BenchmarkRecord, as_of: dt.date) ->
             others = len(grouped[model.id][slug])
             targets.append(Target(model=model.id, raw=raw, iq=iq, others=others))
     return targets
+
+
+def usable_ladders(
+    dataset: Dataset, benchmark: BenchmarkRecord, fit_round: int
+) -> tuple[BenchmarkRecord, ...]:
+    """The scored benchmarks whose ladders give a round-`fit_round` fit of `benchmark` its
+    targets: the hand-set ones and the fitted ones of a lower round, never `benchmark`."""
+    return tuple(
+        b
+        for b in dataset.benchmarks
+        if b.id != benchmark.id and (b.ladder_fit is None or b.ladder_fit.round < fit_round)
+    )
 
 
 def best_raw(benchmark: BenchmarkRecord, rows: Iterable[BenchmarkResultRecord]) -> float | None:

@@ -44,6 +44,7 @@ def fit_fields(fit: LadderFit) -> list[tuple[str, str]]:
         ("method", f'"{fit.method}"'),
         ("parameters", _floats(fit.parameters)),
         ("as_of", fit.as_of.isoformat()),
+        ("round", str(fit.round)),
         ("models", str(fit.models)),
         ("residual_sd", _float(fit.residual_sd)),
         ("check_models", str(check.models)),

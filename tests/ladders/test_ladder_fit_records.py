@@ -50,6 +50,13 @@ def test_a_good_fit_loads_with_its_benchmark(tmp_path: Path) -> None:
     otis = next(b for b in dataset.benchmarks if b.id == "otis-mock-aime")
     assert otis.ladder_fit is not None and otis.ladder_fit.coverage == 0.9
     assert otis.fitted_iq == [70, 130]
+    assert otis.ladder_fit.round == 1  # a file written before rounds: round 1
+
+
+def test_a_fit_states_its_round(tmp_path: Path) -> None:
+    data = with_fit(tmp_path, "as_of = 2026-01-15", "as_of = 2026-01-15\nround = 3")
+    otis = next(b for b in load_dataset(data).benchmarks if b.id == "otis-mock-aime")
+    assert otis.ladder_fit is not None and otis.ladder_fit.round == 3
 
 
 @pytest.mark.parametrize(
@@ -69,6 +76,7 @@ def test_a_good_fit_loads_with_its_benchmark(tmp_path: Path) -> None:
         ("fitted_iq = [70, 130]\n", "", "fitted_iq", "states its fitted IQ range"),
         ("residual_sd = 2.0", 'residual_sd = "wide"', "ladder_fit.residual_sd", "float"),
         ("models = 16", "models = 16\nmodel_ids = 3", "ladder_fit", "model_ids"),
+        ("as_of = 2026-01-15", "as_of = 2026-01-15\nround = 0", "ladder_fit.round", ">= 1"),
     ],
 )
 def test_a_bad_fit_field_is_one_line(
