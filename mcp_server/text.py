@@ -143,7 +143,8 @@ def model_detail(data: Json) -> str:
 
 
 def _measured(data: Json) -> str:
-    """` (provisional: 2 of 7 dimensions measured)` for a provisional composite."""
+    """` (provisional: 2 of N dimensions measured)` for a provisional composite (N: the
+    dimension count)."""
     coverage = data.get("iqCoverage")
     if not data.get("provisional") or coverage is None:
         return _provisional(data)

@@ -117,8 +117,9 @@ def stored_parameters(benchmark: BenchmarkRecord, curve: Curve) -> tuple[float, 
 
 
 def ladder_points(curve: Curve, rising: bool) -> tuple[float, ...]:
-    """The curve read at the seven ladder IQs, to six significant digits, strictly monotone
-    (a point that rounding made equal to the next is moved to the six-digit value before it)."""
+    """The curve read at the ladder's IQ points (`LADDER_IQS`), to six significant digits,
+    strictly monotone (a point that rounding made equal to the next is moved to the six-digit
+    value before it)."""
     values = curve.at(np.asarray(LADDER_IQS, dtype=np.float64))
     sign = 1.0 if rising else -1.0
     points = [six(sign * float(v)) for v in values]
