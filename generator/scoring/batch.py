@@ -374,9 +374,13 @@ def posterior_estimates(
     evidence = ((seen.covered > 0) | prior.evidence).tolist()
     visible = ((seen.covered > 0) | prior.evidence | shown).tolist()
     value = clamp(mean)
-    low, high = clamp(value - z * sd), clamp(value + z * sd)
-    data_mean = (ordered_sum(seen.values, seen.mask) / np.maximum(seen.covered, 1)).tolist()
-    values, sds, lows, highs = value.tolist(), sd.tolist(), low.tolist(), high.tolist()
+    values, sds = value.tolist(), sd.tolist()
+    lows: list[float] = []  # the 95% range and the data mean: only a model's own documents
+    highs: list[float] = []
+    data_mean: list[float] = []
+    if detail:
+        lows, highs = clamp(value - z * sd).tolist(), clamp(value + z * sd).tolist()
+        data_mean = (ordered_sum(seen.values, seen.mask) / np.maximum(seen.covered, 1)).tolist()
     means, prior_sds, exists = prior.mean.tolist(), prior.sd.tolist(), prior.exists.tolist()
     covers = seen.covered.tolist()
     estimates = []
