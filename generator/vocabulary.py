@@ -21,7 +21,7 @@ class Dimension:
 
     slug: str  # the contract's key (`dimensions` maps, `<slug>-iq` rankings)
     name: str  # its label in every text
-    short: str  # a column heading or a chart's axis label
+    short: str  # a narrow heading or axis label: `name` cut short (one name per dimension)
 
     @property
     def number(self) -> str:
@@ -33,7 +33,7 @@ DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("abstract-reasoning", "Abstract reasoning", "Abstract"),
     Dimension("mathematical-reasoning", "Mathematical reasoning", "Math"),
     Dimension("academic-reasoning", "Academic reasoning", "Academic"),
-    Dimension("programmatic-reasoning", "Programmatic reasoning", "Coding"),
+    Dimension("programmatic-reasoning", "Programmatic reasoning", "Programmatic"),
     Dimension("computer-use", "Computer use", "Computer use"),
     Dimension("reliability", "Reliability", "Reliability"),
     Dimension("knowledge-work", "Knowledge work", "Knowledge work"),

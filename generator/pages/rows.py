@@ -24,8 +24,9 @@ from generator.api.contract import HISTORY_SNAPSHOT
 from generator.pages.axes import format_value
 from generator.pages.formats import dash, escape, fixed, signed, whole
 from generator.pages.links import MEMO_LIMIT, Linker
+from generator.pages.svg import num
 from generator.pages.views import format_cost
-from generator.vocabulary import DIMENSION_COUNT
+from generator.vocabulary import DIMENSION_COUNT, IQ_MAX, IQ_MIN
 
 IMPUTED_MARK = (
     '<span class="mark" aria-hidden="true">i</span><span class="visually-hidden"> (imputed)</span>'
@@ -371,10 +372,32 @@ def _rank_cell(model: Any) -> str:
     return f'{escape(rank)} <span class="sub band">band {low}–{high}</span>'
 
 
+def range_bar(iq: Any, low: Any, high: Any) -> str:
+    """A composite's 95% range as a small inline bar on the fixed IQ scale (70 to 160, so
+    rows compare by eye): the range a light band, the estimate a dark tick. Drawn with SVG
+    attributes only (no `style`: the pages' Content-Security-Policy), hidden from screen
+    readers, which read the numbers beside it; nothing without all three numbers."""
+    if not all(isinstance(v, numbers.Real) for v in (iq, low, high)):
+        return ""
+    span = IQ_MAX - IQ_MIN
+
+    def at(value: Any) -> float:
+        return min(max(float(value) - IQ_MIN, 0.0), float(span))
+
+    left, estimate = at(low), at(iq)
+    return (
+        f'<svg class="rbar" viewBox="0 0 {span} 6" preserveAspectRatio="none" '
+        f'aria-hidden="true" focusable="false"><rect class="r" x="{num(left)}" '
+        f'width="{num(at(high) - left)}" height="6"/><rect class="e" '
+        f'x="{num(min(max(estimate - 0.75, 0), span - 1.5))}" width="1.5" height="6"/></svg>'
+    )
+
+
 def _iq_cell(model: Any, imputed: Any) -> str:
     text = f'<span class="strong">{escape(dash(model.iq))}</span>'
     if model.iq_low95 is not None:
         text += f' <span class="sub">{whole(model.iq_low95)}–{whole(model.iq_high95)}</span>'
+        text += range_bar(model.iq, model.iq_low95, model.iq_high95)
     if model.provisional is True:  # what it rests on is read aloud, and shown on hover
         measured = escape(DIMENSION_COUNT - imputed)
         rests = f"{measured} of {DIMENSION_COUNT} dimensions measured"

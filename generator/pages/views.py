@@ -174,6 +174,7 @@ class CompareView:
 
     options: list[tuple[str, str]]
     dimensions: list[tuple[str, str]]  # (slug, name) in dimension order
+    names: list[list[str]]  # [id, name, alias...] of each model: what an address may name
 
 
 def compare_view(docs: SiteDocuments, landing: LandingView | None = None) -> CompareView:
@@ -182,6 +183,7 @@ def compare_view(docs: SiteDocuments, landing: LandingView | None = None) -> Com
     return CompareView(
         options=[(r.model.id, r.model.name) for r in landing.rows],
         dimensions=[(d.slug, d.name) for d in DIMENSIONS],
+        names=[[r.model.id, *(n for n in r.names if n != r.model.id)] for r in landing.rows],
     )
 
 

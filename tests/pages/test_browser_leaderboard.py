@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from support.browser import (
@@ -276,6 +276,107 @@ def test_at_most_four_models_can_be_picked(browser: Any, served: Served) -> None
             press(page, f"input.pick >> nth={i}", "Space")
         assert boxes.nth(4).is_disabled() and not boxes.nth(3).is_disabled()
         assert "Four is the most" in page.locator("#compare-hint").inner_text()
+    finally:
+        page.close()
+
+
+# --- after typing, the pointer lands; Back and Forward walk the views ------------------------
+
+
+def search(page: Any, text: str) -> None:
+    page.click("#f-q")
+    page.keyboard.type(text)
+
+
+def test_a_search_then_one_click_opens_the_model(
+    browser: Any, served: Served, api_models: list[Model]
+) -> None:
+    """The click leaves the search box (its `change`), which used to re-append every row
+    between mousedown and click: the click was lost and the address stayed `/?q=...`."""
+    target = api_models[3]
+    page, seen = visit(browser, served.base_url + "/")
+    try:
+        search(page, target.name)
+        with page.expect_navigation(timeout=5000):
+            page.locator(f"tr[data-id='{target.id}'] th a").click()
+        assert urlsplit(page.url).path == f"/models/{target.id}/"
+        assert seen.console_errors == []
+    finally:
+        page.close()
+
+
+def test_a_search_then_one_tick_selects_the_model(
+    browser: Any, served: Served, api_models: list[Model]
+) -> None:
+    target = api_models[2]
+    page, _ = visit(browser, served.base_url + "/")
+    try:
+        search(page, target.name)
+        page.locator(f"input.pick[value='{target.id}']").click()
+        assert page.locator(f"input.pick[value='{target.id}']").is_checked()
+        assert page.locator("#compare-link").inner_text() == "Compare 1 selected"
+        assert parse_qs(urlsplit(page.url).query)["compare"] == [target.id]
+    finally:
+        page.close()
+
+
+def test_back_and_forward_walk_the_filter_and_sort_changes(
+    browser: Any, served: Served, api_models: list[Model]
+) -> None:
+    provider = api_models[0].provider
+    everyone = [m.id for m in api_models]
+    by_provider = [m.id for m in api_models if m.provider == provider]
+    page, _ = visit(browser, served.base_url + "/")
+    try:
+        start = page.evaluate("history.length")
+        page.select_option("#f-provider", provider)
+        assert visible_ids(page) == by_provider
+        press(page, "th[data-key=cost] button", "Enter")
+        by_cost = visible_ids(page)
+        assert by_cost != by_provider and sorted(by_cost) == sorted(by_provider)
+        search(page, "zz")  # five keys, one entry
+        page.keyboard.type("zzz")
+        assert visible_ids(page) == [] and "q=zzzzz" in page.url
+        assert page.evaluate("history.length") == start + 3
+        page.go_back()  # the search undone
+        assert visible_ids(page) == by_cost and page.locator("#f-q").input_value() == ""
+        page.go_back()  # the sort undone
+        assert visible_ids(page) == by_provider
+        assert page.locator("th[data-key=rank]").get_attribute("aria-sort") == "ascending"
+        page.go_back()  # the filter undone: the page is still the leaderboard
+        assert visible_ids(page) == everyone and urlsplit(page.url).query == ""
+        assert page.locator("#f-provider").input_value() == ""
+        page.go_forward()
+        assert visible_ids(page) == by_provider
+        assert page.locator("#f-provider").input_value() == provider
+    finally:
+        page.close()
+
+
+def test_compare_takes_names_and_aliases_and_says_what_it_skipped(
+    browser: Any, served: Served, api_models: list[Model]
+) -> None:
+    """A display name and an alias find their models; a junk id is skipped with a note, and
+    a fifth model is left out with a note, not silently."""
+    ranked = [m for m in api_models if m.rank is not None]
+    named = ranked[1]
+    aliased = next(m for m in ranked if any(a not in (m.name, m.id) for a in m.names))
+    alias = next(a for a in aliased.names if a not in (aliased.name, aliased.id))
+    rest = [m for m in ranked if m not in (named, aliased)][:3]
+    asked = [named.name, alias, "no-such-model", ",".join(m.id for m in rest)]
+    query = urlencode([("m", value) for value in asked])
+    page, seen = visit(browser, f"{served.base_url}/compare/?{query}")
+    try:
+        page.wait_for_selector("#compare-table")
+        shown = [named, aliased, *rest[:2]]
+        heads = page.locator("#compare-table thead th").all_inner_texts()
+        assert heads == ["Model", *(m.name for m in shown)]
+        note = page.locator("#compare-note").inner_text()
+        assert "not a published model: no-such-model." in note
+        assert f"left out {rest[2].id}." in note
+        selects = [page.locator(f"#compare-{i}").input_value() for i in range(1, 5)]
+        assert selects == [m.id for m in shown]
+        assert seen.console_errors == [] and seen.failed == []
     finally:
         page.close()
 

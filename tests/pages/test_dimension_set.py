@@ -17,6 +17,8 @@ from pathlib import Path
 
 from support.paths import REPO, SHIPPED_DATA
 
+from generator.vocabulary import DIMENSIONS
+
 OLD, NEW = "Mathematical reasoning", "Quantitative thinking"
 DECLARED = 'Dimension("mathematical-reasoning", "Mathematical reasoning", "Math")'
 
@@ -97,6 +99,14 @@ def test_a_renamed_label_reaches_pages_mcp_and_explain(tmp_path: Path) -> None:
     assert NEW in found["instructions"]
     assert OLD not in json.dumps(found)
     assert f"{NEW} (mathematical-reasoning): " in found["explain"]
+
+
+def test_a_short_label_is_its_name_cut_short() -> None:
+    """One name per dimension: a narrow heading shows the name cut short ("Math"), never
+    another word for it (the leaderboard once headed Programmatic reasoning "Coding",
+    which is also a domain's name)."""
+    for d in DIMENSIONS:
+        assert d.name.startswith(d.short), d
 
 
 # What spells the dimension count out: the word, and the count as a total or a denominator

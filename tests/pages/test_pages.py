@@ -416,3 +416,17 @@ def test_model_and_dimension_ranking_pages_mark_imputed_values(pages: dict[str, 
     ranking = page(pages, "rankings/reliability-iq/index.html")  # the legend, then one per mark
     assert len(mark.findall(ranking)) == ranking.count('class="badge imputed"') + 1
     assert mark.findall(page(pages, "rankings/composite-iq/index.html")) == []
+
+
+def test_each_dimension_goes_by_one_name(pages: dict[str, bytes]) -> None:
+    """The leaderboard's narrow headers show a short label, with the full name for screen
+    readers (visually hidden) and on hover (title), and sort under the full name."""
+    from generator.vocabulary import DIMENSIONS
+
+    html = page(pages, "index.html")
+    for d in DIMENSIONS:
+        assert f'data-label="{d.name}"' in html
+        if d.short != d.name:
+            shown = f'<span aria-hidden="true" title="{d.name}">{d.short}</span>'
+            assert f'{shown}<span class="visually-hidden">{d.name}</span>' in html
+    assert ">Coding<" not in html

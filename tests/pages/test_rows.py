@@ -422,7 +422,7 @@ def test_leaderboard_rows_print_what_the_loop_printed(leaders: list[LeaderRow], 
 <td class="num col-group" data-v="{{ row.group or '' }}">{{ row.group or "–" }}</td>
 <th scope="row" class="name" data-s="{{ model.name }}">{{ link.anchor(model.name, model.url) }} <span class="sub provider-sub">{{ model.provider }}</span></th>
 <td class="col-provider">{{ model.provider }}</td>
-<td class="num" data-v="{{ model.iq if model.iq is not none else '' }}"><span class="strong">{{ model.iq|dash }}</span>{% if model.iq_low95 is not none %} <span class="sub">{{ model.iq_low95|whole }}–{{ model.iq_high95|whole }}</span>{% endif %}{% if model.provisional %} <span class="sub prov" title="Rests on {{ 7 - row.imputed }} of 7 dimensions measured">provisional<span class="visually-hidden">: {{ 7 - row.imputed }} of 7 dimensions measured</span></span>{% endif %}{% if row.imputed %} <span class="sub imp-count">{{ row.imputed }} of 7 imputed</span>{% endif %}</td>
+<td class="num" data-v="{{ model.iq if model.iq is not none else '' }}"><span class="strong">{{ model.iq|dash }}</span>{% if model.iq_low95 is not none %} <span class="sub">{{ model.iq_low95|whole }}–{{ model.iq_high95|whole }}</span>{{ range_bar(model.iq, model.iq_low95, model.iq_high95)|safe }}{% endif %}{% if model.provisional %} <span class="sub prov" title="Rests on {{ 7 - row.imputed }} of 7 dimensions measured">provisional<span class="visually-hidden">: {{ 7 - row.imputed }} of 7 dimensions measured</span></span>{% endif %}{% if row.imputed %} <span class="sub imp-count">{{ row.imputed }} of 7 imputed</span>{% endif %}</td>
 {% for cell in row.cells %}
 <td class="num dim" data-v="{{ cell.iq if cell.iq is not none else '' }}">{% if cell.imputed %}<span class="imp">{{ cell.iq }}{{ imputed_mark }}</span>{% else %}{{ cell.iq|dash }}{% endif %}</td>
 {% endfor %}
@@ -432,7 +432,21 @@ def test_leaderboard_rows_print_what_the_loop_printed(leaders: list[LeaderRow], 
 {% endfor %}
 </tbody>"""  # noqa: E501
     made = "<tbody>\n{{ rows|leaderboard_rows(link) }}</tbody>"
-    _same(reference, made, page, rows=leaders, ranges_statement=None)
+    _same(reference, made, page, rows=leaders, ranges_statement=None, range_bar=rows.range_bar)
+
+
+def test_the_range_bar_draws_the_range_and_the_estimate_on_the_iq_scale() -> None:
+    # viewBox 0-90 is IQ 70-160: range 112.4-131.6 -> x 42.4, width 19.2; estimate 122 -> a
+    # 1.5 wide tick centred on 52 -> x 51.25, printed to one decimal as 51.2
+    bar = rows.range_bar(122, 112.4, 131.6)
+    assert '<rect class="r" x="42.4" width="19.2" height="6"/>' in bar
+    assert '<rect class="e" x="51.2" width="1.5" height="6"/>' in bar
+    assert 'aria-hidden="true"' in bar and "style" not in bar
+    # clamped to the scale: 60-175 draws 0-90, an estimate at 165 sits at the right edge
+    # (90 - 1.5 = 88.5)
+    bar = rows.range_bar(165, 60, 175)
+    assert 'x="0" width="90"' in bar and 'class="e" x="88.5"' in bar
+    assert rows.range_bar(None, 100, 110) == rows.range_bar(100, 90, None) == ""
 
 
 STANDINGS = st.lists(

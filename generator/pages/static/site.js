@@ -22,12 +22,21 @@
     return node;
   }
 
+  /* Set a node's text only when it differs (a live region reads only news). */
+  function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
+
   /* Lower case, letters and digits only: "GPT 5" finds "gpt-5". */
   function folded(text) { return text.toLowerCase().replace(/[^a-z0-9]/g, ""); }
 
-  function setQuery(query) {
+  /* Save a view in the address: a new history entry (Back undoes it), or the current one
+     rewritten (`replace`: each key typed into a field after its first). Nothing when the
+     address already says it. */
+  function setQuery(query, replace) {
     var text = query.toString();
-    history.replaceState(null, "", text ? "?" + text : location.pathname);
+    if (("?" + text) === location.search || (!text && !location.search)) return;
+    var url = text ? "?" + text : location.pathname;
+    if (replace) history.replaceState(null, "", url);
+    else history.pushState(null, "", url);
   }
 
   /* ---- the leaderboard ------------------------------------------------------------------ */
@@ -59,18 +68,36 @@
       self.expand(more, more.getAttribute("aria-expanded") !== "true");
     });
     this.form.hidden = false;
-    this.form.addEventListener("input", function () { self.update(true); });
-    this.form.addEventListener("change", function () { self.update(true); });
+    // Typing: the first key of a run in one field adds a history entry, the next ones
+    // rewrite it; a choice (select, date, reset, sort) adds one. `change` after typing
+    // (leaving the field) finds the view already shown and changes nothing, so the click
+    // that moved the focus lands on the row it was aimed at.
+    this.typing = null;
+    this.form.addEventListener("input", function (event) {
+      var field = event.target;
+      var replace = self.typing === field;
+      self.typing = field.type === "search" ? field : null;
+      self.update(replace ? "replace" : "push");
+    });
+    this.form.addEventListener("change", function () { self.update("push"); });
     this.form.addEventListener("submit", function (event) { event.preventDefault(); });
     this.form.addEventListener("reset", function () {
       self.sort = "rank";
       self.dir = "asc";
-      setTimeout(function () { self.update(true); }, 0);  // after the fields are reset
+      self.typing = null;
+      setTimeout(function () { self.update("push"); }, 0);  // after the fields are reset
     });
     this.link.addEventListener("click", function (event) {
       if (self.picked.length < 2) event.preventDefault();
     });
-    this.update(false);
+    window.addEventListener("popstate", function () {  // Back and Forward: the entry's view
+      var picked = self.picked;
+      self.restore(new URLSearchParams(location.search));
+      self.picked = picked;  // ticks are a selection, not a view: Back keeps them
+      self.typing = null;
+      self.update("replace");
+    });
+    this.update(null);
   };
 
   /* Show or fold the filters besides the search box (folded only on a phone, by CSS). */
@@ -90,7 +117,8 @@
       var key = th.dataset.key;
       if (self.sort === key) self.dir = self.dir === "asc" ? "desc" : "asc";
       else { self.sort = key; self.dir = th.dataset.dir || "asc"; }
-      self.update(true);
+      self.typing = null;
+      self.update("push");
     });
   };
 
@@ -105,7 +133,7 @@
       var at = self.picked.indexOf(box.value);
       if (box.checked && at < 0) self.picked.push(box.value);
       if (!box.checked && at >= 0) self.picked.splice(at, 1);
-      self.update(true);
+      self.update("replace");
     });
   };
 
@@ -118,13 +146,12 @@
       if (field.value !== value) field.value = "";  // not one of a select's options
     });
     var key = query.get("sort");
-    if (key && this.heads.some(function (th) { return th.dataset.key === key; })) {
-      this.sort = key;
-      this.dir = query.get("dir") === "desc" ? "desc" : "asc";
-    }
-    var known = this.rows.map(function (row) { return row.dataset.id; });
+    var known = this.heads.some(function (th) { return th.dataset.key === key; });
+    this.sort = key && known ? key : "rank";
+    this.dir = key && known && query.get("dir") === "desc" ? "desc" : "asc";
+    var ids = this.rows.map(function (row) { return row.dataset.id; });
     this.picked = (query.get("compare") || "").split(",").filter(function (id, i, all) {
-      return known.indexOf(id) >= 0 && all.indexOf(id) === i;
+      return ids.indexOf(id) >= 0 && all.indexOf(id) === i;
     }).slice(0, MAX_COMPARED);
   };
 
@@ -182,29 +209,35 @@
     });
   };
 
+  /* Show the view the fields, sort and picks say; `save`: "push" or "replace" the address
+     (null: leave it). Only what changed is touched: a row is moved only when the order
+     changed and hidden only when it was shown, so nothing moves under the pointer. */
   Leaderboard.prototype.update = function (save) {
     var self = this;
     var f = this.filters();
     var shown = 0;
-    this.ordered().forEach(function (row) {
+    var order = this.ordered();
+    var moved = order.some(function (row, i) { return self.body.rows[i] !== row; });
+    order.forEach(function (row) {
       var visible = self.shows(row, f);
-      row.hidden = !visible;
+      if (row.hidden === visible) row.hidden = !visible;
       shown += visible ? 1 : 0;
-      self.body.appendChild(row);
+      if (moved) self.body.appendChild(row);
     });
     var label = "";
     this.heads.forEach(function (th) {
       if (th.dataset.key === self.sort) {
         th.setAttribute("aria-sort", self.dir === "asc" ? "ascending" : "descending");
-        label = th.querySelector("button").textContent.trim();
+        label = th.dataset.label || th.querySelector("button").textContent.trim();
       } else th.removeAttribute("aria-sort");
     });
     // groups are runs of the rank order: shaded only while the table is in it
     this.table.classList.toggle("resorted", this.sort !== "rank" || this.dir !== "asc");
     this.updatePicks();
-    this.status.textContent = "Showing " + shown + " of " + this.rows.length + " models, sorted by " +
+    var status = "Showing " + shown + " of " + this.rows.length + " models, sorted by " +
       label + (this.dir === "asc" ? ", ascending." : ", descending.");
-    if (save) setQuery(this.query(f));
+    setText(this.status, status);
+    if (save) setQuery(this.query(f), save === "replace");
   };
 
   Leaderboard.prototype.updatePicks = function () {
@@ -212,8 +245,9 @@
     var full = picked.length >= MAX_COMPARED;
     this.rows.forEach(function (row) {
       var box = row.querySelector("input.pick");
-      box.checked = picked.indexOf(box.value) >= 0;
-      box.disabled = full && !box.checked;
+      var checked = picked.indexOf(box.value) >= 0;
+      if (box.checked !== checked) box.checked = checked;
+      if (box.disabled !== (full && !checked)) box.disabled = full && !checked;
     });
     var query = new URLSearchParams();
     picked.forEach(function (id) { query.append("m", id); });
@@ -224,9 +258,9 @@
       this.link.setAttribute("href", this.compareUrl);
       this.link.setAttribute("aria-disabled", "true");
     }
-    this.link.textContent = "Compare " + picked.length + " selected";
-    byId("compare-hint").textContent = full ? "Four is the most to compare." :
-      "Tick 2 to 4 models to compare them.";
+    setText(this.link, "Compare " + picked.length + " selected");
+    setText(byId("compare-hint"), full ? "Four is the most to compare." :
+      "Tick 2 to 4 models to compare them.");
   };
 
   Leaderboard.prototype.query = function (f) {
@@ -352,6 +386,34 @@
     return list;
   }
 
+  /* The models the address asks for (`m`, repeated or comma-separated), each by id, name or
+     alias (case and punctuation ignored); what names no published model is `junk`, what
+     comes after the fourth model is `dropped`. `models`: [id, name, alias...] each. */
+  function comparedIds(models) {
+    function find(value) {
+      var key = folded(value);
+      var exact = models.filter(function (m) { return m.indexOf(value) >= 0; })[0];
+      var loose = models.filter(function (m) {
+        return key && m.some(function (n) { return folded(n) === key; });
+      })[0];
+      return (exact || loose || [null])[0];
+    }
+    var out = { ids: [], junk: [], dropped: [] };
+    new URLSearchParams(location.search).getAll("m").forEach(function (value) {
+      var whole = find(value.trim());  // a name may hold a comma
+      var parts = whole ? [value] : value.split(",");
+      parts.forEach(function (part) {
+        part = part.trim();
+        var id = part && find(part);
+        if (!part || out.ids.indexOf(id) >= 0) return;
+        if (!id) out.junk.push(part);
+        else if (out.ids.length < MAX_COMPARED) out.ids.push(id);
+        else out.dropped.push(part);
+      });
+    });
+    return out;
+  }
+
   function compareView(root) {
     var form = byId("compare-form");
     var out = byId("compare-result");
@@ -359,15 +421,21 @@
     var api = root.dataset.api;
     var site = root.dataset.site;
     var names = JSON.parse(byId("compare-dimensions").textContent);
-    var ids = [];
-    new URLSearchParams(location.search).getAll("m").forEach(function (value) {
-      value.split(",").forEach(function (id) {
-        if (id && ids.indexOf(id) < 0 && ids.length < MAX_COMPARED) ids.push(id);
-      });
-    });
+    var picked = comparedIds(JSON.parse(byId("compare-names").textContent));
+    var ids = picked.ids;
     Array.prototype.forEach.call(form.querySelectorAll("select"), function (select, i) {
       select.value = ids[i] || "";
     });
+    var notes = [];
+    if (picked.junk.length) {
+      notes.push("Skipped, not a published model: " + picked.junk.join(", ") + ".");
+    }
+    if (picked.dropped.length) {
+      notes.push("Four is the most to compare: left out " + picked.dropped.join(", ") + ".");
+    }
+    var note = byId("compare-note");
+    note.textContent = notes.join(" ");
+    note.hidden = !notes.length;
     if (ids.length < 2) {
       status.textContent = "Choose 2 to 4 models and press Compare.";
       return;
