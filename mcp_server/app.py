@@ -124,7 +124,7 @@ def create_app(
     app = Starlette(
         routes=[
             *_mcp_routes(mcp_app, store if fast_path else None),
-            Route("/healthz", healthz, methods=["GET", "HEAD"]),
+            *(Route(path, healthz, methods=["GET", "HEAD"]) for path in ("/healthz", "/healthz/")),
         ],
         middleware=[
             Middleware(
@@ -146,6 +146,9 @@ def create_app(
         ],
         lifespan=lifespan,
     )
+    # No slash redirect: Starlette's is an absolute URL built from the request's `Host`, so
+    # `/healthz/` (or any path with a slash added) sent a client wherever `Host` named.
+    app.router.redirect_slashes = False
     app.state.store = store
     app.state.server = server
     return app

@@ -35,7 +35,7 @@ from pydantic import Field
 from generator.api.mcp_tools import MAX_TEXT, MCP_TOOLS, ToolArgument, ToolDeclaration
 from generator.vocabulary import DIMENSION_COUNT_WORD, DIMENSION_LIST
 from mcp_server import tools
-from mcp_server.arguments import ArgumentError, check_arguments
+from mcp_server.arguments import ArgumentError, check_arguments, echo
 from mcp_server.resources import register_resources
 from mcp_server.results import output_schema
 from mcp_server.site import SnapshotStore
@@ -165,12 +165,26 @@ def build_tools(store: SnapshotStore) -> list[Tool]:
     return [_tool(declaration, store) for declaration in MCP_TOOLS]
 
 
+TOOL_NAMES = frozenset(declaration.name for declaration in MCP_TOOLS)
+
+
 class SidecarServer(MCPServer[Any]):
     """The SDK's server, with an unknown prompt refused like an unknown resource.
 
     The sidecar declares no prompts; the SDK answered `prompts/get` of any name with error
-    code 0 (not a JSON-RPC code) and logged the traceback of its own ValueError.
+    code 0 (not a JSON-RPC code) and logged the traceback of its own ValueError. An unknown
+    tool's name is quoted cut short (the SDK's error quoted all of it).
     """
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        context: Context[Any, Any] | None = None,
+    ) -> CallToolResult | InputRequiredResult:
+        if name not in TOOL_NAMES:  # the SDK's answer quoted the whole name, whatever its size
+            raise ToolError(f"Unknown tool {echo(name)}: tools/list names every tool")
+        return await super().call_tool(name, arguments, context)
 
     async def get_prompt(
         self,

@@ -602,3 +602,27 @@ def test_open_watch_sees_a_read_outside_the_site(sidecar: Sidecar) -> None:
     with WATCH.watching() as opened:
         secret.read_bytes()
     assert [path for path in opened if not _inside_site(sidecar.site_dir, path)] == [str(secret)]
+
+
+@pytest.mark.parametrize(
+    ("method", "params"),
+    [
+        ("resources/read", {"uri": "modelscores://api/v1/models/" + "z" * 40_000}),  # 80 kB once
+        ("resources/read", {"uri": "modelscores://" + "z" * 40_000}),
+        ("resources/read", {"uri": "x" * 40_000}),
+        ("tools/call", {"name": "x" * 40_000, "arguments": {}}),  # 40 kB once
+        ("prompts/get", {"name": "x" * 40_000}),
+        ("x" * 40_000, {}),
+    ],
+)
+def test_every_error_is_cut_short_whatever_its_size(
+    sidecar: Sidecar, method: str, params: dict[str, Any]
+) -> None:
+    """An unknown id of 40,000 characters was quoted twice in full (an 80 kB answer); an
+    unknown tool's name once. Every error or tool error is a few hundred bytes."""
+    with no_server_failures(sidecar):
+        response = sidecar.rpc(method, params)
+        message = assert_sane(sidecar, response)
+    assert message is not None
+    assert "error" in message or message["result"]["isError"] is True, message
+    assert len(response.content) < 600, (method, len(response.content))

@@ -358,3 +358,17 @@ def test_modelscores_mcp_command_serves_the_site(site_dir: Path) -> None:
         process.wait(timeout=10)
         if process.stdout:
             process.stdout.close()
+
+
+@pytest.mark.parametrize("path", ["/healthz/", "/api/mcp/", "/nope/", "/healthz//", "/api/mcp//"])
+def test_no_path_redirects_to_the_requests_host(site_dir: Path, path: str) -> None:
+    """Starlette's slash redirect named the request's `Host` (`/healthz/` answered 307 to
+    `http://evil.example/healthz`): a path answers itself or 404/405, never a redirect."""
+    app = create_app(site_dir, ["*"], ["*"])
+    with TestClient(app, base_url="http://evil.example", follow_redirects=False) as client:
+        for method in ("GET", "HEAD", "POST"):
+            response = client.request(method, path, json=INITIALIZE if method == "POST" else None)
+            assert not 300 <= response.status_code < 400, (method, path, response.headers)
+            assert "location" not in response.headers
+        if path == "/healthz/":
+            assert client.get(path).json()["status"] == "ok"
