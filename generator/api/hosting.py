@@ -95,7 +95,25 @@ CARD_HEADERS: tuple[tuple[str, str], ...] = (
     ("Cache-Control", API_CACHE_CONTROL),
     ("Content-Type", JSON_TYPE),
 )
-SITE_HEADERS: tuple[tuple[str, str], ...] = (("X-Content-Type-Options", "nosniff"),)
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'none'",
+        "script-src 'self'",  # site.js only: no inline script, no eval
+        "style-src 'self'",  # site.css only: no inline style
+        "img-src 'self' data:",  # the icon is a data: URL
+        "connect-src 'self'",  # the compare view fetches the API
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",  # no page is framed by another site (clickjacking)
+    )
+)
+"""What a page may load: its own site's scripts, styles, images and API, nothing inline,
+never framed (docs/DECISIONS.md; tests/pages/test_browser_csp.py loads every page type)."""
+SITE_HEADERS: tuple[tuple[str, str], ...] = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("X-Frame-Options", "DENY"),  # frame-ancestors for browsers that predate it
+)
 HOSTING_FILES = ("_headers", "_redirects")
 
 
@@ -125,7 +143,7 @@ def header_rules(
 ) -> tuple[HeaderRule, ...]:
     """The header rules: each model alias's canonical `Link`; JSON, CORS and caching on the
     API; CSV, CORS and caching on the downloads; the feed and llms.txt alike with their
-    types; nosniff on everything."""
+    types; nosniff, the content security policy and no framing on everything."""
     return (
         *canonical_links(model_aliases or {}),
         HeaderRule(f"{ALIAS_PREFIX}/*", API_HEADERS),

@@ -14,6 +14,9 @@ fetched once. What the URL returns becomes the file as follows:
   literal (backquoted text) assigned to that name.
 
 Every download is bounded in bytes (the records' `max_bytes`) and time, over http(s) only.
+An archive is listed before anything is unpacked: its member count, each taken member's
+declared size and their total are checked first, then each member is streamed to its file
+in chunks (peak memory: the download and a chunk, whatever the archive unpacks to).
 Any problem (an HTTP error, a refused connection, a body cut short, a missing member) stops
 the run with one line naming the source, the file and the URL, and the raw folder is not
 made: files are written to a sibling folder that is renamed into place only when all of
@@ -34,7 +37,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import zipfile
-from collections.abc import Callable, Iterator
+import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.client import HTTPException, HTTPResponse
 from pathlib import Path, PurePosixPath
@@ -46,7 +50,8 @@ from generator.input.records import SourceFileRecord, SourceRecord
 CONNECT_TIMEOUT = 30.0  # seconds without a byte from the server
 DOWNLOAD_TIMEOUT = 300.0  # seconds for one whole download
 ARCHIVE_LIMIT = 64 * 1024 * 1024  # bytes of one download shared by several files
-MAX_MEMBERS = 20_000  # files taken from one archive folder
+UNPACKED_LIMIT = 256 * 1024 * 1024  # bytes an archive may unpack to, by its headers
+MAX_MEMBERS = 20_000  # members of one archive, and files taken from it
 CHUNK = 64 * 1024
 
 Fetch = Callable[[str, int], bytes]
@@ -160,112 +165,194 @@ def _by_url(wanted: list[Wanted]) -> dict[str, list[Wanted]]:
 
 
 def _place(item: Wanted, body: bytes, staging: Path) -> None:
-    """Write what `body` holds for `item` under `staging`."""
+    """Write what `body` holds for `item` under `staging`: every member's declared size, the
+    members' count and their total checked before a byte is unpacked, then each streamed to
+    its file in chunks, stopping at its limit (a header may lie)."""
     fragment = urllib.parse.unquote(urllib.parse.urldefrag(fetched(item)).fragment)
     target = staging / _relative(item.file.path, item.label)
+    limit = item.file.max_bytes
     try:
-        files = dict(_unpack(body, fragment, PurePosixPath(item.file.path).name))
+        archive = _archive(body)
+        if archive is None:
+            data = _template_literal(body, fragment) if fragment else body
+            if len(data) > limit:
+                raise DownloadError(f"file: over the limit of {limit} bytes")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+            return
+        chosen = _from_archive(archive.members, fragment, PurePosixPath(item.file.path).name)
+        _check_sizes(chosen, limit)
+        paths = {
+            member.name: target / _relative(relative, item.label) if relative else target
+            for member, relative in chosen
+        }
+        archive.copy(paths, limit)
     except DownloadError as exc:
         raise DownloadError(f"{item.label}: {fetched(item)}: {exc}") from None
-    for relative, data in files.items():
-        if len(data) > item.file.max_bytes:
-            raise DownloadError(
-                f"{item.label}: {fetched(item)}: {relative or 'file'}: over the limit of"
-                f" {item.file.max_bytes} bytes"
-            )
-        path = target / _relative(relative, item.label) if relative else target
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
 
 
 def _relative(path: str, label: str) -> Path:
     parts = PurePosixPath(path).parts
     if not parts or PurePosixPath(path).is_absolute() or any(p in ("", ".", "..") for p in parts):
-        raise DownloadError(f"{label}: {path!r}: not a plain relative path")
+        raise DownloadError(f"{label}: {printable(path)}: not a plain relative path")
     return Path(*parts)
 
 
-def _unpack(body: bytes, fragment: str, name: str) -> Iterator[tuple[str, bytes]]:
-    """(path below the record's path, '' for the record's own file; bytes)."""
+def printable(text: str, limit: int = 120) -> str:
+    """An upstream name (an archive member's) quoted for a one-line message: controls and
+    line breaks escaped, cut to `limit` characters."""
+    cut = text if len(text) <= limit else text[:limit] + "..."
+    return ascii(cut)
+
+
+@dataclass(frozen=True)
+class Member:
+    """One regular file of an archive: its path and the size its header declares."""
+
+    name: str
+    size: int
+
+
+class Archive:
+    """A zip or gzipped tar archive's regular files, listed without unpacking any."""
+
+    def __init__(self, body: bytes, members: list[Member], kind: str) -> None:
+        self.body = body
+        self.members = members
+        self.kind = kind
+
+    def copy(self, paths: dict[str, Path], limit: int) -> None:
+        """Stream each member named in `paths` to its path, at most `limit` bytes each."""
+        try:
+            if self.kind == "zip":
+                with zipfile.ZipFile(io.BytesIO(self.body)) as archive:
+                    for name, path in paths.items():
+                        with archive.open(name) as handle:
+                            _stream(handle, path, name, limit)
+                return
+            with _tar_stream(self.body) as stream:
+                for info in stream:
+                    if info.isfile() and info.name in paths:
+                        member = stream.extractfile(info)
+                        if member is not None:
+                            _stream(member, paths[info.name], info.name, limit)
+                    vars(stream)["members"].clear()
+        except (zipfile.BadZipFile, tarfile.TarError, EOFError, OSError, zlib.error) as exc:
+            raise DownloadError(f"unreadable archive member: {_describe(exc)}") from None
+        except RuntimeError as exc:  # zipfile: an encrypted member
+            raise DownloadError(f"unreadable archive member: {one_line(str(exc))}") from None
+
+
+def _stream(handle: IO[bytes], path: Path, name: str, limit: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    written = 0
+    with path.open("wb") as out:
+        while chunk := handle.read(CHUNK):
+            written += len(chunk)
+            if written > limit:
+                raise DownloadError(f"{printable(name)}: unpacks to over {limit} bytes")
+            out.write(chunk)
+
+
+def _archive(body: bytes) -> Archive | None:
+    """The archive `body` is, listed and bounded, or None for a plain body."""
     if body.startswith(b"PK\x03\x04"):
-        yield from _from_archive(_zip_members(body), fragment, name)
-    elif body.startswith(b"\x1f\x8b"):
-        yield from _from_archive(_tar_members(body), fragment, name)
-    elif fragment:
-        yield "", _template_literal(body, fragment)
-    else:
-        yield "", body
+        return Archive(body, _zip_members(body), "zip")
+    if body.startswith(b"\x1f\x8b"):
+        return Archive(body, _tar_members(body), "tar")
+    return None
 
 
-Members = list[tuple[str, Callable[[], bytes]]]
-
-
-def _zip_members(body: bytes) -> Members:
+def _zip_members(body: bytes) -> list[Member]:
+    entries = _zip_entries(body)
+    if entries > MAX_MEMBERS:  # before the central directory is parsed into objects
+        raise DownloadError(f"{entries} members in the archive, over the limit of {MAX_MEMBERS}")
     try:
-        archive = zipfile.ZipFile(io.BytesIO(body))
-        infos = [i for i in archive.infolist() if not i.is_dir()]
-    except (zipfile.BadZipFile, ValueError) as exc:
+        with zipfile.ZipFile(io.BytesIO(body)) as archive:
+            infos = archive.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
         raise DownloadError(f"not a readable zip archive: {one_line(str(exc))}") from None
-
-    def opener(info: zipfile.ZipInfo) -> Callable[[], IO[bytes]]:
-        return lambda: archive.open(info)
-
-    return [(i.filename, _bounded(opener(i))) for i in infos]
+    if len(infos) > MAX_MEMBERS:
+        raise DownloadError(f"over {MAX_MEMBERS} members in the archive")
+    return [Member(i.filename, i.file_size) for i in infos if not i.is_dir()]
 
 
-def _tar_members(body: bytes) -> Members:
+def _zip_entries(body: bytes) -> int:
+    """The member count a zip's end record declares (its zip64 record's if it has one)."""
+    end = body.rfind(b"PK\x05\x06", max(0, len(body) - 22 - 65535))
+    if end < 0 or len(body) < end + 22:
+        raise DownloadError("not a readable zip archive: no end of central directory")
+    count = int.from_bytes(body[end + 10 : end + 12], "little")
+    locator = end - 20
+    if count == 0xFFFF and locator >= 0 and body[locator : locator + 4] == b"PK\x06\x07":
+        record = int.from_bytes(body[locator + 8 : locator + 16], "little")
+        count = int.from_bytes(body[record + 32 : record + 40], "little")
+    return count
+
+
+def _tar_members(body: bytes) -> list[Member]:
+    """Every regular file of a gzipped tar, in one streaming pass that stops at the member
+    count and total declared size bounds (a link, folder or device is skipped)."""
+    members: list[Member] = []
+    total = 0
     try:
-        archive = tarfile.open(fileobj=io.BytesIO(body), mode="r:gz")
-        infos = [i for i in archive.getmembers() if i.isfile()]
-    except (tarfile.TarError, gzip.BadGzipFile, EOFError, OSError) as exc:
+        with _tar_stream(body) as stream:
+            for count, info in enumerate(stream, start=1):
+                if count > MAX_MEMBERS:
+                    raise DownloadError(f"over {MAX_MEMBERS} members in the archive")
+                total += info.size
+                if total > UNPACKED_LIMIT:  # checked before the next header skips this data
+                    raise DownloadError(f"unpacks to over {UNPACKED_LIMIT} bytes")
+                if info.isfile():
+                    members.append(Member(info.name, info.size))
+                vars(stream)["members"].clear()  # a streaming pass keeps nothing passed
+    except (tarfile.TarError, gzip.BadGzipFile, EOFError, OSError, zlib.error) as exc:
         raise DownloadError(f"not a readable tar.gz archive: {one_line(str(exc))}") from None
-
-    def opener(info: tarfile.TarInfo) -> Callable[[], IO[bytes]]:
-        def open_member() -> IO[bytes]:
-            handle = archive.extractfile(info)
-            if handle is None:
-                raise DownloadError(f"{info.name}: not a regular file")
-            return handle
-
-        return open_member
-
-    return [(i.name, _bounded(opener(i))) for i in infos]
+    return members
 
 
-def _bounded(open_member: Callable[[], IO[bytes]]) -> Callable[[], bytes]:
-    """Read a member, never more than the archive limit (a small archive may unpack large)."""
-
-    def read() -> bytes:
-        with open_member() as handle:
-            data = handle.read(ARCHIVE_LIMIT + 1)
-        if len(data) > ARCHIVE_LIMIT:
-            raise DownloadError(f"a member unpacks to over {ARCHIVE_LIMIT} bytes")
-        return data
-
-    return read
+def _tar_stream(body: bytes) -> tarfile.TarFile:
+    """A gzipped tar read in one pass. `gzip` unpacks at most what is asked of it: tarfile's
+    own `r|gz` unpacks each 16 kB of input whole, 16 MB of a well-compressed member at once."""
+    return tarfile.open(fileobj=gzip.GzipFile(fileobj=io.BytesIO(body)), mode="r|")
 
 
-def _from_archive(members: Members, fragment: str, name: str) -> Iterator[tuple[str, bytes]]:
+def _check_sizes(chosen: list[tuple[Member, str]], limit: int) -> None:
+    """Each chosen member at most `limit` bytes, at most `MAX_MEMBERS` of them, and at most
+    `UNPACKED_LIMIT` together, as their headers declare."""
+    if len(chosen) > MAX_MEMBERS:
+        raise DownloadError(f"{len(chosen)} files, over the limit of {MAX_MEMBERS}")
+    for member, _ in chosen:
+        if member.size > limit:
+            raise DownloadError(
+                f"{printable(member.name)}: {member.size} bytes, over the limit of {limit}"
+            )
+    total = sum(member.size for member, _ in chosen)
+    if total > UNPACKED_LIMIT:
+        raise DownloadError(f"{total} bytes unpacked, over the limit of {UNPACKED_LIMIT}")
+
+
+def _from_archive(members: list[Member], fragment: str, name: str) -> list[tuple[Member, str]]:
+    """The members `item` takes, each with its path below the record's ('' for the
+    record's own file)."""
     if not fragment:
-        named = [m for m in members if PurePosixPath(m[0]).name == name]
+        named = [m for m in members if PurePosixPath(m.name).name == name]
         if len(named) != 1:
             raise DownloadError(f"{len(named)} members named {name!r} in the archive, not one")
-        yield "", named[0][1]()
-        return
-    members = _without_top_folder(members)
+        return [(named[0], "")]
+    short = _without_top_folder(members)
+    chosen: list[tuple[Member, str]] = []
     for source, target in _mappings(fragment):
-        exact = [read for path, read in members if path == source]
+        exact = [m for path, m in short if path == source]
         if exact:
-            yield target, exact[0]()
+            chosen.append((exact[0], target))
             continue
         folder = source.rstrip("/") + "/"
-        below = [(p.removeprefix(folder), read) for p, read in members if p.startswith(folder)]
+        below = [(p.removeprefix(folder), m) for p, m in short if p.startswith(folder)]
         if not below:
-            raise DownloadError(f"no member {source!r} in the archive")
-        if len(below) > MAX_MEMBERS:
-            raise DownloadError(f"{source!r}: over {MAX_MEMBERS} files")
-        for relative, read in below:
-            yield f"{target}/{relative}" if target else relative, read()
+            raise DownloadError(f"no member {printable(source)} in the archive")
+        chosen += [(m, f"{target}/{rel}" if target else rel) for rel, m in below]
+    return chosen
 
 
 def _mappings(fragment: str) -> list[tuple[str, str]]:
@@ -280,14 +367,15 @@ def _mappings(fragment: str) -> list[tuple[str, str]]:
     return pairs
 
 
-def _without_top_folder(members: Members) -> Members:
+def _without_top_folder(members: list[Member]) -> list[tuple[str, Member]]:
     """Member paths below the one folder every member is in, if there is one (GitHub's and
     PyPI's archives wrap a repository in `<name>-<version>/`)."""
-    tops = {PurePosixPath(path).parts[0] for path, _ in members}
-    if len(tops) != 1 or any(len(PurePosixPath(path).parts) < 2 for path, _ in members):
-        return members
+    paths = [(m.name, m) for m in members]
+    tops = {PurePosixPath(path).parts[0] for path, _ in paths if PurePosixPath(path).parts}
+    if len(tops) != 1 or any(len(PurePosixPath(path).parts) < 2 for path, _ in paths):
+        return paths
     cut = len(tops.pop()) + 1
-    return [(path[cut:], read) for path, read in members]
+    return [(path[cut:], m) for path, m in paths]
 
 
 def _template_literal(body: bytes, name: str) -> bytes:

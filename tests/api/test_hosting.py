@@ -12,6 +12,7 @@ from bench.redirects import main as bench_redirects_main
 from generator.api.contract import DOCUMENTS, ENDPOINTS, ERROR_CODES, MODEL, MODEL_HISTORY
 from generator.api.hosting import (
     API_CACHE_CONTROL,
+    CONTENT_SECURITY_POLICY,
     HeaderRule,
     RedirectRule,
     first_redirect,
@@ -60,9 +61,16 @@ def test_api_headers_cover_cors_json_and_caching_on_every_api_path() -> None:
         assert headers["X-Content-Type-Options"] == "nosniff"
 
 
-def test_pages_get_nosniff_but_no_json_headers() -> None:
+def test_pages_get_nosniff_the_policy_and_no_framing_but_no_json_headers() -> None:
     headers = dict(headers_for(header_rules(), "/models/x/"))
-    assert headers == {"X-Content-Type-Options": "nosniff"}
+    assert headers == {
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+        "X-Frame-Options": "DENY",
+    }
+    policy = dict(d.split(" ", 1) for d in CONTENT_SECURITY_POLICY.split("; "))
+    assert policy["script-src"] == policy["style-src"] == "'self'"  # nothing inline
+    assert policy["frame-ancestors"] == "'none'" and policy["default-src"] == "'none'"
 
 
 def test_no_header_is_set_twice_for_one_path() -> None:

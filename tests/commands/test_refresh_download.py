@@ -5,6 +5,9 @@ CSV embedded in JavaScript; and every way a download fails, leaving no raw folde
 from __future__ import annotations
 
 import io
+import json
+import subprocess
+import sys
 import tarfile
 import zipfile
 from pathlib import Path
@@ -13,10 +16,11 @@ from typing import Any
 import msgspec
 import pytest
 from support.paths import UPSTREAM_FIXTURE
+from support.servers import python_env
 from support.upstream_server import Route, refused_url, upstream_server
 
 from generator.input.records import SourceRecord
-from generator.refresh.download import DownloadError, download_all
+from generator.refresh.download import MAX_MEMBERS, UNPACKED_LIMIT, DownloadError, download_all
 
 RAW = UPSTREAM_FIXTURE
 GPQA = "epoch_benchmark_data/gpqa_diamond.csv"
@@ -167,11 +171,12 @@ def test_an_archive_without_the_member_or_not_an_archive_fails(tmp_path: Path) -
 
 
 def test_a_member_that_unpacks_over_the_files_limit_fails(tmp_path: Path) -> None:
-    # 1 MB of zeros compresses to about 1 kB: the limit is on what it unpacks to.
+    # 1 MB of zeros compresses to about 1 kB: the limit is on what it unpacks to, checked on
+    # the size its header declares before a byte is unpacked.
     bomb = _zip({"benchmark_data/gpqa_diamond.csv": b"0" * 1_000_000})
     with upstream_server({"/data.zip": Route(bomb)}) as base:
         sources = (_source([{"path": GPQA, "url": f"{base}/data.zip", "max_bytes": 100_000}]),)
-        _fails(tmp_path, sources, "file: over the limit of 100000 bytes")
+        _fails(tmp_path, sources, "gpqa_diamond.csv': 1000000 bytes, over the limit of 100000")
 
 
 def test_javascript_without_the_named_table_fails(tmp_path: Path) -> None:
@@ -191,3 +196,103 @@ def test_only_http_urls_are_fetched_and_an_existing_raw_folder_is_refused(tmp_pa
         download_all(
             (_source([{"path": VALS, "url": "https://example.org/x.csv"}]),), tmp_path / "raw"
         )
+
+
+# --- hostile archives, in a child with a memory limit ----------------------------------
+
+CHILD = """
+import resource, sys
+from pathlib import Path
+import msgspec
+from generator.input.records import SourceRecord
+from generator.refresh.download import MAX_MEMBERS, UNPACKED_LIMIT, DownloadError, download_all
+
+body = Path(sys.argv[1]).read_bytes()
+record = msgspec.json.decode(sys.argv[3].encode())
+source = msgspec.convert(record, SourceRecord)
+def status(name):  # KiB; VmHWM is this program's peak (ru_maxrss keeps pytest's, its parent)
+    return int(Path("/proc/self/status").read_text().split(name + ":")[1].split()[0])
+cap = status("VmSize") * 1024 + 160 * 2**20  # what is mapped now, and 160 MiB more
+resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+before = status("VmHWM")
+try:
+    count = download_all((source,), Path(sys.argv[2]), get=lambda url, limit: body)
+except DownloadError as exc:
+    print(f"refused: {exc}")
+else:
+    grown = status("VmHWM") - before
+    print(f"ok: {count} records, peak grew {grown} KiB")
+"""
+
+
+def _bounded_download(tmp_path: Path, archive: bytes, record: dict[str, Any]) -> str:
+    """What the download prints in a child whose address space may grow by 160 MiB only."""
+    (tmp_path / "archive").write_bytes(archive)
+    full = {
+        "id": "upstream", "name": "Upstream", "licence": "CC BY 4.0",
+        "credit": "Upstream, CC BY 4.0.", "homepage": "https://example.org/",
+        "files": [{"format": "csv", **record}],
+    }  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(tmp_path / "archive"), str(tmp_path / "raw"),
+         json.dumps(full)],
+        capture_output=True, text=True, timeout=120, env=python_env(), check=False,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stderr == "", done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1, done.stdout[-2000:]
+    return lines[0]
+
+
+def test_an_archive_that_unpacks_to_gigabytes_is_refused_before_unpacking(
+    tmp_path: Path,
+) -> None:
+    """70 members of 4 MB of zeros: 280 MB from an archive of about 0.3 MB. The folder was
+    read into memory member by member (a MemoryError traceback under this limit); now the
+    headers' total refuses it in one line, and nothing is written."""
+    bomb = _zip({f"repo-1/data/{i:03}.csv": b"0" * 4_000_000 for i in range(70)})
+    assert len(bomb) < 2_000_000
+    line = _bounded_download(
+        tmp_path, bomb, {"path": "bomb", "url": "https://example.org/a.zip#data",
+                         "max_bytes": 8_000_000},
+    )  # fmt: skip
+    assert line.startswith("refused: upstream bomb: https://example.org/a.zip#data: ")
+    assert line.endswith(f"bytes unpacked, over the limit of {UNPACKED_LIMIT}")
+    assert not (tmp_path / "raw").exists() and not (tmp_path / "raw.partial").exists()
+
+
+@pytest.mark.parametrize("pack", [_zip, _tar_gz])
+def test_a_large_folder_is_streamed_to_disk_in_bounded_memory(tmp_path: Path, pack: Any) -> None:
+    """40 members of 1.5 MB (60 MB unpacked) under the limits arrive whole while the peak
+    resident size grows by less than 8 MiB (measured: 0.3 MiB for the tar.gz; the whole
+    folder was held in memory, 60 MiB; tarfile's own `r|gz` took 33 MiB)."""
+    members = {f"repo-1/data/{i:02}.csv": bytes([48 + i % 10]) * 1_500_000 for i in range(40)}
+    line = _bounded_download(
+        tmp_path, pack(members), {"path": "big", "url": "https://example.org/a#data",
+                                  "max_bytes": 2_000_000},
+    )  # fmt: skip
+    assert line.startswith("ok: 1 records, peak grew "), line
+    assert int(line.split()[-2]) < 8 * 1024, line
+    for name, data in members.items():
+        assert (tmp_path / "raw/big" / name.rsplit("/", 1)[1]).read_bytes() == data
+
+
+@pytest.mark.parametrize(
+    ("members", "message"),
+    [
+        ({f"r/d/{i}": b"" for i in range(MAX_MEMBERS + 1)}, "members in the archive, over"),
+        ({"r/d/../../x": b"1"}, "'../../x': not a plain relative path"),
+        ({"r/d/a\nforged: line": b"2" * 300}, "'r/d/a\\nforged: line': 300 bytes, over the limit"),
+    ],
+)
+def test_hostile_members_fail_in_one_line(
+    tmp_path: Path, members: dict[str, bytes], message: str
+) -> None:
+    """Too many members (counted from the end record, before the directory is parsed), a
+    member path out of the folder, a member over its limit; a name's line break escaped."""
+    line = _bounded_download(
+        tmp_path, _zip(members), {"path": "x", "url": "https://example.org/a.zip#d",
+                                  "max_bytes": 100},
+    )  # fmt: skip
+    assert line.startswith("refused: ") and message in line, line
+    assert not (tmp_path / "raw").exists()
