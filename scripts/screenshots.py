@@ -2,8 +2,8 @@
 
 Usage: .venv/bin/python scripts/screenshots.py [--out docs/img]
 Needs Debian's chromium (scripts/install_tools.sh) and the test extras (playwright, Pillow).
-The landing page at the four widths the browser tests check, a model page on a phone, the
-compare view and a chart; each the first screen (not the whole page), stored as an
+The landing page at the four widths the browser tests check, a model page on a phone and its
+two charts, the compare view and a chart; each the first screen (not the whole page), stored as an
 optimised palette PNG so the committed images stay small. tests/pages/test_browser.py shoots the
 same list.
 """
@@ -58,6 +58,10 @@ def shots(root: Path) -> list[Shot]:
     return [
         *(Shot(f"landing-{width}.png", "/", width) for width in WIDTHS),
         Shot("model-390.png", f"/models/{ranked[0]['id']}/", 390),
+        Shot(
+            "model-dimensions-1280.png", f"/models/{ranked[0]['id']}/#dimensions", 1280, "svg.chart"
+        ),
+        Shot("model-history-1280.png", f"/models/{ranked[4]['id']}/#history", 1280, "svg.chart"),
         Shot("compare-1280.png", f"/compare/?{compared}", 1280, "#compare-table"),
         Shot("compare-390.png", f"/compare/?{compared}", 390, "#compare-table"),
         Shot("chart-iq-vs-cost.png", "/charts/iq-vs-cost/", 1280),

@@ -9,6 +9,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from generator.encoders import xml_attr, xml_text
 from generator.pages import svg
 from generator.pages.svg import GRID, HIGHLIGHT, MUTED, OTHER, Scale
 
@@ -60,6 +61,15 @@ def x_axis(frame: Frame, scale: Scale, ticks: Sequence[tuple[float, str]], title
     centre = (frame.left + frame.right) / 2
     out.append(svg.text(centre, frame.bottom + 42, title, 13, fill=MUTED, text_anchor="middle"))
     return out
+
+
+def named(mark: str, name: str) -> str:
+    """A chart mark with its name: shown on hover (SVG `title`), read by screen readers
+    (`role=img` with `aria-label`) and a stop of the keyboard's Tab (`tabindex`)."""
+    return (
+        f'<g class="pt" tabindex="0" role="img" aria-label="{xml_attr(name)}">'
+        f"<title>{xml_text(name)}</title>{mark}</g>"
+    )
 
 
 def frame(width: float, height: float, left: float = 64, right: float = 24) -> Frame:
@@ -116,13 +126,21 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def point_marks(points: Sequence[Point], xs: Scale, ys: Scale) -> list[str]:
-    out = [svg.circle(xs(p.x), ys(p.y), 4, OTHER) for p in points if not p.highlight]
-    out += [
-        svg.circle(xs(p.x), ys(p.y), 5.5, HIGHLIGHT, stroke="#ffffff", stroke_width=1)
-        for p in points
-        if p.highlight
-    ]
+def point_marks(
+    points: Sequence[Point], xs: Scale, ys: Scale, names: Sequence[str] | None = None
+) -> list[str]:
+    """A dot per point (the highlighted ones larger, drawn last: on top), each `named` by
+    `names` (in the points' order) when given."""
+    order = [i for i, p in enumerate(points) if not p.highlight]
+    order += [i for i, p in enumerate(points) if p.highlight]
+    out = []
+    for i in order:
+        p = points[i]
+        if p.highlight:
+            mark = svg.circle(xs(p.x), ys(p.y), 5.5, HIGHLIGHT, stroke="#ffffff", stroke_width=1)
+        else:
+            mark = svg.circle(xs(p.x), ys(p.y), 4, OTHER)
+        out.append(mark if names is None else named(mark, names[i]))
     return out
 
 

@@ -10,12 +10,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import get_args
 
+import markupsafe
+
 from generator.api.contract import (
     COST_UNIT,
     Chart,
     ChartKind,
     HistoryDetail,
     HistoryEntry,
+    IqCoverage,
+    ModelDetail,
     ModelSummary,
     RankingDetail,
 )
@@ -26,15 +30,19 @@ from generator.pages.plots import (
     Bar,
     Bars,
     CostScatter,
+    DimensionRanges,
+    Estimate,
     FrontierLines,
     Histogram,
     Holder,
     Interval,
     Intervals,
     Line,
+    Month,
     Plot,
     Profile,
     Profiles,
+    RankHistory,
 )
 from generator.pages.sitedocs import SiteDocuments
 from generator.vocabulary import DIMENSIONS
@@ -142,6 +150,32 @@ def dimension_profiles(docs: SiteDocuments, count: int = PROFILE_MODELS) -> Prof
     return Profiles(tuple(profiles), tuple(d.name for d in DIMENSIONS))
 
 
+def dimension_ranges(model: ModelDetail) -> DimensionRanges:
+    """A model page's dimension chart: each dimension's estimate and 95% range, and what a
+    provisional composite rests on."""
+    rows = []
+    for d in DIMENSIONS:
+        detail = getattr(model.dimensions, d.slug.replace("-", "_"))
+        imputed = detail.imputed and detail.iq is not None
+        rows.append(Estimate(d.name, detail.iq, detail.iq_low95, detail.iq_high95, imputed))
+    coverage = model.iq_coverage
+    rests = (
+        f"{coverage.direct_dimensions} of {coverage.total_dimensions} dimensions measured"
+        if model.provisional is True and isinstance(coverage, IqCoverage)
+        else None
+    )
+    return DimensionRanges(model.name, tuple(rows), rests)
+
+
+def rank_history(name: str, entries: Sequence[tuple[str, HistoryEntry]]) -> RankHistory:
+    """A model page's history chart, from its entry of each month end's leaderboard."""
+    months = tuple(
+        Month(date, e.iq, e.iq_low95, e.iq_high95, e.rank, e.rank_low, e.rank_high, e.provisional)
+        for date, e in entries
+    )
+    return RankHistory(name, months)
+
+
 def composite_ranges(docs: SiteDocuments) -> Intervals:
     """Every ranked model's composite with its 95% range and rank band, in rank order."""
     rows = []
@@ -193,12 +227,26 @@ def build_plot(docs: SiteDocuments, chart: Chart) -> Plot:
     return benchmark_scores(docs, chart)
 
 
-def inline(plot: Plot, ident: str, title: str, width: float = INLINE_WIDTH) -> str:
-    """The plot as an accessible SVG element for a page (bar charts: the first 50 bars)."""
+def inline(
+    plot: Plot,
+    ident: str,
+    title: str,
+    width: float = INLINE_WIDTH,
+    details: str | None = None,
+) -> str:
+    """The plot as an accessible SVG element for a page (bar charts: the first 50 bars);
+    `details`: the id of the page's table of the same numbers."""
     if isinstance(plot, Bars) and plot.max_rows is None:
         plot = plot.limited(INLINE_ROWS)
     height = plot.height_for(width)
-    return svg.inline_svg(plot.draw(width, height), width, height, ident, title, plot.summary)
+    body = plot.draw(width, height)
+    return svg.inline_svg(body, width, height, ident, title, plot.summary, details)
+
+
+def chart_markup(plot: Plot, ident: str, title: str, details: str) -> markupsafe.Markup:
+    """model.html: a plot drawn inline as the page is rendered (a page's context holds the
+    plot, not its SVG: nothing is drawn for a page the output cache already has)."""
+    return markupsafe.Markup(inline(plot, ident, title, details=details))
 
 
 Rasterise = Callable[[str, str], bytes]

@@ -89,7 +89,9 @@ class Histogram:
         out = axes.y_axis(frame, y, ticks, "Models")
         for start, count in bins:
             x0, x1 = x(start) + 1, x(start + self.bin_width) - 1
-            out.append(svg.rect(x0, y(count), x1 - x0, y(0) - y(count), ACCENT))
+            bar = svg.rect(x0, y(count), x1 - x0, y(0) - y(count), ACCENT)
+            name = f"Composite IQ {start}–{start + self.bin_width - 1}: {_models(count)}"
+            out.append(axes.named(bar, name))
             if count:
                 label_y = y(count) - 5
                 out.append(svg.text((x0 + x1) / 2, label_y, str(count), 11, text_anchor="middle"))
@@ -115,12 +117,16 @@ class CostScatter:
             f"{', '.join(best) or 'none'}."
         )
 
+    def _name(self, p: Point) -> str:
+        frontier = ", on the cost frontier" if p.highlight else ""
+        return f"{p.label}: composite IQ {int(p.y)}, ${_cost(p.x)} ({self.unit}){frontier}"
+
     @property
     def table(self) -> DataTable:
         rows = tuple(
             (
                 p.label,
-                f"{p.x:.4f}".rstrip("0").rstrip("."),
+                _cost(p.x),
                 str(int(p.y)),
                 "yes" if p.highlight else "",
             )
@@ -146,7 +152,7 @@ class CostScatter:
         ys, yticks = axes.iq_scale(self.points, frame)
         out = axes.y_axis(frame, ys, yticks, "Composite IQ")
         out += axes.x_axis(frame, xs, [(d, f"${svg.tick_label(d)}") for d in decades], self.unit)
-        out += axes.point_marks(self.points, xs, ys)
+        out += axes.point_marks(self.points, xs, ys, [self._name(p) for p in self.points])
         out += axes.point_labels(self.points, xs, ys, 12, frame)
         return "".join(out)
 
@@ -252,7 +258,9 @@ class FrontierLines:
             size = 7.0 if line is self.best else 4.5
             for i, v in enumerate(line.values):
                 if v is not None:
-                    out.append(axes.marker(shape, xs(i), ys(v.iq), size, colour))
+                    mark = axes.marker(shape, xs(i), ys(v.iq), size, colour)
+                    name = f"{self.months[i]}, {line.label}: {v.model}, composite IQ {v.iq}"
+                    out.append(axes.named(mark, name))
         out += self._labels(xs, ys, frame, label_room)
         return "".join(out)
 
@@ -274,6 +282,15 @@ class FrontierLines:
             text = svg.clip_label(label, 12, room - 30)
             out.append(svg.text(x + 10, y + 4, text, 12))
         return out
+
+
+def _models(count: int) -> str:
+    return f"{count} model{'s' if count != 1 else ''}"
+
+
+def _cost(value: float) -> str:
+    """An effective cost as the scatter's table prints it (up to four decimals)."""
+    return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
 def _holder_cell(value: Holder | None) -> str:
@@ -343,7 +360,7 @@ class Profiles:
         for index, profile in enumerate(self.profiles):
             x0, y0 = (index % cols) * panel_w, (index // cols) * panel_h
             out.append(f'<g transform="translate({svg.num(x0)} {svg.num(y0)})">')
-            out += _panel(profile, panel_w, panel_h)
+            out += _panel(profile, self.names, panel_w, panel_h)
             out.append("</g>")
         legend_y = height - 14
         out.append(svg.rect(16, legend_y - 11, 14, 12, ACCENT))
@@ -370,7 +387,8 @@ def _dimension_cell(iq: int | None, imputed: bool) -> str:
     return f"{iq} (imputed)" if imputed else str(iq)
 
 
-def _panel(profile: Profile, width: float, height: float) -> list[str]:
+def _panel(profile: Profile, names: tuple[str, ...], width: float, height: float) -> list[str]:
+    """One model's bars; `names`: the dimensions' full names (each bar's name says it)."""
     heading = (
         profile.label if profile.composite is None else f"{profile.label} · IQ {profile.composite}"
     )
@@ -387,7 +405,10 @@ def _panel(profile: Profile, width: float, height: float) -> list[str]:
             out.append(svg.text(bar_left + 4, y + row_h * 0.7, "no estimate", 10, fill=MUTED))
             continue
         bar = (bar_left, y + 2, scale(iq) - bar_left, row_h - 4)
-        out.append(svg.rect(*bar, _HATCH, stroke=ACCENT) if imputed else svg.rect(*bar, ACCENT))
+        mark = svg.rect(*bar, _HATCH, stroke=ACCENT) if imputed else svg.rect(*bar, ACCENT)
+        full = names[i] if i < len(names) else name
+        said = f"{profile.label}, {full}: IQ {_dimension_cell(iq, imputed)}"
+        out.append(axes.named(mark, said))
         out.append(svg.text(scale(iq) + 4, y + row_h * 0.7, str(iq), 10))
     return out
 
@@ -454,7 +475,9 @@ class Bars:
             label = svg.clip_label(bar.label, 12, label_w)
             out.append(svg.text(frame.left - 8, y + row_h * 0.68, label, 12, text_anchor="end"))
             x_end = xs(bar.value)
-            out.append(svg.rect(frame.left, y + 3, x_end - frame.left, row_h - 6, ACCENT))
+            mark = svg.rect(frame.left, y + 3, x_end - frame.left, row_h - 6, ACCENT)
+            said = f"{i + 1}. {bar.label}: {format_value(bar.value)} ({self.value_label})"
+            out.append(axes.named(mark, said))
             out.append(svg.text(x_end + 4, y + row_h * 0.68, format_value(bar.value), 11))
         out += axes.x_axis(frame, xs, [(t, svg.tick_label(t)) for t in ticks], self.value_label)
         return "".join(out)
@@ -538,8 +561,267 @@ class Intervals:
             mid = frame.top + (i + 0.5) * row_h
             label = svg.clip_label(f"{row.rank}. {row.label}", size, label_w)
             out.append(svg.text(frame.left - 8, mid + size * 0.35, label, size, text_anchor="end"))
-            out.append(svg.line(xs(row.low), mid, xs(row.high), mid, ACCENT, stroke_width=2))
-            out.append(svg.circle(xs(row.value), mid, min(4.0, row_h * 0.3), HIGHLIGHT))
+            mark = svg.line(xs(row.low), mid, xs(row.high), mid, ACCENT, stroke_width=2)
+            mark += svg.circle(xs(row.value), mid, min(4.0, row_h * 0.3), HIGHLIGHT)
+            said = (
+                f"{row.rank}. {row.label}: composite IQ {format_value(row.value)}, 95% range "
+                f"{format_value(row.low)} to {format_value(row.high)}, rank band "
+                f"{row.rank_low}–{row.rank_high}"
+            )
+            out.append(axes.named(mark, said))
         title = "Composite IQ (dot) and 95% range (line)"
         out += axes.x_axis(frame, xs, [(t, svg.tick_label(t)) for t in ticks], title)
         return "".join(out)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One dimension of a model: its estimate and 95% range, measured or imputed."""
+
+    label: str
+    iq: int | None
+    low: float | None
+    high: float | None
+    imputed: bool
+
+    @property
+    def said(self) -> str:
+        """The estimate in words (its mark's name and its table row)."""
+        if self.iq is None:
+            return f"{self.label}: no estimate"
+        evidence = "imputed" if self.imputed else "measured"
+        return f"{self.label}: IQ {self.iq}{_range_words(self.low, self.high)}, {evidence}"
+
+
+def _range_words(low: float | None, high: float | None) -> str:
+    if low is None or high is None:
+        return ""
+    return f", 95% range {format_value(round(low))} to {format_value(round(high))}"
+
+
+@dataclass(frozen=True)
+class DimensionRanges:
+    """One model's dimensions, each a dot with a line across its 95% range: a measured one a
+    filled dot on a solid line, an imputed one a hollow dot on a dashed line (told apart by
+    shape, not by colour alone). `provisional`: what a provisional composite rests on."""
+
+    model: str
+    rows: tuple[Estimate, ...]
+    provisional: str | None = None
+
+    @property
+    def summary(self) -> str:
+        measured = sum(1 for r in self.rows if r.iq is not None and not r.imputed)
+        imputed = sum(1 for r in self.rows if r.iq is not None and r.imputed)
+        missing = len(self.rows) - measured - imputed
+        none = f", {missing} without an estimate" if missing else ""
+        text = (
+            f"The {spelled(len(self.rows))} dimensions of {self.model} on the IQ scale, each a "
+            f"dot with a line across its 95% range: {measured} measured (filled dot, solid "
+            f"line), {imputed} imputed (hollow dot, dashed line){none}."
+        )
+        if self.provisional:
+            text += f" Its composite is provisional: it rests on {self.provisional}."
+        return text
+
+    @property
+    def table(self) -> DataTable:
+        rows = tuple(
+            (
+                r.label,
+                "–" if r.iq is None else str(r.iq),
+                _range_words(r.low, r.high).removeprefix(", 95% range ") or "–",
+                "–" if r.iq is None else ("imputed" if r.imputed else "measured"),
+            )
+            for r in self.rows
+        )
+        return DataTable(
+            "Dimension estimates with their 95% ranges",
+            ("Dimension", "IQ", "95% range", "Evidence"),
+            rows,
+        )
+
+    def height_for(self, width: float) -> float:
+        return 30 * max(len(self.rows), 1) + 96
+
+    def draw(self, width: float, height: float) -> str:
+        known = [r for r in self.rows if r.iq is not None]
+        if not known:
+            return svg.text(width / 2, height / 2, "No estimate", 16, text_anchor="middle")
+        label_w = min(190.0, width * 0.3)
+        frame = axes.Frame(left=label_w + 16, top=8, right=width - 40, bottom=height - 80)
+        ends = [v for r in known for v in (r.low, r.high, float(r.iq or 0)) if v is not None]
+        ticks = svg.nice_ticks(max(min(ends), IQ_MIN - 20), min(max(ends), IQ_MAX + 20), 6)
+        xs = Scale(ticks[0], ticks[-1], frame.left, frame.right)
+        row_h = (frame.bottom - frame.top) / len(self.rows)
+        out = [svg.line(xs(t), frame.top, xs(t), frame.bottom, GRID) for t in ticks]
+        for i, row in enumerate(self.rows):
+            mid = frame.top + (i + 0.5) * row_h
+            out.append(svg.text(frame.left - 8, mid + 4, row.label, 12, text_anchor="end"))
+            if row.iq is None:
+                out.append(svg.text(frame.left + 4, mid + 4, "no estimate", 11, fill=MUTED))
+                continue
+            out.append(axes.named(_estimate_mark(row, xs, mid), row.said))
+        out += axes.x_axis(frame, xs, [(t, svg.tick_label(t)) for t in ticks], "IQ (95% range)")
+        out += _evidence_legend(frame.left, height - 12, self.provisional)
+        return "".join(out)
+
+
+def _estimate_mark(row: Estimate, xs: Scale, mid: float) -> str:
+    x = xs(float(row.iq or 0))
+    mark = ""
+    if row.low is not None and row.high is not None:
+        dash: dict[str, str | float] = {"stroke_dasharray": "5 3"} if row.imputed else {}
+        mark += svg.line(xs(row.low), mid, xs(row.high), mid, ACCENT, stroke_width=2, **dash)
+    if row.imputed:
+        mark += svg.circle(x, mid, 5, "#ffffff", stroke=HIGHLIGHT, stroke_width=2)
+    else:
+        mark += svg.circle(x, mid, 5, HIGHLIGHT, stroke="#ffffff", stroke_width=1)
+    return mark + svg.text(x, mid - 8, str(row.iq), 11, text_anchor="middle")
+
+
+def _evidence_legend(x: float, y: float, provisional: str | None) -> list[str]:
+    out = [
+        svg.circle(x + 5, y - 4, 5, HIGHLIGHT),
+        svg.text(x + 16, y, "measured", 12, fill=MUTED),
+        svg.line(x + 90, y - 4, x + 120, y - 4, ACCENT, stroke_width=2, stroke_dasharray="5 3"),
+        svg.circle(x + 105, y - 4, 5, "#ffffff", stroke=HIGHLIGHT, stroke_width=2),
+        svg.text(x + 126, y, "imputed", 12, fill=MUTED),
+    ]
+    if provisional:
+        out.append(svg.text(x + 200, y, f"Provisional: rests on {provisional}", 12, fill=MUTED))
+    return out
+
+
+@dataclass(frozen=True)
+class Month:
+    """A model at one month end of the replayed history."""
+
+    date: str
+    iq: int
+    low: float | None
+    high: float | None
+    rank: int
+    rank_low: int | None
+    rank_high: int | None
+    provisional: bool
+
+    @property
+    def iq_said(self) -> str:
+        prov = " (provisional)" if self.provisional else ""
+        return f"{self.date}: composite IQ {self.iq}{_range_words(self.low, self.high)}{prov}"
+
+    @property
+    def rank_said(self) -> str:
+        return f"{self.date}: rank {self.rank}{_band(self.rank_low, self.rank_high)}"
+
+
+def _band(low: int | None, high: int | None) -> str:
+    return "" if low is None or high is None else f", rank band {low}–{high}"
+
+
+@dataclass(frozen=True)
+class RankHistory:
+    """A model's composite IQ with its 95% range (above: a line in a shaded band) and its
+    rank with its rank band (below: rank 1 on top, a line across each band) at each month
+    end of the replayed history where it was ranked. A provisional month's dots are hollow."""
+
+    model: str
+    months: tuple[Month, ...]
+
+    @property
+    def summary(self) -> str:
+        if not self.months:
+            return f"{self.model} is ranked at no month end of the replayed history."
+        last = self.months[-1]
+        provisional = sum(m.provisional for m in self.months)
+        prov = (
+            f" Hollow dots: the {_months(provisional)} whose composite was provisional."
+            if provisional
+            else ""
+        )
+        return (
+            f"Composite IQ (above, with its 95% range shaded) and rank (below, with its rank "
+            f"band) of {self.model} at {_months(len(self.months))} of the replayed history, "
+            f"{self.months[0].date} to {last.date}. Latest: IQ {last.iq}"
+            f"{_range_words(last.low, last.high)}; rank {last.rank}"
+            f"{_band(last.rank_low, last.rank_high)}.{prov}"
+        )
+
+    @property
+    def table(self) -> DataTable:
+        rows = tuple(
+            (
+                m.date,
+                f"{m.iq} (provisional)" if m.provisional else str(m.iq),
+                _range_words(m.low, m.high).removeprefix(", 95% range ") or "–",
+                str(m.rank),
+                _band(m.rank_low, m.rank_high).removeprefix(", rank band ") or "–",
+            )
+            for m in self.months
+        )
+        return DataTable(
+            "Composite IQ and rank at each month end",
+            ("Month end", "Composite IQ", "95% range", "Rank", "Rank band"),
+            rows,
+        )
+
+    def height_for(self, width: float) -> float:
+        return max(width * 0.6, 420)
+
+    def draw(self, width: float, height: float) -> str:
+        if not self.months:
+            return svg.text(width / 2, height / 2, "No data", 16, text_anchor="middle")
+        split = (height - 56) * 0.55
+        top = axes.Frame(left=64, top=16, right=width - 24, bottom=split - 20)
+        bottom = axes.Frame(left=64, top=split + 24, right=width - 24, bottom=height - 56)
+        xs = Scale(-0.5, len(self.months) - 0.5, top.left, top.right)
+        out = self._iq_panel(top, xs) + self._rank_panel(bottom, xs)
+        ticks = axes.month_ticks([m.date for m in self.months], bottom.right - bottom.left)
+        out += axes.x_axis(bottom, xs, ticks, "Month end (replayed history)")
+        return "".join(out)
+
+    def _iq_panel(self, frame: axes.Frame, xs: Scale) -> list[str]:
+        values = [v for m in self.months for v in (m.low, m.high, float(m.iq)) if v is not None]
+        ticks = svg.nice_ticks(min(values) - 2, max(values) + 2, 4)
+        ys = Scale(ticks[0], ticks[-1], frame.bottom, frame.top)
+        out = axes.y_axis(frame, ys, ticks, "Composite IQ")
+        ranged = [(i, m) for i, m in enumerate(self.months) if m.low is not None]
+        if len(ranged) > 1:
+            upper = [(xs(i), ys(m.high or 0)) for i, m in ranged]
+            lower = [(xs(i), ys(m.low or 0)) for i, m in reversed(ranged)]
+            out.append(svg.polygon(upper + lower, ACCENT_LIGHT, fill_opacity=0.6))
+        else:
+            out += [
+                svg.line(xs(i), ys(m.low or 0), xs(i), ys(m.high or 0), ACCENT) for i, m in ranged
+            ]
+        points = [(xs(i), ys(m.iq)) for i, m in enumerate(self.months)]
+        out.append(svg.polyline(points, ACCENT, stroke_width=2))
+        for (x, y), m in zip(points, self.months, strict=True):
+            out.append(axes.named(_month_dot(x, y, m.provisional), m.iq_said))
+        return out
+
+    def _rank_panel(self, frame: axes.Frame, xs: Scale) -> list[str]:
+        lows = [m.rank_low or m.rank for m in self.months]
+        highs = [m.rank_high or m.rank for m in self.months]
+        nice = svg.nice_ticks(1, max(max(highs), 2), 4)
+        ticks = [1.0] + [t for t in nice if t > 1 and float(t).is_integer()]
+        ys = Scale(1, max(ticks[-1], 2), frame.top, frame.bottom)  # rank 1 on top
+        out = axes.y_axis(frame, ys, ticks, "Rank")
+        for i, (low, high) in enumerate(zip(lows, highs, strict=True)):
+            out.append(svg.line(xs(i), ys(low), xs(i), ys(high), ACCENT, stroke_width=2))
+        points = [(xs(i), ys(m.rank)) for i, m in enumerate(self.months)]
+        out.append(svg.polyline(points, MUTED, stroke_width=1.5))
+        for (x, y), m in zip(points, self.months, strict=True):
+            out.append(axes.named(_month_dot(x, y, m.provisional), m.rank_said))
+        return out
+
+
+def _month_dot(x: float, y: float, provisional: bool) -> str:
+    if provisional:
+        return svg.circle(x, y, 4.5, "#ffffff", stroke=HIGHLIGHT, stroke_width=2)
+    return svg.circle(x, y, 4.5, HIGHLIGHT, stroke="#ffffff", stroke_width=1)
+
+
+def _months(count: int) -> str:
+    return f"{count} month end{'s' if count != 1 else ''}"

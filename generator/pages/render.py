@@ -182,6 +182,7 @@ def _environment() -> jinja2.Environment:
         domain_rows=rows.domain_rows,
         domain_result_rows=rows.domain_result_rows,
         leaderboard_rows=rows.leaderboard_rows,
+        chart=charts.chart_markup,
     )
     return env
 
@@ -287,6 +288,8 @@ def _model_pages(out: _Renderer) -> None:
             view=views.model_view(docs, model),
             history=docs.model_history(model.id),  # the rows link each month's page
             history_csv=model_history_download(model.id),
+            dimension_plot=charts.dimension_ranges(model),
+            history_plot=charts.rank_history(model.name, docs.model_history_entries(model.id)),
         )
 
 

@@ -28,6 +28,7 @@ from generator.api.contract import (
     BenchmarkMetadata,
     DocumentKind,
     DomainDetail,
+    HistoryEntry,
     ModelDetail,
     RankingCatalogEntry,
     RankingDetail,
@@ -71,7 +72,7 @@ class SiteDocuments:
         }
         self._model_urls = {m.id: m.url for m in self.models.models}
         self._standings: dict[str, list[tuple[DomainDetail, int, int]]] | None = None
-        self._history: dict[str, list[tuple[str, int, int, bool]]] | None = None
+        self._history: dict[str, list[tuple[str, HistoryEntry]]] | None = None
 
     def model_url(self, model_id: str) -> str | None:
         """The public profile URL of a published model, or None."""
@@ -80,12 +81,15 @@ class SiteDocuments:
     def model_history(self, model_id: str) -> list[tuple[str, int, int, bool]]:
         """`(snapshot date, rank, iq, provisional)` at every month end where the model was
         ranked."""
+        return [(d, e.rank, e.iq, e.provisional) for d, e in self.model_history_entries(model_id)]
+
+    def model_history_entries(self, model_id: str) -> list[tuple[str, HistoryEntry]]:
+        """`(snapshot date, the model's entry)` at every month end where it was ranked."""
         if self._history is None:
             self._history = {}
             for date, snapshot in self.history_details.items():
                 for entry in snapshot.models:
-                    point = (date, entry.rank, entry.iq, entry.provisional)
-                    self._history.setdefault(entry.id, []).append(point)
+                    self._history.setdefault(entry.id, []).append((date, entry))
         return self._history.get(model_id, [])
 
     def ranked_models(self) -> list[ModelDetail]:

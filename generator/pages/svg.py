@@ -154,12 +154,23 @@ def tick_label(value: float) -> str:
     return f"{value:z.3g}"
 
 
-def inline_svg(body: str, width: float, height: float, ident: str, title: str, desc: str) -> str:
-    """An accessible SVG for embedding in HTML: role, title and desc, scales to its box."""
+def inline_svg(
+    body: str,
+    width: float,
+    height: float,
+    ident: str,
+    title: str,
+    desc: str,
+    details: str | None = None,
+) -> str:
+    """An accessible SVG for embedding in HTML, scaled to its box: named by its title and
+    desc; `role=group`, as its marks are named and take the focus (`axes.named`), which a
+    `role=img` would make presentational. `details`: the id of its table alternative."""
+    more = f' aria-details="{xml_attr(details)}"' if details else ""
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="group" '
         f'viewBox="0 0 {num(width)} {num(height)}" '
-        f'aria-labelledby="{ident}-title {ident}-desc" font-family="{FONT_FAMILY}">'
+        f'aria-labelledby="{ident}-title {ident}-desc"{more} font-family="{FONT_FAMILY}">'
         f'<title id="{ident}-title">{xml_text(title)}</title>'
         f'<desc id="{ident}-desc">{xml_text(desc)}</desc>'
         f"{rect(0, 0, width, height, '#ffffff')}{body}</svg>"

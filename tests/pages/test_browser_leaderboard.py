@@ -438,6 +438,40 @@ def test_without_javascript_the_leaderboard_is_the_plain_table(
         context.close()
 
 
+# --- charts: every point named, Tab moves through them ----------------------------------
+
+
+def test_model_charts_name_every_point_and_tab_moves_through_them(
+    browser: Any, served: Served, api_models: list[Model]
+) -> None:
+    model = api_models[0]
+    detail = api_json(served, f"models/{model.id}")
+    estimated = [d for d in detail["dimensions"].values() if d["iq"] is not None]
+    page, seen = visit(browser, f"{served.base_url}/models/{model.id}/")
+    try:
+        dims = page.locator("svg.chart[aria-details=dimension-table] .pt")
+        months = page.locator("svg.chart[aria-details=history-chart-data] .pt")
+        assert dims.count() == len(estimated) and months.count() > 1
+        for marks in (dims, months):
+            labels = marks.evaluate_all("gs => gs.map(g => g.getAttribute('aria-label'))")
+            marks.first.focus()
+            reached = []
+            for _ in labels:
+                reached.append(page.evaluate("document.activeElement.getAttribute('aria-label')"))
+                page.keyboard.press("Tab")
+            assert reached == labels and all(labels)
+        labels = dims.evaluate_all("gs => gs.map(g => g.getAttribute('aria-label'))")
+        # the name Chromium's accessibility tree gives the mark, as a screen reader hears it
+        assert page.get_by_role("img", name=labels[0], exact=True).count() == 1
+        assert page.get_by_role("group", name=f"Dimensions of {model.name}").count() == 1
+        dims.first.focus()  # a visible ring: the focused mark's stroke changes
+        stroke = dims.first.locator("circle").evaluate("c => getComputedStyle(c).stroke")
+        assert stroke == "rgb(221, 107, 32)"
+        assert seen.console_errors == []
+    finally:
+        page.close()
+
+
 # --- axe-core ------------------------------------------------------------------------------
 
 AXE = REPO / ".tools/axe/node_modules/axe-core/axe.min.js"
