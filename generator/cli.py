@@ -63,6 +63,13 @@ MCP_ORIGIN = click.option(
     envvar="MODELSCORES_MCP_ORIGIN",
     help="Origin of the deployed MCP sidecar; /api/mcp is proxied to it.",
 )
+ISSUES_URL = click.option(
+    "--issues-url",
+    default=None,
+    envvar="MODELSCORES_ISSUES_URL",
+    help="New-issue URL of the issue tracker (e.g. https://github.com/OWNER/REPO/issues/new); "
+    "each model page links prefilled reports of a wrong value to it.",
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -85,12 +92,15 @@ def check(data_dir: Path) -> None:
 @OUT_DIR
 @_base_url(DEFAULT_BASE_URL)
 @MCP_ORIGIN
-def build(data_dir: Path, out_dir: Path, base_url: str, mcp_origin: str | None) -> None:
+@ISSUES_URL
+def build(
+    data_dir: Path, out_dir: Path, base_url: str, mcp_origin: str | None, issues_url: str | None
+) -> None:
     """Build the site (JSON API, OpenAPI, pages, hosting rules) from data/ into --out-dir."""
     from generator.api.urls import site_config
     from generator.cache.report import up_to_date_report
 
-    config = site_config(base_url, mcp_origin)
+    config = site_config(base_url, mcp_origin, issues_url)
     report = up_to_date_report(data_dir, out_dir, config)  # before importing the pipeline
     if report is None:
         from generator.build import build_site
@@ -104,6 +114,7 @@ def build(data_dir: Path, out_dir: Path, base_url: str, mcp_origin: str | None) 
 @OUT_DIR
 @_base_url(None)
 @MCP_ORIGIN
+@ISSUES_URL
 @HOST
 @_port(8000)
 @click.option("--no-build", is_flag=True, help="Serve --out-dir as it is, without building.")
@@ -112,6 +123,7 @@ def serve(
     out_dir: Path,
     base_url: str | None,
     mcp_origin: str | None,
+    issues_url: str | None,
     host: str,
     port: int,
     no_build: bool,
@@ -123,7 +135,7 @@ def serve(
 
     with listen(host, port) as sock:  # a port in use fails before the build, not after
         served = f"http://{host}:{sock.getsockname()[1]}"
-        config = site_config(base_url or served, mcp_origin)  # default: links work as served
+        config = site_config(base_url or served, mcp_origin, issues_url)  # default: as served
         report = prepare_site(data_dir, out_dir, config, build=not no_build)
         if report is not None:
             click.echo(report.describe())

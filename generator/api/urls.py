@@ -39,13 +39,19 @@ _ORIGIN = re.compile(r"^https?://[^\s/?#]+(?:/[^\s?#]*)?$")
 
 
 class SiteConfig(msgspec.Struct, frozen=True, kw_only=True):
-    """Where the site is published: the base of every URL, and the MCP sidecar's origin."""
+    """Where the site is published: the base of every URL, the MCP sidecar's origin, and
+    the issue tracker's new-issue URL (model pages link prefilled reports of a wrong value)."""
 
     base_url: str = DEFAULT_BASE_URL
     mcp_origin: str | None = None
+    issues_url: str | None = None
 
     def __post_init__(self) -> None:
-        for name, value in (("base URL", self.base_url), ("MCP origin", self.mcp_origin)):
+        for name, value in (
+            ("base URL", self.base_url),
+            ("MCP origin", self.mcp_origin),
+            ("issues URL", self.issues_url),
+        ):
             if value is not None and not _ORIGIN.fullmatch(value):
                 raise ValueError(f"{name} must be an absolute http(s) URL, got {value!r}")
 
@@ -55,10 +61,12 @@ class SiteConfig(msgspec.Struct, frozen=True, kw_only=True):
         return self.base_url.rstrip("/")
 
 
-def site_config(base_url: str, mcp_origin: str | None = None) -> SiteConfig:
+def site_config(
+    base_url: str, mcp_origin: str | None = None, issues_url: str | None = None
+) -> SiteConfig:
     """A SiteConfig from command-line values (a bad URL is a BuildError, not a traceback)."""
     try:
-        return SiteConfig(base_url=base_url, mcp_origin=mcp_origin)
+        return SiteConfig(base_url=base_url, mcp_origin=mcp_origin, issues_url=issues_url)
     except ValueError as exc:
         raise BuildError(str(exc)) from None
 

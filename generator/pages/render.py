@@ -285,7 +285,7 @@ def _model_pages(out: _Renderer) -> None:
             model.name,
             f"{model.name} by {model.provider}: composite IQ, dimensions, cost and benchmarks.",
             model=model,
-            view=views.model_view(docs, model),
+            view=views.model_view(docs, model, out.config.issues_url),
             history=docs.model_history(model.id),  # the rows link each month's page
             history_csv=model_history_download(model.id),
             dimension_plot=charts.dimension_ranges(model),

@@ -167,10 +167,11 @@ def dimension_rows(model: Any, dimensions: Iterable[Any], link: Linker) -> marku
 
 def result_rows(model: Any, view: Any, link: Linker) -> markupsafe.Markup:
     """model.html: a row per benchmark result, from the view's `(benchmark id, page URL)`."""
-    names = view.dimension_names
+    names, reports = view.dimension_names, view.reports
     out = []
     for bid, url in view.results:
         r = model.benchmark_results[bid]
+        report = reports.get(bid)
         unnamed = "Emotional reasoning" if r.category == "eq" else "–"
         dimension = names.get(r.dimension or "", unnamed)
         source = link.anchor(r.source_name, r.source_url, external=True)
@@ -181,9 +182,18 @@ def result_rows(model: Any, view: Any, link: Linker) -> markupsafe.Markup:
             f'<td class="num">{_projected(r)}</td>\n'
             f"<td>{escape(dash(r.harness))}</td>\n<td>{escape(dash(r.effort))}</td>\n"
             f'<td>{source}</td>\n<td class="date">{_as_of(r)}</td>\n'
+            f"{_report_cell(report, r.name) if reports else ''}"
             "</tr>\n"
         )
     return markupsafe.Markup("".join(out))
+
+
+def _report_cell(url: Any, name: Any) -> str:
+    """A result's link to a prefilled report of it being wrong (`views.model_reports`)."""
+    if not url:
+        return "<td>–</td>\n"
+    hidden = f'<span class="visually-hidden"> a wrong {escape(name)} result</span>'
+    return f'<td><a href="{escape(url)}" rel="noopener">Report{hidden}</a></td>\n'
 
 
 def _projected(r: Any) -> str:

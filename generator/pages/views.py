@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from urllib.parse import quote, urlencode
 
 from generator.api.contract import (
     DIMENSION_SLUGS,
@@ -216,6 +217,8 @@ class ModelView:
     results: list[tuple[str, str | None]]  # benchmark id, its page's URL
     domains: list[tuple[DomainLink, int, int, DomainCompositeEntry]]
     dimension_names: dict[str, str]
+    reports: dict[str, str]  # benchmark id to a prefilled report of a wrong result
+    report: str | None  # a prefilled report of a wrong value anywhere on the page
 
 
 def cost_rows(cost: ModelCost) -> list[CostRow]:
@@ -247,8 +250,42 @@ def cost_rows(cost: ModelCost) -> list[CostRow]:
     return rows
 
 
-def model_view(docs: SiteDocuments, model: ModelDetail) -> ModelView:
-    """Dimensions with their rankings, linked results and domain standings."""
+def report_url(issues_url: str, title: str, body: list[str]) -> str:
+    """A new issue at the tracker's `issues_url` with its title and body filled in (the
+    `title` and `body` query fields of GitHub's, GitLab's and Gitea's new-issue forms)."""
+    query = urlencode({"title": title, "body": "\n".join(body)}, quote_via=quote)
+    return f"{issues_url}{'&' if '?' in issues_url else '?'}{query}"
+
+
+_ASK = "What is wrong, and where is the right value published?"
+
+
+def model_reports(model: ModelDetail, issues_url: str | None) -> tuple[dict[str, str], str | None]:
+    """Prefilled reports of a wrong value on a model's page: one per benchmark result,
+    naming the model, the field and the row of data/ it comes from (and that row's source),
+    and one for any other value. None without an issue tracker (`--issues-url`)."""
+    if issues_url is None:
+        return {}, None
+    about = f"Model: {model.name} (`{model.id}`), {model.url}"
+    row = f"data/models/{model.id}.toml"
+    reports = {}
+    for bid, r in model.benchmark_results.items():
+        body = [
+            about,
+            f"Field: benchmarkResults.{bid}.value = {format_value(r.value)} ({r.name})",
+            f'Source row: {row}, [[results]] benchmark = "{bid}"; from {r.source_name}, '
+            f"{r.source_url}, as of {r.as_of.isoformat()}",
+            "",
+            _ASK,
+        ]
+        reports[bid] = report_url(issues_url, f"Wrong value: {model.name}, {r.name}", body)
+    body = [about, "Field: (which value?)", f"Source row: {row} (which row?)", "", _ASK]
+    return reports, report_url(issues_url, f"Wrong value: {model.name}", body)
+
+
+def model_view(docs: SiteDocuments, model: ModelDetail, issues_url: str | None = None) -> ModelView:
+    """Dimensions with their rankings, linked results, domain standings and the prefilled
+    reports of a wrong value (to `issues_url`, when the build has one)."""
     dims = []
     for d in DIMENSIONS:
         ranking = docs.ranking_details.get(f"{d.slug}-iq")
@@ -261,7 +298,8 @@ def model_view(docs: SiteDocuments, model: ModelDetail) -> ModelView:
         (DomainLink(domain.name, domain.url), position, total, domain.models[position - 1])
         for domain, position, total in docs.domain_standings(model.id)
     ]
-    return ModelView(dims, results, domains, DIMENSION_NAMES)
+    reports, report = model_reports(model, issues_url)
+    return ModelView(dims, results, domains, DIMENSION_NAMES, reports, report)
 
 
 def profile_urls(docs: SiteDocuments, ranking: RankingDetail) -> dict[str, str | None]:

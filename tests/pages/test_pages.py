@@ -19,6 +19,7 @@ from generator.api.mcp_tools import MCP_TOOLS
 from generator.api.urls import SiteConfig
 from generator.errors import BuildError
 from generator.pages import svg
+from generator.pages.axes import format_value
 from generator.pages.charts import chart_kind, cost_scatter, inline, iq_histogram
 from generator.pages.links import Linker
 from generator.pages.plots import Bar, Bars, Histogram
@@ -430,3 +431,40 @@ def test_each_dimension_goes_by_one_name(pages: dict[str, bytes]) -> None:
             shown = f'<span aria-hidden="true" title="{d.name}">{d.short}</span>'
             assert f'{shown}<span class="visually-hidden">{d.name}</span>' in html
     assert ">Coding<" not in html
+
+
+def test_each_model_page_links_prefilled_reports_of_a_wrong_value() -> None:
+    """With `--issues-url`, each benchmark result links a new issue naming the model, the
+    field and its row of data/ (and that row's source); one more link covers any value.
+    Without it, no link."""
+    import html as markup
+    from urllib.parse import parse_qs, urlsplit
+
+    issues = "https://git.example/o/r/issues/new"
+    documents = sample_documents()
+    pages = render_pages(documents, SiteConfig(base_url=BASE, issues_url=issues))
+    found = re.compile(
+        r'<td><a href="([^"]+)" rel="noopener">Report'
+        r'<span class="visually-hidden"> a wrong ([^<]+) result</span></a></td>'
+    )
+    models = SiteDocuments(documents).model_details.values()
+    assert sum(len(m.benchmark_results) for m in models) > 3
+    for model in models:
+        html = page(pages, f"models/{model.id}/index.html")
+        links = found.findall(html)
+        assert len(links) == len(model.benchmark_results)
+        for (href, name), (bid, r) in zip(links, model.benchmark_results.items(), strict=True):
+            url = urlsplit(markup.unescape(href))
+            assert f"{url.scheme}://{url.netloc}{url.path}" == issues and name == r.name
+            query = parse_qs(url.query)
+            assert query["title"] == [f"Wrong value: {model.name}, {r.name}"]
+            body = query["body"][0].split("\n")
+            assert body[:3] == [
+                f"Model: {model.name} (`{model.id}`), {model.url}",
+                f"Field: benchmarkResults.{bid}.value = {format_value(r.value)} ({r.name})",
+                f'Source row: data/models/{model.id}.toml, [[results]] benchmark = "{bid}"; '
+                f"from {r.source_name}, {r.source_url}, as of {r.as_of.isoformat()}",
+            ]
+        assert 'id="report-wrong-value"' in html
+    plain = render_pages(documents, SiteConfig(base_url=BASE))["models/alpha-1/index.html"]
+    assert b"Report" not in plain and b"report-wrong-value" not in plain

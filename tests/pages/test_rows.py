@@ -273,6 +273,8 @@ def test_model_rows_print_what_the_loops_printed(
         dimensions=[(f, n, f, u) for f, n, u in zip(FIELDS, names, urls, strict=True)],
         results=list(zip(results, result_urls, strict=False)),
         dimension_names=dimension_names,
+        # every other result has a report link, some none: a row without one says so
+        reports={bid: f"https://t.example/new?title={bid}" for bid in list(results)[::2]},
     )
     reference = """{% import "macros.html" as m with context %}<tbody>
 {% for slug, name, field, url in view.dimensions %}
@@ -298,6 +300,8 @@ def test_model_rows_print_what_the_loops_printed(
 <td>{{ r.effort|dash }}</td>
 <td>{{ link.anchor(r.source_name, r.source_url, external=True) }}</td>
 <td class="date">{{ {"not-before": "not before ", "published": "by "}.get(r.as_of_kind, "") ~ r.as_of.isoformat() }}</td>
+{% if view.reports %}<td>{% if view.reports.get(bid) %}<a href="{{ view.reports[bid] }}" rel="noopener">Report<span class="visually-hidden"> a wrong {{ r.name }} result</span></a>{% else %}–{% endif %}</td>
+{% endif %}
 </tr>
 {% endfor %}
 </tbody>"""  # noqa: E501
