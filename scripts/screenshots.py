@@ -55,13 +55,15 @@ def shots(root: Path) -> list[Shot]:
     models = json.loads((root / "api/v1/models.json").read_bytes())["models"]
     ranked = sorted((m for m in models if m["rank"] is not None), key=lambda m: m["rank"])
     compared = "&".join(f"m={m['id']}" for m in ranked[:3])
+    # of the top 20, the one released first: the longest history
+    longest = min(ranked[:20], key=lambda m: (m["releaseDate"] or "9999", m["rank"]))
     return [
         *(Shot(f"landing-{width}.png", "/", width) for width in WIDTHS),
         Shot("model-390.png", f"/models/{ranked[0]['id']}/", 390),
         Shot(
             "model-dimensions-1280.png", f"/models/{ranked[0]['id']}/#dimensions", 1280, "svg.chart"
         ),
-        Shot("model-history-1280.png", f"/models/{ranked[4]['id']}/#history", 1280, "svg.chart"),
+        Shot("model-history-1280.png", f"/models/{longest['id']}/#history", 1280, "svg.chart"),
         Shot("compare-1280.png", f"/compare/?{compared}", 1280, "#compare-table"),
         Shot("compare-390.png", f"/compare/?{compared}", 390, "#compare-table"),
         Shot("chart-iq-vs-cost.png", "/charts/iq-vs-cost/", 1280),

@@ -773,10 +773,11 @@ class RankHistory:
         if not self.months:
             return svg.text(width / 2, height / 2, "No data", 16, text_anchor="middle")
         split = (height - 56) * 0.55
-        top = axes.Frame(left=64, top=16, right=width - 24, bottom=split - 20)
-        bottom = axes.Frame(left=64, top=split + 24, right=width - 24, bottom=height - 56)
+        top = axes.Frame(left=64, top=16, right=width - 24, bottom=split - 24)
+        bottom = axes.Frame(left=64, top=split + 40, right=width - 24, bottom=height - 56)
+        out = [svg.line(top.left, split + 8, top.right, split + 8, MUTED)]  # the panels apart
         xs = Scale(-0.5, len(self.months) - 0.5, top.left, top.right)
-        out = self._iq_panel(top, xs) + self._rank_panel(bottom, xs)
+        out += self._iq_panel(top, xs) + self._rank_panel(bottom, xs)
         ticks = axes.month_ticks([m.date for m in self.months], bottom.right - bottom.left)
         out += axes.x_axis(bottom, xs, ticks, "Month end (replayed history)")
         return "".join(out)

@@ -253,7 +253,7 @@ def replay(tmp_path: Path, stand_ins: Mapping[str, str]) -> dict[str, str]:
             k: "t"
             for k in ("NETLIFY_AUTH_TOKEN", "NETLIFY_SITE_ID", "FLY_API_TOKEN", "GITHUB_TOKEN")
         },
-        "github": {"repository": "Owner/Name", "sha": "abc123"},
+        "github": {"repository": "Owner/Name", "sha": "abc123", "server_url": "https://github.com"},
         "needs": {},
     }
     results: dict[str, str] = {}
