@@ -216,13 +216,24 @@ def diff(
     show_default=True,
     help="Report format.",
 )
-@click.option("--dry-run", is_flag=True, help="Report what would change; write nothing.")
+@click.option(
+    "--dry-run", is_flag=True, help="Run every check, report what would change; write nothing."
+)
+@click.option(
+    "--accept",
+    "accept",
+    multiple=True,
+    metavar="SOURCE",
+    help="Let this source's rows remove over a quarter of its results, or change the scale"
+    " of most of its values (each stops the import otherwise); the report says so.",
+)
 def import_(
     data_dir: Path,
     raw_dir: Path,
     report_file: Path | None,
     output: Literal["text", "markdown", "json"],
     dry_run: bool,
+    accept: tuple[str, ...],
 ) -> None:
     """Refresh data/ from its sources' upstream files (data/sources/*.toml): best published
     row per benchmark, new models, prices; pinned values are kept. Validates the whole new
@@ -230,7 +241,7 @@ def import_(
     from generator.importers.report import render
     from generator.importers.run import run_import
 
-    text = render(run_import(data_dir, raw_dir, dry_run=dry_run), output)
+    text = render(run_import(data_dir, raw_dir, dry_run=dry_run, accept=accept), output)
     if report_file is not None:
         try:
             report_file.parent.mkdir(parents=True, exist_ok=True)  # a run's artefact, e.g. build/

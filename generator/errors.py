@@ -18,6 +18,22 @@ def one_line(text: str) -> str:
     return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
+_WORKFLOW_COMMAND = re.compile(r"\A(\s*):(?=:)|##(?=\[)")
+"""Where the GitHub Actions runner reads a workflow command: `::` after leading white space
+(`::set-output`, `::add-mask::`, `::stop-commands::`), and `##[` anywhere in a line (the
+older form)."""
+
+
+def log_text(text: str) -> str:
+    """`text` as one line for a terminal or a CI log: `one_line`'s escapes, and a workflow
+    command broken by a backslash (`\\::warning::`, `#\\#[error]`): shown, never run."""
+    return _WORKFLOW_COMMAND.sub(_break_command, one_line(text))
+
+
+def _break_command(match: re.Match[str]) -> str:
+    return f"{match[1]}\\:" if match[1] is not None else "#\\#"
+
+
 class GeneratorError(click.ClickException):
     """Base of every error the generator reports to a user."""
 
@@ -41,7 +57,7 @@ class DataError(GeneratorError):
 
     def __init__(self, problems: Iterable[str]) -> None:
         self.problems = sorted(
-            {_bounded(one_line(problem)) for problem in problems}, key=problem_order
+            {_bounded(log_text(problem)) for problem in problems}, key=problem_order
         )
         count = len(self.problems)
         noun = "data error" if count == 1 else "data errors"

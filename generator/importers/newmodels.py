@@ -10,9 +10,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from generator.importers.collect import Observation
 from generator.importers.identity import ModelInfo
 from generator.importers.upstream import parse_day
+from generator.input.records import Alias, Line, Modality
+from generator.input.urls import is_source_url
 
 Doc = dict[str, Any]
 DATED = re.compile(r"-(?:\d{4}-\d{2}-\d{2}|\d{8})$")
@@ -154,3 +158,38 @@ def _name(model_name: str, info: ModelInfo | None, base: str) -> str:
     if model_name.strip():
         return model_name.strip()
     return base
+
+
+def valid_fields(doc: Doc, key: str) -> list[str]:
+    """Make a new model's upstream-made fields valid data/ fields in place: an alias that
+    is not one (`openai/gpt-5.5:free` holds `/` and `:`) is left out, an invalid name
+    becomes the id, a provider or country `Unknown`, a link or modality is dropped; one
+    note per field changed, so an upstream key never fails the import."""
+    notes: list[str] = []
+    where = f"models/{doc['id']}.toml (new, from '{key}')"
+    left = [a for a in doc["aliases"] if not _valid(a, Alias)]
+    notes += [f"{where}: alias {a!r} left out: not a valid alias" for a in left]
+    doc["aliases"] = [a for a in doc["aliases"] if a not in left]
+    if not _valid(doc["name"], Line):
+        notes.append(f"{where}: name {doc['name']!r} is not a one-line name: the id instead")
+        doc["name"] = doc["id"]
+    for name in ("provider", "country"):
+        if not _valid(doc[name], Line):
+            notes.append(f"{where}: {name} {doc[name]!r} is not a one-line name: Unknown")
+            doc[name] = "Unknown"
+    if doc["identity_url"] is not None and not is_source_url(doc["identity_url"]):
+        notes.append(f"{where}: identity_url left out: not a source URL")
+        doc["identity_url"] = None
+    modalities = [m for m in doc["modalities"] if _valid(m, Modality)]
+    if modalities != doc["modalities"]:
+        notes.append(f"{where}: modalities other than text, image, audio, video left out")
+        doc["modalities"] = modalities
+    return notes
+
+
+def _valid(value: Any, kind: Any) -> bool:
+    try:
+        msgspec.convert(value, kind)
+    except msgspec.ValidationError:
+        return False
+    return True

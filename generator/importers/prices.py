@@ -99,23 +99,28 @@ class Found(NamedTuple):
     mapped: bool  # named by the source's own mapping (a reviewed choice)
 
 
-def offers(lab: str, found: Sequence[Found], labs: ProviderTable) -> list[Offer]:
+def offers(lab: str, found: Sequence[Found], labs: ProviderTable, current: str = "") -> list[Offer]:
     """The priced entries `found` as offers, the most trusted first: by kind (the lab's own,
-    its cloud partners', resellers'), a priced listing before a zero-priced one (a free
-    tier), a live one before a retired one, the lab's order of its listings, a mapped entry,
-    then the reseller's entry id, models.dev before litellm, the key. An entry whose host
-    no provider entry names is left out: a new name that sorts first cannot win."""
+    its cloud partners', resellers'), a priced listing before one with a zero or missing
+    input or output price (a free tier), a live one before a retired one, the lab's order of
+    its listings, a mapped entry, the listing the price comes from now (`current`,
+    `source:key`), then the reseller's entry id, models.dev before litellm, the key. An
+    entry whose host no provider entry names, exactly, is left out: a new name that sorts
+    first (`!!!cheap`, `Anthropic` beside `anthropic`) cannot win, and a new key that sorts
+    first under a trusted host does not displace the listing in use."""
+    named = {h for p in labs.providers.values() for h in (*p.first_party, *p.cloud)}
     out = []
     for source, role, info, as_of, mapped in found:
         trust = labs.price_rank(lab, info.host)
         kind = labs.price_kind(lab, info.host)
-        if trust is None or kind is None or not info.prices:
+        if trust is None or kind is None or not info.prices or info.host not in named:
             continue
         retired = info.deprecated or (
             info.retires_on is not None and as_of is not None and info.retires_on <= as_of
         )
-        free = not any(info.prices.get(k) for k in ("input", "output"))
-        rank = (free, trust[0], retired, trust[1], not mapped, trust[2], role, info.key)
+        free = not all(info.prices.get(k) for k in ("input", "output"))
+        used = f"{source}:{info.key}" == current
+        rank = (free, trust[0], retired, trust[1], not mapped, not used, trust[2], role, info.key)
         out.append(Offer(source, info, as_of, kind, retired, rank))
     return sorted(out, key=lambda o: o.rank)
 

@@ -22,6 +22,7 @@ from generator.errors import DataError
 from generator.importers import epoch, valsai
 from generator.importers.collect import Bounds, Collected, Observation, base_key, collect
 from generator.importers.configurations import configurations
+from generator.importers.confusable import looks
 from generator.importers.documents import typed
 from generator.importers.merge import (
     Changes,
@@ -33,7 +34,15 @@ from generator.importers.merge import (
     newest_date,
     result_doc,
 )
-from generator.importers.newmodels import Decision, plan_new_models
+from generator.importers.newmodels import Decision, plan_new_models, valid_fields
+from generator.importers.plausible import (
+    Guarded,
+    apply_renames,
+    check_shares,
+    file_dates,
+    probable_renames,
+    refuse_future,
+)
 from generator.importers.prices import (
     PRICE_ROLES,
     Found,
@@ -77,6 +86,7 @@ class Outcome:
     uncatalogued: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     standings: dict[str, Standing] = field(default_factory=dict)  # every model, by id
+    guarded: Guarded = field(default_factory=Guarded)  # what the plausibility guards found
 
     @property
     def drafts(self) -> list[str]:
@@ -84,9 +94,11 @@ class Outcome:
         return [f"{m}: {s.reason}" for m, s in self.standings.items() if not s.published]
 
 
-def run_import(data_dir: Path, raw_dir: Path, *, dry_run: bool = False) -> Outcome:
+def run_import(
+    data_dir: Path, raw_dir: Path, *, dry_run: bool = False, accept: Sequence[str] = ()
+) -> Outcome:
     """Import `raw_dir` into `data_dir`; raise `DataError`/`UpstreamError` and write nothing
-    on any problem."""
+    on any problem. A source in `accept` passes the share guards (plausible.py), reported."""
     if not raw_dir.is_dir():
         raise UpstreamError([f"{raw_dir}: directory: the upstream files' folder is not found"])
     dataset = load_dataset(data_dir)  # the tree must be valid before anything is read
@@ -100,17 +112,20 @@ def run_import(data_dir: Path, raw_dir: Path, *, dry_run: bool = False) -> Outco
     bounds = _bounds(benchmarks, domains)
     models = _model_docs(docs)
     outcome = Outcome()
-    collected = collect(raw_dir, sources, models, bounds)
-    new_docs, decisions = _new_models(collected, sources, models, dataset.providers)
+    collected = _collect(raw_dir, sources, models, bounds, {}, outcome.guarded)
+    renames, outcome.guarded.renames = probable_renames(docs, collected)
+    apply_renames(collected, renames)
+    new_docs, decisions, field_notes = _new_models(collected, sources, models, dataset.providers)
     if new_docs:
         models = {**models, **new_docs}
-        collected = collect(raw_dir, sources, models, bounds)
+        collected = _collect(raw_dir, sources, models, bounds, renames, outcome.guarded)
     outcome.unmatched = _unmatched(collected.unmatched, decisions)
     outcome.excluded = sorted(set(collected.excluded))
-    outcome.notes = collected.notes
+    outcome.notes = collected.notes + field_notes
     outcome.uncatalogued = collected.uncatalogued
     released = {m: _day(d.get("release_date")) for m, d in models.items()}
     collected.observations, outcome.changes.refused = refuse_early(collected.observations, released)
+    check_shares(docs, collected.observations, accept, outcome.guarded)  # may stop the import
     outcome.changes.release_dates = release_disagreements(
         released,
         {
@@ -134,9 +149,27 @@ def run_import(data_dir: Path, raw_dir: Path, *, dry_run: bool = False) -> Outco
         rel: text for rel, text in texts.items() if _current(data_dir / rel) != text.encode()
     }
     outcome.written = sorted(changed)
-    if changed and not dry_run:
-        write_checked(data_dir, changed)
+    if changed:  # a dry run loads the new tree too: every check the real run makes
+        write_checked(data_dir, changed, apply=not dry_run)
     return outcome
+
+
+def _collect(
+    raw_dir: Path,
+    sources: Mapping[str, SourceRecord],
+    models: Mapping[str, Doc],
+    bounds: Mapping[tuple[str | None, str], Bounds],
+    renames: Mapping[tuple[str, str], str],
+    guarded: Guarded,
+) -> Collected:
+    """Every source's rows, those dated after their file refused, renamed keys applied."""
+    collected = collect(raw_dir, sources, models, bounds)
+    fallback = file_dates(collected)
+    collected.observations, refused = refuse_future(collected.observations, fallback)
+    collected.unmatched, refused_new = refuse_future(collected.unmatched, fallback)
+    guarded.refused = sorted({*refused, *refused_new})
+    apply_renames(collected, renames)
+    return collected
 
 
 def _sources(data_dir: Path, loaded: Sequence[SourceRecord]) -> dict[str, SourceRecord]:
@@ -193,7 +226,8 @@ def _new_models(
     sources: Mapping[str, SourceRecord],
     models: Mapping[str, Doc],
     providers: Sequence[ProviderRecord],
-) -> tuple[dict[str, Doc], list[Decision]]:
+) -> tuple[dict[str, Doc], list[Decision], list[str]]:
+    """New model documents, one decision per unmatched key, and notes on fields left out."""
     since = {s.id: s.publish.released_on_or_after for s in sources.values() if s.publish}
     taken = {m.lower() for m in models} | {
         str(a).lower() for d in models.values() for a in d.get("aliases", [])
@@ -212,6 +246,8 @@ def _new_models(
     docs, decisions = plan_new_models(
         collected.unmatched, since, taken, identity, infos, _labs(models)
     )
+    notes = [n for d in decisions if d.model for n in valid_fields(docs[d.model], d.key)]
+    docs, decisions = _not_look_alikes(docs, decisions, models)
     labs = ProviderTable(providers)
     for doc in docs.values():
         lab = labs.find(str(doc["provider"]))  # one name per lab (data/providers/)
@@ -224,7 +260,43 @@ def _new_models(
         names.add(str(doc["name"]).lower())
         doc["aliases"] = [a for a in doc["aliases"] if a.lower() not in taken and a != doc["id"]]
         taken |= {a.lower() for a in doc["aliases"]} | {doc["id"]}
-    return docs, decisions
+    return docs, decisions, notes
+
+
+def _not_look_alikes(
+    docs: dict[str, Doc], decisions: list[Decision], models: Mapping[str, Doc]
+) -> tuple[dict[str, Doc], list[Decision]]:
+    """The new models whose name does not look like another model's name or alias (the
+    confusable skeleton: `confusable.py`) without being it; each other one skipped."""
+    seen: dict[str, str] = {}
+    for model_id, held in sorted(models.items()):
+        for name in (str(held["name"]), *map(str, held.get("aliases", []))):
+            seen.setdefault(looks(name), model_id)
+    kept: dict[str, Doc] = {}
+    out: list[Decision] = []
+    for decision in decisions:
+        doc = docs.get(decision.model or "")
+        if doc is None:
+            out.append(decision)
+            continue
+        name = str(doc["name"])
+        twin = seen.get(looks(name))
+        if twin is not None and not _same_letters(name, models[twin]):
+            why = (
+                f"its name {name!r} looks like models/{twin}.toml's (Unicode confusables):"
+                " not imported; map the key by hand if it is that model"
+            )
+            out.append(Decision(decision.key, None, False, why, decision.source))
+            continue
+        seen.setdefault(looks(name), str(doc["id"]))
+        kept[str(doc["id"])] = doc
+        out.append(decision)
+    return kept, out
+
+
+def _same_letters(name: str, doc: Mapping[str, Any]) -> bool:
+    """Whether `name` is one of `doc`'s names up to case (a real namesake, renamed below)."""
+    return name.lower() in {str(n).lower() for n in (doc["name"], *doc.get("aliases", []))}
 
 
 def _labs(models: Mapping[str, Doc]) -> dict[str, tuple[str, str]]:
@@ -393,7 +465,8 @@ def _prices(
                 as_of = next((f.as_of for f in source.files), None)
                 for info in find_infos(model_id, doc, indexes[source.id], mapped):
                     found.append(Found(source.id, role, info, as_of, model_id in mapped))
-    new, conflict = price_doc(old, offers(str(doc.get("provider", "")), found, labs))
+    current = str(old.get("source", "")).split(";", 1)[0]  # `litellm:key; cache_read ...`
+    new, conflict = price_doc(old, offers(str(doc.get("provider", "")), found, labs, current))
     if conflict:
         outcome.changes.conflicts.append(f"models/{model_id}.toml: prices: {conflict}")
     if new != old:
@@ -432,9 +505,9 @@ def _current(path: Path) -> bytes | None:
         return None
 
 
-def write_checked(data_dir: Path, changed: Mapping[str, str]) -> None:
+def write_checked(data_dir: Path, changed: Mapping[str, str], *, apply: bool = True) -> None:
     """Write a full copy with the changes, load it (raising on any problem), then move
-    each changed file into place (an atomic rename per file)."""
+    each changed file into place (an atomic rename per file); without `apply`, only check."""
     parent = data_dir.resolve().parent
     with tempfile.TemporaryDirectory(prefix=".import-", dir=parent) as tmp:
         copy = Path(tmp) / "data"
@@ -446,6 +519,8 @@ def write_checked(data_dir: Path, changed: Mapping[str, str]) -> None:
             load_dataset(copy)
         except DataError as exc:  # named in data_dir: the copy is gone once the line is read
             raise DataError(p.replace(str(copy), str(data_dir)) for p in exc.problems) from None
+        if not apply:
+            return
         for rel in changed:
             target = data_dir / rel
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import rtoml
 from click.testing import CliRunner, Result
-from support.paths import UPSTREAM_FIXTURE, UPSTREAM_RAW, needs_raw
+from support.paths import ACCEPT_ALL, UPSTREAM_FIXTURE, UPSTREAM_RAW, needs_raw
 
 from generator.cli import cli
 from generator.errors import DataError
@@ -42,7 +42,7 @@ def _tree(root: Path) -> dict[str, str]:
 
 
 def _import(data: Path, raw: Path = RAW, *extra: str) -> Result:
-    args = ["import", "--data-dir", str(data), "--raw", str(raw), *extra]
+    args = ["import", "--data-dir", str(data), "--raw", str(raw), *ACCEPT_ALL, *extra]
     return CliRunner().invoke(cli, args)
 
 

@@ -19,7 +19,7 @@ import pytest
 import rtoml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.paths import SHIPPED_DATA, UPSTREAM_FIXTURE
+from support.paths import ALL_SOURCES, SHIPPED_DATA, UPSTREAM_FIXTURE
 
 from generator.importers.run import run_import
 
@@ -54,7 +54,7 @@ def _livebench_only(data: Path) -> list[str]:
 def start(tmp_path_factory: pytest.TempPathFactory) -> Path:
     data = tmp_path_factory.mktemp("start") / "data"
     shutil.copytree(SHIPPED_DATA, data)
-    run_import(data, RAW)
+    run_import(data, RAW, accept=ALL_SOURCES)
     gone = _livebench_only(data)
     assert {"claude-fable-5", "minimax-m3", "qwen3.6-flash"} <= set(gone), gone
     for model_id in gone:
@@ -98,9 +98,9 @@ def test_two_refreshes_give_the_data_one_gives(
     twice, once = work / "twice", work / "once"
     shutil.copytree(start, twice)
     shutil.copytree(start, once)
-    run_import(twice, raw)
+    run_import(twice, raw, accept=ALL_SOURCES)
     shutil.copy(RAW / TABLE, raw / TABLE)
-    run_import(twice, raw)
-    run_import(once, raw)
+    run_import(twice, raw, accept=ALL_SOURCES)
+    run_import(once, raw, accept=ALL_SOURCES)
     assert _tree(twice) == _tree(once)
     shutil.rmtree(work)

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support.paths import REPO, UPSTREAM_FIXTURE, UPSTREAM_RAW
+from support.paths import ACCEPT_ALL, REPO, UPSTREAM_FIXTURE, UPSTREAM_RAW
 from support.servers import free_port, python_env, running_server, serve_command
 
 from generator.api.contract import DOCUMENTS
@@ -137,7 +137,7 @@ def test_each_read_only_command_exits_0(argv: list[str]) -> None:
     if argv[0] == "diff" and not (REPO / ".git").exists():
         pytest.skip("diff git:HEAD needs a git checkout")
     if argv[0] == "import" and not UPSTREAM_RAW.is_dir():  # a clone: the small upstream files
-        argv = [*argv, "--raw", str(UPSTREAM_FIXTURE)]
+        argv = [*argv, "--raw", str(UPSTREAM_FIXTURE), *ACCEPT_ALL]
     result = subprocess.run(
         [sys.executable, "-m", "generator", *argv],
         capture_output=True,

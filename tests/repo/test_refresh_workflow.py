@@ -27,7 +27,7 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 import yaml  # type: ignore[import-untyped]  # (pyyaml, through schemathesis; no stubs)
-from support.paths import UPSTREAM_FIXTURE
+from support.paths import ALL_SOURCES, UPSTREAM_FIXTURE
 from support.standins import PYTHON_LINE
 from support.upstream_server import Route, refused_url, upstream_server
 
@@ -139,7 +139,8 @@ def upstream(tmp_path: Path) -> Iterator[tuple[Upstream, str]]:
     """A copy of data/ fetching from a running stand-in upstream; yields it and its base URL."""
     data = tmp_path / "data"
     shutil.copytree(ROOT / "data", data)
-    run_import(data, RAW)  # data/ as the small upstream files make it: a week's change reads alone
+    # data/ as the small upstream files make it: a week's change reads alone
+    run_import(data, RAW, accept=ALL_SOURCES)
     routes: dict[str, Route] = {}
     with upstream_server(routes) as base:
         routes.update(_serve_sources(data, base))
