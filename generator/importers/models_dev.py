@@ -22,6 +22,7 @@ from generator.importers.upstream import (
     parse_day,
     read_bounded,
     read_toml,
+    text_problem,
 )
 from generator.input.urls import is_source_url
 
@@ -47,10 +48,14 @@ def read_models_dev(
             continue
         key = _key(rel)
         where = f"{label}/{path.relative_to(root)}"
+        if text_problem(key) is not None:  # a file name no data/ field may hold
+            notes.append(f"{label}: a file left out: its name has a {text_problem(key)}")
+            continue
         try:
             doc = read_toml(read_bounded(path, where, max_bytes), where)
             base_name = doc.get("base_model")
             if base_name is not None:
+                base_name = clean_text(str(base_name))
                 base = bases.get(str(base_name))
                 if base is None:
                     notes.append(

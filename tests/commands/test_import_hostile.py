@@ -341,3 +341,20 @@ def test_a_hostile_price_listing_never_replaces_the_first_party_price(
     after = (data / "models/claude-fable-5.toml").read_text(encoding="utf-8")
     assert after == before
     assert 'source = "models-dev:anthropic/claude-fable-5"' in after
+
+
+def test_a_models_dev_file_name_no_field_may_hold_is_left_out_with_a_note(
+    baseline: Path, tmp_path: Path
+) -> None:
+    """models.dev keys are its file names: one with a bidi override is left out, noted
+    escaped, and the import goes on."""
+    data, raw = _hostile(baseline, tmp_path, LITELLM, lambda text: text)
+    own = raw / "models_dev/anthropic/models/claude-fable-5.toml"
+    (own.parent / "claude-\u202eelbaf-5.toml").write_bytes(own.read_bytes())
+    result = _import(data, raw)
+    assert result.exit_code == 0, result.output
+    assert (
+        "- models_dev: a file left out: its name has a bidi control U+202E in a one-line field"
+        in result.output
+    )
+    assert "\u202e" not in result.output

@@ -384,3 +384,37 @@ def test_an_upstream_file_that_does_not_parse_fails_the_import_and_changes_nothi
     assert "Traceback" not in result.stderr
     assert _tree(served.data) == before
     assert not (tmp_path / "out" / "changed").exists()
+
+
+@pytest.mark.slow
+def test_a_plausibility_stop_fails_the_refresh_until_a_maintainer_accepts_it(
+    tmp_path: Path,
+) -> None:
+    """vals.ai's file cut to its header: refresh-import stops with the one line naming the
+    source; the manual run's `accept` input (ACCEPT) lets it through and the pull request's
+    body says so first; anything but source ids in ACCEPT is refused."""
+    data, raw = tmp_path / "data", tmp_path / "raw"
+    shutil.copytree(ROOT / "data", data)
+    run_import(data, RAW, accept=ALL_SOURCES)
+    shutil.copytree(RAW, raw)
+    vals = raw / "valsai/scores_overall.csv"
+    vals.write_text(vals.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    before = _tree(data)
+    stopped = _run("refresh-import", str(raw), str(tmp_path / "out"), env={"DATA_DIR": str(data)})
+    assert stopped.returncode == 1
+    assert "source valsai: its upstream rows would remove 24 of its 24 results" in stopped.stderr
+    assert _tree(data) == before
+    hostile = {"DATA_DIR": str(data), "ACCEPT": "valsai $(touch pwned)"}
+    refused = _run("refresh-import", str(raw), str(tmp_path / "out2"), env=hostile)
+    assert refused.returncode == 1 and "ACCEPT: '$(touch' is not a source id" in refused.stderr
+    assert not (ROOT / "pwned").exists()
+    accepted = _run(
+        "refresh-import",
+        str(raw),
+        str(tmp_path / "out3"),
+        env={"DATA_DIR": str(data), "ACCEPT": "valsai"},
+    )
+    assert accepted.returncode == 0, accepted.stderr
+    body = (tmp_path / "out3/body.md").read_text(encoding="utf-8")
+    assert body.split("\n## ")[1].startswith("Accepted by the maintainer (--accept) (1)\n")
+    assert _tree(data) == before
