@@ -5,11 +5,12 @@ Shared by the chart kinds in `plots.py`; everything returns SVG element strings.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.encoders import xml_attr, xml_text
+from generator.encoders import xml_attr
 from generator.pages import svg
 from generator.pages.svg import GRID, HIGHLIGHT, MUTED, OTHER, Scale
 
@@ -37,6 +38,13 @@ class Frame:
 
 
 def y_axis(frame: Frame, scale: Scale, ticks: Sequence[float], title: str) -> list[str]:
+    """Grid lines, tick labels and the rotated title: drawn once per distinct axis (model
+    pages draw a few thousand charts over a few dozen distinct axes)."""
+    return [_y_axis(frame, scale, tuple(ticks), title)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _y_axis(frame: Frame, scale: Scale, ticks: tuple[float, ...], title: str) -> str:
     out = []
     for tick in ticks:
         y = scale(tick)
@@ -49,10 +57,16 @@ def y_axis(frame: Frame, scale: Scale, ticks: Sequence[float], title: str) -> li
             16, mid, title, 13, fill=MUTED, text_anchor="middle", transform=f"rotate(-90 16 {mid})"
         )
     )
-    return out
+    return "".join(out)
 
 
 def x_axis(frame: Frame, scale: Scale, ticks: Sequence[tuple[float, str]], title: str) -> list[str]:
+    """The base line, ticks, their labels and the title, drawn once per distinct axis."""
+    return [_x_axis(frame, scale, tuple(ticks), title)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _x_axis(frame: Frame, scale: Scale, ticks: tuple[tuple[float, str], ...], title: str) -> str:
     out = [svg.line(frame.left, frame.bottom, frame.right, frame.bottom, MUTED)]
     for value, label in ticks:
         x = scale(value)
@@ -60,15 +74,15 @@ def x_axis(frame: Frame, scale: Scale, ticks: Sequence[tuple[float, str]], title
         out.append(svg.text(x, frame.bottom + 20, label, 12, fill=MUTED, text_anchor="middle"))
     centre = (frame.left + frame.right) / 2
     out.append(svg.text(centre, frame.bottom + 42, title, 13, fill=MUTED, text_anchor="middle"))
-    return out
+    return "".join(out)
 
 
 def named(mark: str, name: str) -> str:
     """A chart mark with its name: shown on hover (SVG `title`), read by screen readers
     (`role=img` with `aria-label`) and a stop of the keyboard's Tab (`tabindex`)."""
+    said = xml_attr(name)  # escaped for an attribute: right for character data too
     return (
-        f'<g class="pt" tabindex="0" role="img" aria-label="{xml_attr(name)}">'
-        f"<title>{xml_text(name)}</title>{mark}</g>"
+        f'<g class="pt" tabindex="0" role="img" aria-label="{said}"><title>{said}</title>{mark}</g>'
     )
 
 

@@ -777,51 +777,76 @@ class RankHistory:
         bottom = axes.Frame(left=64, top=split + 40, right=width - 24, bottom=height - 56)
         out = [svg.line(top.left, split + 8, top.right, split + 8, MUTED)]  # the panels apart
         xs = Scale(-0.5, len(self.months) - 0.5, top.left, top.right)
-        out += self._iq_panel(top, xs) + self._rank_panel(bottom, xs)
+        at = [svg.num(xs(i)) for i in range(len(self.months))]  # each month's x, formatted once
+        out += self._iq_panel(top, at) + self._rank_panel(bottom, at)
         ticks = axes.month_ticks([m.date for m in self.months], bottom.right - bottom.left)
         out += axes.x_axis(bottom, xs, ticks, "Month end (replayed history)")
         return "".join(out)
 
-    def _iq_panel(self, frame: axes.Frame, xs: Scale) -> list[str]:
+    def _iq_panel(self, frame: axes.Frame, at: list[str]) -> list[str]:
         values = [v for m in self.months for v in (m.low, m.high, float(m.iq)) if v is not None]
         ticks = svg.nice_ticks(min(values) - 2, max(values) + 2, 4)
         ys = Scale(ticks[0], ticks[-1], frame.bottom, frame.top)
         out = axes.y_axis(frame, ys, ticks, "Composite IQ")
-        ranged = [(i, m) for i, m in enumerate(self.months) if m.low is not None]
+        num = svg.num
+        ranged = [
+            (at[i], num(ys(m.low)), num(ys(m.high or 0)))
+            for i, m in enumerate(self.months)
+            if m.low is not None
+        ]
         if len(ranged) > 1:
-            upper = [(xs(i), ys(m.high or 0)) for i, m in ranged]
-            lower = [(xs(i), ys(m.low or 0)) for i, m in reversed(ranged)]
-            out.append(svg.polygon(upper + lower, ACCENT_LIGHT, fill_opacity=0.6))
-        else:
+            band = [f"{x},{high}" for x, _, high in ranged]
+            band += [f"{x},{low}" for x, low, _ in reversed(ranged)]
+            out.append(
+                f'<polygon points="{" ".join(band)}" fill="{ACCENT_LIGHT}" fill-opacity="0.6"/>'
+            )
+        else:  # one month: a line across its range
             out += [
-                svg.line(xs(i), ys(m.low or 0), xs(i), ys(m.high or 0), ACCENT) for i, m in ranged
+                f'<line x1="{x}" y1="{low}" x2="{x}" y2="{high}" stroke="{ACCENT}"/>'
+                for x, low, high in ranged
             ]
-        points = [(xs(i), ys(m.iq)) for i, m in enumerate(self.months)]
-        out.append(svg.polyline(points, ACCENT, stroke_width=2))
-        for (x, y), m in zip(points, self.months, strict=True):
+        ys_text = [num(ys(m.iq)) for m in self.months]
+        out.append(_polyline(at, ys_text, ACCENT, "2"))
+        for x, y, m in zip(at, ys_text, self.months, strict=True):
             out.append(axes.named(_month_dot(x, y, m.provisional), m.iq_said))
         return out
 
-    def _rank_panel(self, frame: axes.Frame, xs: Scale) -> list[str]:
+    def _rank_panel(self, frame: axes.Frame, at: list[str]) -> list[str]:
         lows = [m.rank_low or m.rank for m in self.months]
         highs = [m.rank_high or m.rank for m in self.months]
         nice = svg.nice_ticks(1, max(max(highs), 2), 4)
         ticks = [1.0] + [t for t in nice if t > 1 and float(t).is_integer()]
         ys = Scale(1, max(ticks[-1], 2), frame.top, frame.bottom)  # rank 1 on top
         out = axes.y_axis(frame, ys, ticks, "Rank")
-        for i, (low, high) in enumerate(zip(lows, highs, strict=True)):
-            out.append(svg.line(xs(i), ys(low), xs(i), ys(high), ACCENT, stroke_width=2))
-        points = [(xs(i), ys(m.rank)) for i, m in enumerate(self.months)]
-        out.append(svg.polyline(points, MUTED, stroke_width=1.5))
-        for (x, y), m in zip(points, self.months, strict=True):
+        num = svg.num
+        bands = "".join(
+            f"M{x} {num(ys(low))}V{num(ys(high))}"
+            for x, low, high in zip(at, lows, highs, strict=True)
+        )  # one path of every month's rank band
+        out.append(f'<path d="{bands}" fill="none" stroke="{ACCENT}" stroke-width="2"/>')
+        ys_text = [num(ys(m.rank)) for m in self.months]
+        out.append(_polyline(at, ys_text, MUTED, "1.5"))
+        for x, y, m in zip(at, ys_text, self.months, strict=True):
             out.append(axes.named(_month_dot(x, y, m.provisional), m.rank_said))
         return out
 
 
-def _month_dot(x: float, y: float, provisional: bool) -> str:
-    if provisional:
-        return svg.circle(x, y, 4.5, "#ffffff", stroke=HIGHLIGHT, stroke_width=2)
-    return svg.circle(x, y, 4.5, HIGHLIGHT, stroke="#ffffff", stroke_width=1)
+def _polyline(xs: list[str], ys: list[str], stroke: str, width: str) -> str:
+    """`svg.polyline`'s bytes from coordinates already formatted."""
+    points = " ".join(f"{x},{y}" for x, y in zip(xs, ys, strict=True))
+    return f'<polyline points="{points}" fill="none" stroke="{stroke}" stroke-width="{width}"/>'
+
+
+_DOTS = {
+    True: f'r="4.5" fill="#ffffff" stroke="{HIGHLIGHT}" stroke-width="2"',  # hollow
+    False: f'r="4.5" fill="{HIGHLIGHT}" stroke="#ffffff" stroke-width="1"',
+}
+
+
+def _month_dot(x: str, y: str, provisional: bool) -> str:
+    """A month's dot at formatted coordinates (`svg.circle`'s bytes, its attributes written
+    once: a model page has two a month)."""
+    return f'<circle cx="{x}" cy="{y}" {_DOTS[provisional]}/>'
 
 
 def _months(count: int) -> str:

@@ -7,6 +7,7 @@ renderer shipped as a wheel, no system libraries, no browser).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,33 +34,66 @@ _FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
 def num(x: float) -> str:
     """Format a coordinate with at most one decimal, so output is stable and short."""
     text = f"{x:.1f}"
-    if text.endswith(".0"):
+    if text[-2:] == ".0":
         text = text[:-2]
-    return "0" if text == "-0" else text
+        return "0" if text == "-0" else text
+    return text
+
+
+_NAMES: dict[str, str] = {}
+"""Each keyword's attribute name (`stroke_width` -> `stroke-width`), made once."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _attr_value(value: str) -> str:
+    """A string attribute escaped (colours, anchors, dash patterns: a few values, often)."""
+    return xml_attr(value)
 
 
 def _attrs(attrs: dict[str, str | float]) -> str:
     parts = []
     for key, value in attrs.items():
-        shown = num(value) if isinstance(value, float | int) else xml_attr(value)
-        parts.append(f' {key.replace("_", "-")}="{shown}"')
+        name = _NAMES.get(key)
+        if name is None:
+            name = _NAMES[key] = key.replace("_", "-")
+        if type(value) is str:
+            shown = _attr_value(value) if len(value) < 40 else xml_attr(value)
+        else:
+            shown = num(value) if isinstance(value, float | int) else xml_attr(value)
+        parts.append(f' {name}="{shown}"')
     return "".join(parts)
+
+
+def _more(extra: dict[str, str | float]) -> str:
+    return _attrs(extra) if extra else ""
+
+
+# The primitives write their fixed attributes directly (in the order `_attrs` would) and
+# only their keyword extras through `_attrs`: a model page draws some 300 of them.
 
 
 def rect(x: float, y: float, w: float, h: float, fill: str, **extra: str | float) -> str:
     """A filled rectangle."""
-    size: dict[str, str | float] = {"width": max(w, 0.0), "height": max(h, 0.0)}
-    return f"<rect{_attrs({'x': x, 'y': y, **size, 'fill': fill, **extra})}/>"
+    return (
+        f'<rect x="{num(x)}" y="{num(y)}" width="{num(max(w, 0.0))}" '
+        f'height="{num(max(h, 0.0))}" fill="{_attr_value(fill)}"{_more(extra)}/>'
+    )
 
 
 def line(x1: float, y1: float, x2: float, y2: float, stroke: str, **extra: str | float) -> str:
     """A straight line."""
-    return f"<line{_attrs({'x1': x1, 'y1': y1, 'x2': x2, 'y2': y2, 'stroke': stroke, **extra})}/>"
+    return (
+        f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}" '
+        f'stroke="{_attr_value(stroke)}"{_more(extra)}/>'
+    )
 
 
 def circle(cx: float, cy: float, r: float, fill: str, **extra: str | float) -> str:
     """A filled circle."""
-    return f"<circle{_attrs({'cx': cx, 'cy': cy, 'r': r, 'fill': fill, **extra})}/>"
+    return (
+        f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}" '
+        f'fill="{_attr_value(fill)}"{_more(extra)}/>'
+    )
 
 
 def polyline(points: Sequence[tuple[float, float]], stroke: str, **extra: str | float) -> str:
@@ -76,9 +110,11 @@ def polygon(points: Sequence[tuple[float, float]], fill: str, **extra: str | flo
 
 def text(x: float, y: float, content: str, size: float = 13, **extra: str | float) -> str:
     """A text label (escaped); `anchor` is start, middle or end."""
-    attrs: dict[str, str | float] = {"x": x, "y": y, "font-size": size, "fill": INK}
-    attrs.update(extra)
-    return f"<text{_attrs(attrs)}>{xml_text(content)}</text>"
+    fill = extra.pop("fill", INK)  # a given fill takes the default's place
+    return (
+        f'<text x="{num(x)}" y="{num(y)}" font-size="{num(size)}" fill="{_attr_value(str(fill))}"'
+        f"{_more(extra)}>{xml_text(content)}</text>"
+    )
 
 
 def text_width(content: str, size: float) -> float:
