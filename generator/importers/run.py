@@ -268,6 +268,8 @@ def _not_look_alikes(
 ) -> tuple[dict[str, Doc], list[Decision]]:
     """The new models whose name does not look like another model's name or alias (the
     confusable skeleton: `confusable.py`) without being it; each other one skipped."""
+    if not docs:
+        return docs, decisions
     seen: dict[str, str] = {}
     for model_id, held in sorted(models.items()):
         for name in (str(held["name"]), *map(str, held.get("aliases", []))):

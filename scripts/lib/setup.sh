@@ -58,7 +58,23 @@ setup_uv() {
 }
 
 # setup_packages [uv sync options]: .venv made by $PYTHON_EXE with exactly the locked packages.
+# setup_icu_build: what PyICU (the `refresh` extra) builds against, from Debian when missing:
+# ICU's headers, pkg-config and a C++ compiler (uv builds it once and keeps the wheel).
+setup_icu_build() {
+  if pkg-config --exists icu-i18n 2>/dev/null && command -v c++ >/dev/null 2>&1; then
+    return
+  fi
+  local sudo=()
+  [ "$(id -u)" = 0 ] || sudo=(sudo -n)
+  say "installing Debian packages libicu-dev pkg-config g++ (PyICU builds against them)"
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -qq >/dev/null || fail "apt-get update failed"
+  "${sudo[@]}" apt-get install -y -qq --no-install-recommends libicu-dev pkg-config g++ >/dev/null ||
+    fail "could not install libicu-dev pkg-config g++"
+}
+
 setup_packages() {
+  case " $* " in *" --extra refresh "*) setup_icu_build ;; esac
   # A half-made .venv (an interrupted first run) is rebuilt, not reused.
   if [ -e .venv ] && ! .venv/bin/python -c '' >/dev/null 2>&1; then
     say "removing a broken .venv"
