@@ -1,4 +1,5 @@
-"""The published files besides the JSON documents: the CSV downloads, the feed, llms.txt.
+"""The published files besides the JSON documents: the CSV downloads and their data
+package, the feed, llms.txt.
 
 Their site paths, media types and the table of download kinds (`DOWNLOADS`), which the
 builders (`generator/documents/downloads.py`, `feed.py`, `llmstxt.py`), OpenAPI, the hosting
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from generator.api.contract import (
     DOMAIN,
@@ -95,10 +97,30 @@ DOWNLOADS: tuple[DownloadKind, ...] = (
     SNAPSHOT_CSV,
 )
 """Every kind of CSV download, in OpenAPI order."""
+DATAPACKAGE_FILE = f"{DOWNLOADS_DIR}/datapackage.json"
+"""The Frictionless Data Package describing every CSV above (`documents/datapackage.py`)."""
 NOT_FOUND_FILE = f"{DOWNLOADS_DIR}/_errors/not_found.csv"
 """The body of a 404 under `downloads/`: CSV, as that folder's `Content-Type` says."""
 NOT_FOUND_COLUMNS = ("error", "code")
 NOT_FOUND_ROW = ("No such download.", "not_found")
+
+
+BADGES_DIR = "badges"
+BADGE_TYPE = "application/json; charset=utf-8"
+SHIELDS_ENDPOINT = "https://img.shields.io/endpoint?url="
+
+
+def badge_file(model_id: str) -> str:
+    """A model's shields.io endpoint badge (`badges/<id>.json`), outside the API tree: its
+    body is shields' own format, which allows no other key."""
+    return f"{BADGES_DIR}/{model_id}.json"
+
+
+def badge_markdown(model_id: str, page_url: str, base: str) -> str:
+    """The README snippet that shows a model's badge, linked to its page (`base`: the site's
+    base URL)."""
+    badge_url = quote(f"{base}/{badge_file(model_id)}", safe="")
+    return f"[![modelscores]({SHIELDS_ENDPOINT}{badge_url})]({page_url})"
 
 
 def ranking_download(ranking_id: str) -> str:

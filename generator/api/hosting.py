@@ -25,7 +25,11 @@ import msgspec
 
 from generator.api.contract import DOCUMENTS, MODEL, MODEL_HISTORY, DocumentKind
 from generator.api.files import (
+    BADGE_TYPE,
+    BADGES_DIR,
     CSV_TYPE,
+    DATAPACKAGE_FILE,
+    DOWNLOADS,
     DOWNLOADS_DIR,
     FEED_FILE,
     FEED_TYPE,
@@ -75,8 +79,11 @@ API_HEADERS: tuple[tuple[str, str], ...] = (
 DOWNLOAD_HEADERS: tuple[tuple[str, str], ...] = (
     ("Access-Control-Allow-Origin", "*"),
     ("Cache-Control", API_CACHE_CONTROL),
-    ("Content-Type", CSV_TYPE),
 )
+"""Every file under `downloads/`; each kind adds its type (`download_type_rules`): the CSV
+files and the 404 body `text/csv`, the data package JSON."""
+CSV_HEADERS: tuple[tuple[str, str], ...] = (("Content-Type", CSV_TYPE),)
+JSON_TYPE_HEADERS: tuple[tuple[str, str], ...] = (("Content-Type", JSON_TYPE),)
 # The feed and llms.txt are read by programs too (web feed readers, agents): CORS and the
 # API's caching, like the downloads.
 FEED_HEADERS: tuple[tuple[str, str], ...] = (
@@ -88,6 +95,12 @@ LLMS_HEADERS: tuple[tuple[str, str], ...] = (
     ("Access-Control-Allow-Origin", "*"),
     ("Cache-Control", API_CACHE_CONTROL),
     ("Content-Type", LLMS_TYPE),
+)
+# README badges are read by shields.io and by scripts on any origin.
+BADGE_HEADERS: tuple[tuple[str, str], ...] = (
+    ("Access-Control-Allow-Origin", "*"),
+    ("Cache-Control", API_CACHE_CONTROL),
+    ("Content-Type", BADGE_TYPE),
 )
 # The MCP server card is read by clients before they connect, from any origin.
 CARD_HEADERS: tuple[tuple[str, str], ...] = (
@@ -148,10 +161,27 @@ def header_rules(
         *canonical_links(model_aliases or {}),
         HeaderRule(f"{ALIAS_PREFIX}/*", API_HEADERS),
         HeaderRule(f"/{DOWNLOADS_DIR}/*", DOWNLOAD_HEADERS),
+        *download_type_rules(),
+        HeaderRule(f"/{BADGES_DIR}/*", BADGE_HEADERS),
         HeaderRule(f"/{FEED_FILE}", FEED_HEADERS),
         HeaderRule(f"/{LLMS_FILE}", LLMS_HEADERS),
         HeaderRule(f"/{CARD_FILE}", CARD_HEADERS),
         HeaderRule("/*", SITE_HEADERS),
+    )
+
+
+def download_type_rules() -> tuple[HeaderRule, ...]:
+    """`Content-Type` under `downloads/`: one `_headers` rule per CSV kind (its folder, or
+    its file), the 404 bodies' folder, and the data package. A single `/downloads/*` type
+    would also match `datapackage.json`, and two matching rules would send two types."""
+    patterns = dict.fromkeys(
+        "/" + (d.pattern.rsplit("/", 1)[0] + "/*" if "{" in d.pattern else d.pattern)
+        for d in DOWNLOADS
+    )
+    errors = "/" + NOT_FOUND_FILE.rsplit("/", 1)[0] + "/*"
+    return (
+        *(HeaderRule(pattern, CSV_HEADERS) for pattern in [*patterns, errors]),
+        HeaderRule(f"/{DATAPACKAGE_FILE}", JSON_TYPE_HEADERS),
     )
 
 

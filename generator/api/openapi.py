@@ -14,8 +14,8 @@ from typing import Any
 import msgspec
 
 from generator.api.contract import API_VERSION, DOCUMENTS, DocumentKind, Error
-from generator.api.files import DOWNLOADS, DOWNLOADS_DIR, NOT_FOUND_COLUMNS, DownloadKind
-from generator.api.hosting import API_HEADERS, DOWNLOAD_HEADERS
+from generator.api.files import DATAPACKAGE_FILE
+from generator.api.hosting import API_HEADERS
 from generator.api.urls import SiteConfig, alias_url, api_url, endpoint_for
 from generator.vocabulary import DIMENSION_COUNT_WORD
 
@@ -28,7 +28,8 @@ DESCRIPTION = (
     "emotional reasoning, domains, cost, rankings, charts and methodology. Every endpoint "
     "is GET, needs no credentials and returns JSON; unknown paths and ids answer 404 with "
     "an `Error` body. Clients must tolerate unknown fields (additive changes). The CSV "
-    "downloads (`/downloads/...`, served from the site root) return `text/csv`."
+    f"downloads are not API operations: the site root's `/{DATAPACKAGE_FILE}` (a "
+    "Frictionless Data Package) describes each file, its columns and their types."
 )
 # Headers every API response carries (200 and 404), as set by `_headers`.
 DOCUMENTED_HEADERS = ("Access-Control-Allow-Origin", "Cache-Control")
@@ -36,8 +37,8 @@ DOCUMENTED_HEADERS = ("Access-Control-Allow-Origin", "Cache-Control")
 JsonObject = dict[str, Any]
 
 
-def _header_objects(headers: tuple[tuple[str, str], ...] = API_HEADERS) -> JsonObject:
-    values = dict(headers)
+def _header_objects() -> JsonObject:
+    values = dict(API_HEADERS)
     return {
         name: {
             "description": f"Always `{values[name]}`.",
@@ -134,44 +135,6 @@ def _paths(known: Known) -> JsonObject:
     return paths
 
 
-CSV_TYPE = "text/csv"
-CSV_DESCRIPTION = (
-    "RFC 4180 CSV: UTF-8, CRLF line ends, a header row, fixed columns; the rows of the JSON "
-    "document it mirrors, in the same order; an empty field is a null."
-)
-
-
-def _csv_response(description: str) -> JsonObject:
-    return {
-        "description": description,
-        "headers": _header_objects(DOWNLOAD_HEADERS),
-        "content": {CSV_TYPE: {"schema": {"type": "string"}}},
-    }
-
-
-def _download(download: DownloadKind, known: Known, config: SiteConfig) -> JsonObject:
-    """A CSV download's path item: served from the site root, not under the API base."""
-    kind = download.mirrors
-    not_found = ", ".join(NOT_FOUND_COLUMNS)
-    operation: JsonObject = {
-        "operationId": _operation_id(f"/{DOWNLOADS_DIR}/{download.name}") + "Csv",
-        "summary": download.summary,
-        "description": CSV_DESCRIPTION,
-        "responses": {
-            "200": _csv_response("The CSV file."),
-            "404": _csv_response(f"No such download: a CSV with the columns {not_found}."),
-        },
-    }
-    if kind.param is not None:
-        operation["parameters"] = [_parameter(kind, known)]
-    root = {"url": config.base, "description": "The site root: downloads are outside the API."}
-    return {"servers": [root], "get": operation}
-
-
-def _download_paths(known: Known, config: SiteConfig) -> JsonObject:
-    return {"/" + d.pattern: _download(d, known, config) for d in DOWNLOADS}
-
-
 @functools.cache
 def _components() -> JsonObject:
     """The contract's schemas: fixed by the code, so made once a process (read-only)."""
@@ -190,6 +153,6 @@ def build_openapi(documents: Mapping[str, object], config: SiteConfig) -> JsonOb
             {"url": api_url(config), "description": "Version 1 (canonical)."},
             {"url": alias_url(config), "description": "Bare alias: the current version."},
         ],
-        "paths": {**_paths(known), **_download_paths(known, config)},
+        "paths": _paths(known),
         "components": _components(),
     }

@@ -14,7 +14,7 @@ import csv
 import io
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 import msgspec
 
@@ -39,9 +39,16 @@ from generator.api.contract import (
     RankingList,
 )
 from generator.api.files import (
+    DOMAIN_CSV,
+    HISTORY_CSV,
+    MODEL_HISTORY_CSV,
+    MODELS_CSV,
     NOT_FOUND_COLUMNS,
     NOT_FOUND_FILE,
     NOT_FOUND_ROW,
+    RANKING_CSV,
+    SNAPSHOT_CSV,
+    DownloadKind,
     domain_download,
     history_download,
     model_history_download,
@@ -75,6 +82,32 @@ MODEL_HISTORY_COLUMNS = (
     "date", "rank", "rankLow", "rankHigh", "iq", "iqLow95", "iqHigh95", *DIMENSION_SLUGS,
     "provisional",
 )  # fmt: skip
+
+ColumnType = Literal["string", "integer", "number", "boolean", "date"]
+"""A column's type, in Frictionless Table Schema words (`datapackage.json` publishes them)."""
+_STRING: ColumnType = "string"
+_INTEGER: ColumnType = "integer"
+_NUMBER: ColumnType = "number"
+_BOOLEAN: ColumnType = "boolean"
+_DATE: ColumnType = "date"
+COLUMN_TYPES: dict[str, ColumnType] = {
+    "id": _STRING, "name": _STRING, "provider": _STRING, "country": _STRING,
+    "url": _STRING, "model": _STRING, "modelName": _STRING, "rankStatus": _STRING,
+    "usageMultiplierSource": _STRING, "priceSource": _STRING, "priceSourceUrl": _STRING,
+    "rank": _INTEGER, "rankLow": _INTEGER, "rankHigh": _INTEGER, "iq": _INTEGER,
+    "emotionalReasoning": _INTEGER, "compositeIq": _INTEGER, "benchmarksCovered": _INTEGER,
+    "benchmarksTotal": _INTEGER, "resultCount": _INTEGER, "releaseDatedResultCount": _INTEGER,
+    **{slug: _INTEGER for slug in DIMENSION_SLUGS},
+    "iqLow95": _NUMBER, "iqHigh95": _NUMBER, "score": _NUMBER, "inputPer1M": _NUMBER,
+    "outputPer1M": _NUMBER, "usageMultiplier": _NUMBER, "effectivePer1M": _NUMBER,
+    "estimateLow95": _NUMBER, "estimateHigh95": _NUMBER,
+    "openSource": _BOOLEAN, "provisional": _BOOLEAN,
+    **{f"{slug}-imputed": _BOOLEAN for slug in DIMENSION_SLUGS},
+    "date": _DATE, "releaseDate": _DATE, "priceAsOf": _DATE,
+}  # fmt: skip
+"""The type of every column above, by name (a name means the same in every file): the
+data package's field types (`generator/documents/datapackage.py`) read it, and a column
+without one fails the build there and `tests/documents/test_datapackage.py`."""
 
 
 def to_csv(columns: Sequence[str], rows: Iterable[Sequence[Cell]]) -> bytes:
@@ -183,7 +216,7 @@ T = TypeVar("T")
 S = TypeVar("S")
 
 
-def _get(documents: Mapping[str, msgspec.Struct], path: str, kind: type[T]) -> T:
+def document_as(documents: Mapping[str, msgspec.Struct], path: str, kind: type[T]) -> T:
     document = documents[path]
     if isinstance(document, Published):  # kept from the last build: read back only if needed
         document = document.load()
@@ -198,6 +231,8 @@ class Download(msgspec.Struct, frozen=True):
     path: str
     sources: tuple[str, ...]
     make: Callable[[], bytes]
+    kind: DownloadKind | None  # None: the 404 body, no data
+    columns: tuple[str, ...]
     parts: tuple[str, ...] = ()
     """Downloads whose rows, in order, are this one's: `join` makes it from their bytes."""
     join: Callable[[Sequence[bytes]], bytes] | None = None
@@ -205,44 +240,64 @@ class Download(msgspec.Struct, frozen=True):
 
 def download_jobs(documents: Mapping[str, msgspec.Struct]) -> list[Download]:
     """Every CSV download, not yet made: a build reuses those whose sources did not change."""
-    models = _get(documents, MODELS.path, ModelList)
+    models = document_as(documents, MODELS.path, ModelList)
     jobs = [
         Download(
-            models_download(), (MODELS.path,), partial(_csv, MODEL_COLUMNS, _model_rows, models)
+            models_download(),
+            (MODELS.path,),
+            partial(_csv, MODEL_COLUMNS, _model_rows, models),
+            MODELS_CSV,
+            MODEL_COLUMNS,
         )
     ]
     for model in models.models:
         path = MODEL_HISTORY.api_path(model.id)
-        points = partial(_get, documents, path, ModelHistory)  # when the CSV is made
+        points = partial(document_as, documents, path, ModelHistory)  # when the CSV is made
         one_model = partial(_csv_of, MODEL_HISTORY_COLUMNS, _model_history_rows, points)
-        jobs.append(Download(model_history_download(model.id), (path,), one_model))
-    for entry in _get(documents, RANKINGS.path, RankingList).rankings:
+        jobs.append(
+            Download(
+                model_history_download(model.id),
+                (path,),
+                one_model,
+                MODEL_HISTORY_CSV,
+                MODEL_HISTORY_COLUMNS,
+            )
+        )
+    for entry in document_as(documents, RANKINGS.path, RankingList).rankings:
         path = RANKING.api_path(entry.id)
-        ranking = _get(documents, path, RankingDetail)
+        ranking = document_as(documents, path, RankingDetail)
         csv_path = ranking_download(entry.id)
-        jobs.append(
-            Download(csv_path, (path,), partial(_csv, RANKING_COLUMNS, _ranking_rows, ranking))
-        )
-    for summary in _get(documents, DOMAINS.path, DomainList).domains:
+        rows = partial(_csv, RANKING_COLUMNS, _ranking_rows, ranking)
+        jobs.append(Download(csv_path, (path,), rows, RANKING_CSV, RANKING_COLUMNS))
+    for summary in document_as(documents, DOMAINS.path, DomainList).domains:
         path = DOMAIN.api_path(summary.id)
-        domain = _get(documents, path, DomainDetail)
+        domain = document_as(documents, path, DomainDetail)
         csv_path = domain_download(domain.id)
-        jobs.append(
-            Download(csv_path, (path,), partial(_csv, DOMAIN_COLUMNS, _domain_rows, domain))
-        )
-    history = _get(documents, HISTORY.path, HistoryList)
+        rows = partial(_csv, DOMAIN_COLUMNS, _domain_rows, domain)
+        jobs.append(Download(csv_path, (path,), rows, DOMAIN_CSV, DOMAIN_COLUMNS))
+    history = document_as(documents, HISTORY.path, HistoryList)
     paths = [HISTORY_SNAPSHOT.api_path(s.date.isoformat()) for s in history.snapshots]
-    snapshots = [_get(documents, path, HistoryDetail) for path in paths]
+    snapshots = [document_as(documents, path, HistoryDetail) for path in paths]
     every = partial(_csv, HISTORY_COLUMNS, _history_rows, snapshots)
     parts = tuple(snapshot_download(s.date.isoformat()) for s in snapshots)
     join = partial(joined, HISTORY_COLUMNS)
-    jobs.append(Download(history_download(), (HISTORY.path, *paths), every, parts, join))
+    jobs.append(
+        Download(
+            history_download(),
+            (HISTORY.path, *paths),
+            every,
+            HISTORY_CSV,
+            HISTORY_COLUMNS,
+            parts,
+            join,
+        )
+    )
     for path, snapshot in zip(paths, snapshots, strict=True):
         csv_path = snapshot_download(snapshot.date.isoformat())
         one = partial(_csv, HISTORY_COLUMNS, _history_rows, [snapshot])
-        jobs.append(Download(csv_path, (path,), one))
+        jobs.append(Download(csv_path, (path,), one, SNAPSHOT_CSV, HISTORY_COLUMNS))
     not_found = partial(to_csv, NOT_FOUND_COLUMNS, [NOT_FOUND_ROW])
-    jobs.append(Download(NOT_FOUND_FILE, (), not_found))
+    jobs.append(Download(NOT_FOUND_FILE, (), not_found, None, NOT_FOUND_COLUMNS))
     return jobs
 
 

@@ -35,7 +35,7 @@ from generator.api.contract import (
     RANKINGS,
     Envelope,
 )
-from generator.api.files import model_history_download, snapshot_download
+from generator.api.files import badge_markdown, model_history_download, snapshot_download
 from generator.api.mcp_tools import MCP_TOOLS
 from generator.api.openapi import build_openapi
 from generator.api.urls import SiteConfig, api_url, mcp_url, openapi_url
@@ -288,6 +288,7 @@ def _model_pages(out: _Renderer) -> None:
             view=views.model_view(docs, model, out.config.issues_url),
             history=docs.model_history(model.id),  # the rows link each month's page
             history_csv=model_history_download(model.id),
+            badge=badge_markdown(model.id, model.url, out.config.base),
             dimension_plot=charts.dimension_ranges(model),
             history_plot=charts.rank_history(model.name, docs.model_history_entries(model.id)),
         )

@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
 from generator.api.contract import ENDPOINTS, ERROR_CODES, ApiIndex, Error
-from generator.api.files import DOWNLOADS, NOT_FOUND_FILE
+from generator.api.files import DATAPACKAGE_FILE, NOT_FOUND_FILE
 from generator.api.hosting import parse_headers, parse_redirects, pattern_matches
 from generator.api.urls import INDEX_PATH, api_file, api_path_of_file, endpoint_for
 
@@ -80,13 +80,9 @@ def test_servers_are_the_versioned_base_and_the_alias(openapi: dict[str, Any]) -
 
 
 def _api_operations(openapi: dict[str, Any]) -> dict[str, Any]:
-    """The JSON endpoints: paths under the API servers (no `servers` of their own)."""
-    return {path: item for path, item in openapi["paths"].items() if "servers" not in item}
-
-
-def _download_operations(openapi: dict[str, Any]) -> dict[str, Any]:
-    """The CSV downloads: paths with their own server, the site root."""
-    return {path: item for path, item in openapi["paths"].items() if "servers" in item}
+    """The JSON endpoints: every path, each at the document's own servers."""
+    paths: dict[str, Any] = openapi["paths"]
+    return paths
 
 
 def _documented(paths: dict[str, Any]) -> set[str]:
@@ -111,25 +107,21 @@ def test_documented_paths_equal_emitted_endpoints(
     assert set(api) == {INDEX_PATH} | {e.path for e in ENDPOINTS}
 
 
-def test_documented_downloads_equal_the_csv_files(
-    openapi: dict[str, Any], files: dict[str, bytes]
-) -> None:
-    downloads = _download_operations(openapi)
-    csvs = {"/" + f for f in files if f.startswith("downloads/") and "/_errors/" not in f}
-    assert len(csvs) > 10 and _documented(downloads) == csvs
-    assert set(downloads) == {"/" + d.pattern for d in DOWNLOADS}
+def test_every_operation_is_json_at_the_documents_servers(openapi: dict[str, Any]) -> None:
+    """A generated client calls each operation at the document's server (generators ignore
+    path-level `servers`): no operation has its own, and every response is JSON."""
+    for template, item in openapi["paths"].items():
+        assert set(item) == {"get"} and "servers" not in item["get"], template
+        for response in item["get"]["responses"].values():
+            assert set(response["content"]) == {"application/json"}, template
 
 
-def test_every_download_is_text_csv_from_the_site_root(
-    openapi: dict[str, Any], files: dict[str, bytes]
-) -> None:
-    for template, item in _download_operations(openapi).items():
-        assert [s["url"] for s in item["servers"]] == ["http://127.0.0.1:8000"], template
-        responses = item["get"]["responses"]
-        assert set(responses) == {"200", "404"}
-        for response in responses.values():
-            assert response["content"] == {"text/csv": {"schema": {"type": "string"}}}, template
-            assert set(response["headers"]) == {"Access-Control-Allow-Origin", "Cache-Control"}
+def test_the_data_package_lists_every_csv_file(files: dict[str, bytes]) -> None:
+    """The downloads are described in the data package, not in openapi.json."""
+    package = json.loads(files[DATAPACKAGE_FILE])
+    described = {f"downloads/{r['path']}" for r in package["resources"]}
+    csvs = {f for f in files if f.startswith("downloads/") and f.endswith(".csv")}
+    assert len(described) > 10 and described == csvs - {NOT_FOUND_FILE}
     rows = list(csv.reader(io.StringIO(files[NOT_FOUND_FILE].decode(), newline="")))
     assert rows == [["error", "code"], ["No such download.", "not_found"]]
 
