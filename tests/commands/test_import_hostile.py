@@ -13,7 +13,10 @@ import csv
 import hashlib
 import io
 import json
+import resource
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,6 +25,7 @@ import rtoml
 from click.testing import CliRunner, Result
 from markdown_it import MarkdownIt
 from support.paths import ACCEPT_ALL, SHIPPED_DATA, UPSTREAM_FIXTURE
+from support.servers import python_env
 
 from generator.cli import cli
 from generator.encoders import WORD_BREAK
@@ -358,3 +362,49 @@ def test_a_models_dev_file_name_no_field_may_hold_is_left_out_with_a_note(
         in result.output
     )
     assert "\u202e" not in result.output
+
+
+# --- bounded ------------------------------------------------------------------------------
+
+MEMORY = 1024**3  # address space of each child, as the hostile corpus's builds
+CPU_SECONDS = 60
+
+
+def _limits() -> None:  # pragma: no cover - runs in the child
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
+
+
+@pytest.mark.parametrize(
+    ("path", "change", "status", "line"),
+    [
+        (VALS, lambda t: t.splitlines()[0] + "\n", 1, "source valsai: its upstream rows would"),
+        (
+            VALS,
+            lambda t: _csv_column(t, "accuracy", lambda v: str(float(v) / 100)),
+            1,
+            "source valsai: 24 of its 24 values in data/ move by a factor of 10",
+        ),
+        (GPQA, lambda t: t.replace(",2026-04-17T16:", ",2099-04-17T16:", 1), 0, "- epoch: "),
+        (EQ, _with_key("\x1b]0;pwned\x07"), 1, f"{EQ}: row 7: model_name: control character"),
+    ],
+)
+def test_each_hostile_file_ends_the_real_command_in_bounded_time_and_memory(
+    baseline: Path,
+    tmp_path: Path,
+    path: str,
+    change: Callable[[str], str],
+    status: int,
+    line: str,
+) -> None:
+    """`python -m generator import` itself, in a child under 1 GiB of address space and 60 s
+    of CPU: the expected exit status and line, no traceback."""
+    data, raw = _hostile(baseline, tmp_path, path, change)
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "import", "--data-dir", str(data), "--raw", str(raw)],
+        capture_output=True, text=True, timeout=180, env=python_env(), preexec_fn=_limits,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == status, done.stderr[-2000:]
+    assert line in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and "\x1b" not in done.stdout + done.stderr
