@@ -219,6 +219,8 @@ def _noise(noise: BenchmarkNoise) -> str:
         return f"sigma_b {noise.sd:.2f} (estimated from {noise.models} models)"
     if noise.source == "fixed":
         return f"sigma_b {noise.sd:g} (fixed in the benchmark file)"
+    if noise.source == "fitted-ladder":
+        return f"sigma_b {noise.sd:g} (its ladder's residual sd: no model to estimate it from)"
     return f"sigma_b {noise.sd:g} (sigma_benchmark: no model to estimate it from)"
 
 

@@ -273,7 +273,7 @@ class ModelDetail(VersionedModel, kw_only=True, frozen=True):
 # --- benchmarks and rankings ------------------------------------------------
 
 
-NoiseSource = Literal["estimated", "fixed", "default"]
+NoiseSource = Literal["estimated", "fixed", "fitted-ladder", "default"]
 
 
 LadderMethod = Literal["logistic-4", "linear", "log-linear"]
@@ -297,6 +297,14 @@ class LadderFit(Contract, kw_only=True, frozen=True):
     as_of: Annotated[
         dt.date, Meta(description="The data's date: no result dated after it was used.")
     ]
+    round: Annotated[
+        int,
+        Meta(
+            ge=1,
+            description="The fitting round: its targets came from the hand-set ladders and the "
+            "fitted ladders of lower rounds only.",
+        ),
+    ]
     models: Annotated[int, Meta(ge=1, description="Models the fit rests on.")]
     fitted_iq_low: Annotated[
         DimensionIq, Meta(description="The lowest ladder point fitted on real results.")
@@ -306,7 +314,11 @@ class LadderFit(Contract, kw_only=True, frozen=True):
     ]
     residual_sd: Annotated[
         float,
-        Meta(ge=0, description="The sd of a projection around its target, in IQ points."),
+        Meta(
+            ge=0,
+            description="The sd of a projection around its target, in IQ points; it seeds the "
+            "benchmark's noise (noiseSd) until the data estimate it.",
+        ),
     ]
     check_models: Annotated[
         int, Meta(ge=0, description="Models held out in turn to check the ladder.")
@@ -653,6 +665,22 @@ class BenchmarkNoise(Contract, kw_only=True, frozen=True):
     noise_models: Annotated[int, Meta(ge=0)]
 
 
+class UnscoredBenchmark(Contract, kw_only=True, frozen=True):
+    """A benchmark in the catalogue whose results are kept but counted by no score: no ladder
+    has been fitted to it yet (methodology 1.3)."""
+
+    id: str
+    name: str
+    dimension: Annotated[
+        str | None, Meta(description="The dimension its ladder would feed once fitted.")
+    ]
+    models: Annotated[
+        int, Meta(ge=0, description="Published models with a result on it (kept, not scored).")
+    ]
+    source_url: Uri
+    reason: Annotated[str, Meta(description="Why it is not scored yet, in one sentence.")]
+
+
 class ChangelogEntry(Contract, kw_only=True, frozen=True):
     """One dated change of the methodology or the contract."""
 
@@ -757,6 +785,7 @@ class Methodology(Envelope, kw_only=True, frozen=True):
     rules: list[str]
     parameters: MethodologyParameters
     benchmark_noise: list[BenchmarkNoise]
+    unscored_benchmarks: list[UnscoredBenchmark]  # catalogued, no ladder yet (1.3)
     changelog: list[ChangelogEntry]
     sources: list[DataSource]  # data/sources/*.toml, by id
     interval_check: IntervalCheck | UnsetType = UNSET  # present when the data carries it

@@ -93,6 +93,7 @@ from generator.documents.rankings import (
     COST_NAME,
     ranking_documents,
 )
+from generator.documents.unscored import unscored_benchmarks
 from generator.errors import BuildError
 from generator.input.records import BenchmarkRecord, Dataset, DomainRecord
 from generator.scoring import round_to
@@ -321,6 +322,7 @@ def _methodology(
             )
             for b in scored
         ],
+        unscored_benchmarks=unscored_benchmarks(dataset),
         changelog=[
             ChangelogEntry(date=c.date, breaking=c.breaking, text=c.text) for c in method.changelog
         ],

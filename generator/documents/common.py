@@ -47,6 +47,7 @@ def ladder_fit(benchmark: BenchmarkRecord) -> LadderFit | None:
         method=fit.method,
         parameters=list(fit.parameters),
         as_of=fit.as_of,
+        round=fit.round,
         models=fit.models,
         fitted_iq_low=fitted[0],
         fitted_iq_high=fitted[1],

@@ -63,6 +63,7 @@ from generator.importers.upstream import UpstreamError
 from generator.input.load import load_dataset, parse_toml, read_data_file
 from generator.input.providers import ProviderTable
 from generator.input.records import BenchmarkRecord, DomainRecord, ProviderRecord, SourceRecord
+from generator.ladders.status import unscored_benchmarks
 
 Doc = dict[str, Any]
 HEADER = (
@@ -84,6 +85,7 @@ class Outcome:
     excluded: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     uncatalogued: list[str] = field(default_factory=list)
+    unscored: list[str] = field(default_factory=list)  # catalogued, no ladder yet (1.3)
     counts: dict[str, int] = field(default_factory=dict)
     standings: dict[str, Standing] = field(default_factory=dict)  # every model, by id
     guarded: Guarded = field(default_factory=Guarded)  # what the plausibility guards found
@@ -123,6 +125,7 @@ def run_import(
     outcome.excluded = sorted(set(collected.excluded))
     outcome.notes = collected.notes + field_notes
     outcome.uncatalogued = collected.uncatalogued
+    outcome.unscored = unscored_benchmarks(dataset)
     released = {m: _day(d.get("release_date")) for m, d in models.items()}
     collected.observations, outcome.changes.refused = refuse_early(collected.observations, released)
     check_shares(docs, collected.observations, accept, outcome.guarded)  # may stop the import

@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
+from generator.documents.unscored import result_counts
 from generator.input.records import BenchmarkRecord, Dataset
 from generator.ladders.fit import MIN_MODELS
-
-
-def result_counts(dataset: Dataset) -> dict[str, int]:
-    """Published models with at least one result on each benchmark id."""
-    counts: dict[str, int] = {}
-    for model in dataset.models:
-        for benchmark_id in {r.benchmark for r in model.results}:
-            counts[benchmark_id] = counts.get(benchmark_id, 0) + 1
-    return counts
 
 
 def unscored_benchmarks(dataset: Dataset) -> list[str]:
@@ -33,8 +25,8 @@ def _line(benchmark: BenchmarkRecord, models: int) -> str:
     fit = benchmark.ladder_fit
     if not benchmark.ladder:
         return (
-            f"{head} unscored (no ladder until `ladders fit` finds {MIN_MODELS} models with a"
-            " target and a ladder that passes its check)"
+            f"{head} unscored: no ladder yet (`ladders fit` writes one once {MIN_MODELS} or more"
+            " models with a target give a ladder that passes its checks; run it to see why not)"
         )
     if fit is None:
         return f"{head} hand-set ladder, confidence {benchmark.confidence}"

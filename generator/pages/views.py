@@ -351,6 +351,7 @@ class MethodologyView:
     parameters: list[tuple[str, float | int, str]]
     benchmark_urls: dict[str, str]
     benchmark_names: dict[str, str]
+    dimension_names: dict[str, str]
 
 
 def methodology_view(docs: SiteDocuments) -> MethodologyView:
@@ -366,4 +367,5 @@ def methodology_view(docs: SiteDocuments) -> MethodologyView:
         parameters=[(k, v, PARAMETER_MEANINGS.get(k, "")) for k, v in params.items()],
         benchmark_urls={b.field: b.url for b in docs.benchmarks.benchmarks},
         benchmark_names={b.id: b.name for b in docs.benchmarks.benchmarks},
+        dimension_names=DIMENSION_NAMES,
     )

@@ -21,7 +21,7 @@ from generator.scoring.composite import (
 from generator.scoring.cost import PeerIndex, estimate_cost
 from generator.scoring.domains import compute_domain
 from generator.scoring.eq import eq_score
-from generator.scoring.noise import noise_from, summaries_of
+from generator.scoring.noise import Seeds, noise_from, summaries_of
 from generator.scoring.observations import (
     ModelResults,
     ResultMemo,
@@ -116,14 +116,26 @@ def _predictor(direct: Mapping[str, Mapping[str, float | None]]) -> AbstractPred
 
 
 def fixed_noise(dataset: Dataset) -> dict[str, BenchmarkNoise]:
-    """Every benchmark's noise before estimation: fixed in its file, else sigma_benchmark."""
-    params = dataset.methodology.parameters
+    """Every benchmark's noise before estimation: fixed in its file, else its seed (the
+    residual sd of its fitted ladder, else sigma_benchmark)."""
+    seeds = noise_seeds(dataset)
     return {
         b.id: BenchmarkNoise(sd=b.noise, source="fixed", models=0)
         if b.noise is not None
-        else BenchmarkNoise(sd=params.sigma_benchmark, source="default", models=0)
+        else BenchmarkNoise(
+            sd=seeds.of(b.id),
+            source="fitted-ladder" if b.id in seeds.fitted else "default",
+            models=0,
+        )
         for b in dataset.benchmarks
     }
+
+
+def noise_seeds(dataset: Dataset) -> Seeds:
+    """Where each `sigma_b` starts (METHODOLOGY 1.3, 2.2): a fitted ladder's residual sd,
+    else `sigma_benchmark`."""
+    fitted = {b.id: b.ladder_fit.residual_sd for b in dataset.benchmarks if b.ladder_fit}
+    return Seeds(fitted, dataset.methodology.parameters.sigma_benchmark)
 
 
 def _dimension_noise(
@@ -135,7 +147,7 @@ def _dimension_noise(
     fixed = {b.id: b.noise for b in dataset.benchmarks if b.noise is not None}
     members = [b.id for b in dataset.benchmarks if b.category == "iq" and b.dimension == slug]
     summaries = summaries_of(table, table.values - table.per_benchmark(shift, 0.0))
-    return noise_from(summaries, members, fixed, params.sigma_benchmark, params.kappa_noise)
+    return noise_from(summaries, members, fixed, noise_seeds(dataset), params.kappa_noise)
 
 
 def dimension_table(grouped: Grouped, ids: Sequence[str], slug: str) -> Padded:

@@ -3,10 +3,11 @@
 Per dimension, over the models with at least two results there: `e_mb` is a
 result's observation minus the mean of the model's other observations;
 `s_b^2 = max(0, mean_m [e_mb^2 - sum_{j != b} sigma_j^2 / (k_m - 1)^2])` and
-`sigma_b^2 = (n_b s_b^2 + kappa sigma_benchmark^2) / (n_b + kappa)`, iterated
-from `sigma_j = sigma_benchmark` to a fixed point. The system is linear in the
-variances apart from the `max(0, .)`, so each iteration works on two
-precomputed summaries per benchmark and costs nothing per model.
+`sigma_b^2 = (n_b s_b^2 + kappa seed_b^2) / (n_b + kappa)`, iterated from
+`sigma_j = seed_j` to a fixed point. `seed_b` is the residual sd of the benchmark's fitted
+ladder (section 1.3: it seeds `sigma_b` until the data estimate it), else `sigma_benchmark`.
+The system is linear in the variances apart from the `max(0, .)`, so each iteration works on
+two precomputed summaries per benchmark and costs nothing per model.
 """
 
 from __future__ import annotations
@@ -79,33 +80,46 @@ def estimate_noise(
     fixed: Mapping[str, float],
     sigma_benchmark: float,
     kappa: float,
+    seeds: Mapping[str, float] | None = None,
 ) -> dict[str, BenchmarkNoise]:
     """`sigma_b` of every benchmark in `benchmarks` (one dimension's), by id.
 
     `groups` holds each model's observations in the dimension; only models with
     two or more count. A benchmark in `fixed` keeps its value (and feeds the
-    others); one with no such models keeps `sigma_benchmark`.
+    others); one with no such models keeps its seed (`seeds`, the residual sd of
+    a fitted ladder), else `sigma_benchmark`.
     """
     table = pad(groups)
-    return noise_from(summaries_of(table, table.values), benchmarks, fixed, sigma_benchmark, kappa)
+    summaries = summaries_of(table, table.values)
+    return noise_from(summaries, benchmarks, fixed, Seeds(seeds or {}, sigma_benchmark), kappa)
+
+
+class Seeds(msgspec.Struct, frozen=True):
+    """Where each `sigma_b` starts and what it shrinks toward: the residual sd of the
+    benchmark's fitted ladder (`fitted`, by id), else `default` (`sigma_benchmark`)."""
+
+    fitted: Mapping[str, float]
+    default: float
+
+    def of(self, benchmark: str) -> float:
+        return self.fitted.get(benchmark, self.default)
 
 
 def noise_from(
     summaries: Mapping[str, Summary],
     benchmarks: Sequence[str],
     fixed: Mapping[str, float],
-    sigma_benchmark: float,
+    seeds: Seeds,
     kappa: float,
 ) -> dict[str, BenchmarkNoise]:
     """`estimate_noise` from the groups' `Summary` of each benchmark seen in them."""
-    prior_variance = sigma_benchmark**2
-    variances = {b: fixed.get(b, sigma_benchmark) ** 2 for b in benchmarks}
+    variances = {b: fixed.get(b, seeds.of(b)) ** 2 for b in benchmarks}
     for summary in summaries.values():  # a benchmark seen in the data but not listed
         for other in summary.coupling:
-            variances.setdefault(other, fixed.get(other, sigma_benchmark) ** 2)
+            variances.setdefault(other, fixed.get(other, seeds.of(other)) ** 2)
     free = sorted(b for b in variances if b not in fixed and b in summaries)
     for _ in range(MAX_ITERATIONS):
-        updated = {b: _step(summaries[b], variances, prior_variance, kappa) for b in free}
+        updated = {b: _step(summaries[b], variances, seeds.of(b) ** 2, kappa) for b in free}
         moved = max(
             (abs(math.sqrt(v) - math.sqrt(variances[b])) for b, v in updated.items()),
             default=0.0,
@@ -113,11 +127,15 @@ def noise_from(
         variances.update(updated)
         if moved <= TOLERANCE:
             break
-    return {b: _noise(b, variances[b], fixed, summaries) for b in benchmarks}
+    return {b: _noise(b, variances[b], fixed, summaries, seeds) for b in benchmarks}
 
 
 def _noise(
-    benchmark: str, variance: float, fixed: Mapping[str, float], summaries: Mapping[str, Summary]
+    benchmark: str,
+    variance: float,
+    fixed: Mapping[str, float],
+    summaries: Mapping[str, Summary],
+    seeds: Seeds,
 ) -> BenchmarkNoise:
     if benchmark in fixed:
         return BenchmarkNoise(sd=fixed[benchmark], source="fixed", models=0)
@@ -125,4 +143,6 @@ def _noise(
         return BenchmarkNoise(
             sd=math.sqrt(variance), source="estimated", models=summaries[benchmark].models
         )
+    if benchmark in seeds.fitted:
+        return BenchmarkNoise(sd=math.sqrt(variance), source="fitted-ladder", models=0)
     return BenchmarkNoise(sd=math.sqrt(variance), source="default", models=0)

@@ -72,7 +72,8 @@ class BenchmarkNoise(msgspec.Struct, frozen=True, kw_only=True):
     """`sigma_b`: the sd of one projected result of a benchmark around the true score."""
 
     sd: float
-    source: Literal["estimated", "fixed", "default"]  # from the data / the file / sigma_benchmark
+    # from the data / the file / its fitted ladder's residual sd / sigma_benchmark
+    source: Literal["estimated", "fixed", "fitted-ladder", "default"]
     models: int  # models the estimate rests on (0 unless estimated)
 
 

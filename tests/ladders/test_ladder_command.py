@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 from click.testing import CliRunner, Result
 from support.ladders import LADDER_IQS, TRUE_CURVE, ladder_data, true_raw
@@ -141,6 +142,7 @@ def test_a_fitted_ladder_is_published_explained_and_shown(data: Path, tmp_path: 
         "method": "logistic-4",
         "parameters": list(stored.parameters),
         "asOf": "2026-01-15",
+        "round": 1,
         "models": 16,
         "fittedIqLow": 70,
         "fittedIqHigh": 130,
@@ -150,6 +152,27 @@ def test_a_fitted_ladder_is_published_explained_and_shown(data: Path, tmp_path: 
         "meanLogPredictiveDensity": stored.mean_log_predictive_density,
         "meanAbsoluteError": stored.mean_absolute_error,
     }
+    # the fit's residual sd seeds the benchmark's sigma_b (METHODOLOGY 1.3): its estimate
+    # from the data shrinks toward it, not toward sigma_benchmark
+    noise = scores.noise["new-bench"]
+    assert noise.source == "estimated"
+    seeded = compute_scores(
+        msgspec.structs.replace(
+            dataset,
+            benchmarks=tuple(
+                msgspec.structs.replace(
+                    b,
+                    ladder_fit=msgspec.structs.replace(b.ladder_fit, residual_sd=40.0),
+                )
+                if b.ladder_fit is not None
+                else b
+                for b in dataset.benchmarks
+            ),
+        )
+    )
+    assert seeded.noise["new-bench"].sd > noise.sd
+    methodology = json.loads((out / "api" / "v1" / "methodology").read_text())
+    assert methodology["unscoredBenchmarks"] == []  # new-bench is scored now
     page = (out / "benchmarks" / "new-bench" / "index.html").read_text()
     assert "fitted by the project: logistic-4 on 16 models, IQ 70 to 130" in page
     assert "16 models held out in turn" in page
@@ -163,3 +186,21 @@ def dataset_fit(dataset: Dataset) -> LadderFitRecord:
     found = next(b.ladder_fit for b in dataset.benchmarks if b.id == "new-bench")
     assert found is not None
     return found
+
+
+def test_an_unscored_benchmark_is_named_in_the_methodology(data: Path, tmp_path: Path) -> None:
+    # new-bench ships without a ladder: kept, counted by no score, named with its 16 models
+    out = tmp_path / "site"
+    build_site(data, out, site_config("https://scores.example.org"))
+    methodology = json.loads((out / "api" / "v1" / "methodology").read_text())
+    [unscored] = methodology["unscoredBenchmarks"]
+    assert (unscored["id"], unscored["dimension"], unscored["models"]) == (
+        "new-bench",
+        "mathematical-reasoning",
+        16,
+    )
+    assert unscored["reason"].startswith("No ladder yet")
+    listed = json.loads((out / "api" / "v1" / "benchmarks").read_text())
+    assert "new-bench" not in {b["id"] for b in listed["benchmarks"]}
+    page = (out / "methodology" / "index.html").read_text()
+    assert "Measured, not yet scored" in page and unscored["name"] in page

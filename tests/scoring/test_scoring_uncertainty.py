@@ -72,6 +72,29 @@ def test_noise_keeps_fixed_values_and_defaults() -> None:
     assert (noise["c"].sd, noise["c"].source, noise["c"].models) == (5.0, "default", 0)
 
 
+def test_a_fitted_ladders_residual_sd_seeds_its_noise() -> None:
+    # METHODOLOGY 1.3: A's ladder was fitted with residual sd 20 (variance 400): the estimate
+    # starts there and shrinks toward it. m1: A 10, B 0; m2: A 0, B 10 (as above: e = +-10,
+    # mean e^2 = 100, k = 2, so the other benchmark's whole variance is subtracted):
+    #   v_A = (2 * max(0, 100 - v_B) + 4 * 400) / 6,  v_B = (2 * max(0, 100 - v_A) + 4 * 25) / 6
+    # v_A > 100 at the fixed point, so v_B = 100 / 6 = 16.667 and
+    #   v_A = (2 * (100 - 16.667) + 1600) / 6 = 1766.667 / 6 = 294.444
+    # C has no model with two results: its seed, 12 (source fitted-ladder); D: sigma_benchmark
+    noise = estimate_noise(
+        [[("a", 10.0), ("b", 0.0)], [("a", 0.0), ("b", 10.0)], [("c", 1.0)], [("d", 1.0)]],
+        ["a", "b", "c", "d"],
+        {},
+        5.0,
+        4.0,
+        seeds={"a": 20.0, "c": 12.0},
+    )
+    assert noise["b"].sd == pytest.approx(math.sqrt(100 / 6), abs=1e-8)
+    assert noise["a"].sd == pytest.approx(math.sqrt((2 * (100 - 100 / 6) + 1600) / 6), abs=1e-8)
+    assert (noise["a"].source, noise["a"].models) == ("estimated", 2)
+    assert (noise["c"].sd, noise["c"].source) == (12.0, "fitted-ladder")
+    assert (noise["d"].sd, noise["d"].source) == (5.0, "default")
+
+
 observations = st.floats(min_value=-1e4, max_value=1e4, allow_nan=False)
 groups = st.lists(
     st.dictionaries(st.sampled_from("abcde"), observations, min_size=1, max_size=5),
