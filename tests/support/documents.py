@@ -68,6 +68,7 @@ from generator.api.contract import (
     ReasoningConfiguration,
     ReasoningEffort,
     SourceRef,
+    UnscoredBenchmark,
 )
 from generator.api.urls import SiteConfig
 from generator.documents.assemble import render_api
@@ -469,6 +470,16 @@ def _methodology(s: _Sample) -> Methodology:
         benchmark_noise=[
             BenchmarkNoise(id=b[0], noise_sd=6.5, noise_source="estimated", noise_models=12)
             for b in BENCHMARKS
+        ],
+        unscored_benchmarks=[
+            UnscoredBenchmark(
+                id="new-bench",
+                name="New Bench",
+                dimension="mathematical-reasoning",
+                models=3,
+                source_url="https://hub.example.org/new-bench",
+                reason="No ladder yet.",
+            )
         ],
         changelog=[
             ChangelogEntry(date=dt.date(2026, 1, 15), breaking=False, text="Knowledge work added.")
