@@ -9,6 +9,7 @@ from generator.api.aliases import Names, name_keys, resolve
 from generator.errors import GeneratorError
 from generator.input.records import BenchmarkRecord, Dataset, ModelRecord, ParametersRecord
 from generator.scoring.rounding import round_half_up
+from generator.scoring.speed import TaskFit, TaskFits
 from generator.scoring.types import (
     BenchmarkNoise,
     DimensionEstimate,
@@ -58,6 +59,8 @@ def explain_model(dataset: Dataset, scores: Scores, query: str) -> str:
     for estimate, band in zip(result.dimensions, result.dimension_bands, strict=True):
         lines += ["", *_dimension(estimate, band, benchmarks, scores.noise)]
     lines += ["", *_eq(result, benchmarks), "", *_cost(result, models, scores)]
+    if scores.tasks is not None:
+        lines += ["", *_per_task(model_id, scores.tasks)]
     return "\n".join(lines)
 
 
@@ -255,5 +258,46 @@ def _cost(result: ModelScores, models: dict[str, ModelRecord], scores: Scores) -
         lines.append(
             f"  from {source_id}: measured {measured}, composite {_num(composite)}, "
             f"released {models[source_id].release_date or 'unknown'}"
+        )
+    return lines
+
+
+def _per_task(model_id: str, fits: TaskFits) -> list[str]:
+    """Both task fits of a model (methodology 6.4): the figure, then every run it rests on."""
+    return [
+        *_task_fit("Response time per task", "s", fits.latency[model_id], fits.latency_suites),
+        "",
+        *_task_fit("Cost per task", "USD", fits.cost[model_id], fits.cost_suites),
+    ]
+
+
+def _task_fit(title: str, unit: str, fit: TaskFit, suites: Mapping[str, float]) -> list[str]:
+    head = (
+        f"{title}: {fit.value} {unit}"
+        if fit.value is not None
+        else f"{title}: not published ({fit.reason})"
+    )
+    lines = [
+        head,
+        f"  fit: log {unit} = model effect + benchmark effect, Huber-weighted least squares over"
+        f" {len(suites)} benchmarks; figure = exp(model effect + median benchmark effect)",
+    ]
+    if fit.effect is not None and fit.reference is not None:
+        lines.append(
+            f"  model effect at the median benchmark: {_num(fit.effect + fit.reference, 4)}"
+        )
+    source = fit.runs[0] if fit.runs else None
+    if source is not None:
+        effort = f" ({source.effort})" if source.effort else ""
+        lines.append(
+            f"  {len(fit.runs)} runs of {source.source_model}{effort}, source {source.source},"
+            f" newest {fit.as_of}; benchmark: measured, benchmark effect vs the median"
+        )
+    for run in fit.runs:
+        measured = run.latency_sec if unit == "s" else run.cost_usd
+        effect = suites.get(run.suite)
+        lines.append(
+            f"    {run.suite}: {measured} {unit}, "
+            + (f"{effect:+.3f}" if effect is not None else "not in the fit")
         )
     return lines

@@ -60,8 +60,29 @@ def _model_row(row: Json) -> str:
         f"- {row['name']} (id {row['id']}, {row['provider']}): {rank}, IQ {_value(row['iq'])}"
         f"{_provisional(row)}, "
         f"EQ {_value(row['emotionalReasoning'])}, effective cost {_cost(row['cost'])}, "
-        f"context {_value(row['contextWindow'])}, released {_value(row['releaseDate'])}, "
+        f"{_per_task(row)}, context {_value(row['contextWindow'])}, "
+        f"released {_value(row['releaseDate'])}, "
         f"open source {_value(row['openSource'])}"
+    )
+
+
+def _per_task(row: Json) -> str:
+    """Measured seconds and dollars per task (methodology 6.4)."""
+    usd = row["costPerTask"]["usd"]
+    return (
+        f"response time {_value(row['speed']['responseTimeSec'], ' s')}/task, "
+        f"cost {'n/a' if usd is None else f'${_value(usd)}'}/task"
+    )
+
+
+def _task_source(label: str, source: Json) -> str:
+    """Where a per-task figure comes from, or why it is missing."""
+    if source["reason"] is not None:
+        return f"{label}: n/a ({source['reason']})"
+    return (
+        f"{label}: {source['source']}, {source['runs']} runs of {source['configuration']}, "
+        f"as of {source['asOf']}, at the {source['reference']} (multi-step tasks: "
+        "methodology 6.4)"
     )
 
 
@@ -126,7 +147,10 @@ def model_detail(data: Json) -> str:
         f"usage multiplier {_value(cost['usageMultiplier'])} "
         f"({_value(cost['usageMultiplierSource'])}), effective {_cost(cost)}",
         f"Speed: {_value(speed['medianTokensPerSecond'])} tokens/s, "
-        f"response time {_value(speed['responseTimeSec'], ' s')}",
+        f"response time {_value(speed['responseTimeSec'], ' s')} per task",
+        _task_source("Response time", data["speedSource"]),
+        f"Cost per task: {_value(data['costPerTask']['usd'], ' USD')}",
+        _task_source("Cost per task", data["costPerTask"]),
         f"Context window {_value(data['contextWindow'])} tokens, parameters "
         f"{_value(data['parametersB'], 'B')}, released {_value(data['releaseDate'])}, "
         f"open source {_value(data['openSource'])}",

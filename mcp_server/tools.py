@@ -97,7 +97,7 @@ _SORTS: dict[SortKey, Callable[[ModelSummary], tuple[bool, Any]]] = {
     "cost": lambda m: _nulls_last(m.cost.effective_per_1m, descending=False),
     "release_date": lambda m: _nulls_last(_release_ordinal(m), descending=True),
     "context_window": lambda m: _nulls_last(m.context_window, descending=True),
-    "speed": lambda m: _nulls_last(m.speed.median_tokens_per_second, descending=True),
+    "speed": lambda m: _nulls_last(m.speed.response_time_sec, descending=False),
 }
 
 
@@ -148,6 +148,8 @@ def _metrics(row: Mapping[str, Any]) -> dict[str, tuple[float | None, bool]]:
         metrics[slug] = (row["dimensions"].get(slug), True)
     metrics["emotionalReasoning"] = (row["emotionalReasoning"], True)
     metrics["effectivePer1M"] = (row["cost"]["effectivePer1M"], False)
+    metrics["responseTimeSec"] = (row["speed"]["responseTimeSec"], False)
+    metrics["costPerTaskUsd"] = (row["costPerTask"]["usd"], False)
     return metrics
 
 

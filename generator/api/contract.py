@@ -82,6 +82,27 @@ class ModelSpeed(Contract, kw_only=True, frozen=True):
     median_tokens_per_second: float | None
 
 
+class TaskSource(Contract, kw_only=True, frozen=True):
+    """Where a per-task figure (`speed.responseTimeSec`, `costPerTask.usd`) comes from and
+    what it rests on: a model effect in a fit over model and benchmark, at the median
+    benchmark (methodology 6.4). `reason` says why the figure is null."""
+
+    source: str | None  # the source's name (null without runs)
+    url: Uri | None
+    as_of: dt.date | None  # the newest of the runs' dates
+    runs: Annotated[int, Meta(ge=0)]  # runs the figure rests on (one per benchmark)
+    configuration: str | None  # the upstream variant used: key and effort
+    reference: str  # the fixed reference the figure is stated at
+    reason: str | None
+
+
+class CostPerTask(TaskSource, kw_only=True, frozen=True):
+    """What one task costs in dollars, measured (methodology 6.4), beside the token prices."""
+
+    usd: Annotated[float, Meta(gt=0)] | None
+    unit: str
+
+
 _DIMENSION_NAMES = {slug.replace("-", "_"): slug for slug in DIMENSION_SLUGS}
 
 
@@ -214,7 +235,9 @@ class ModelFields(Contract, kw_only=True, frozen=True):
     provisional: Annotated[bool, Meta(description=_PROVISIONAL)]
     emotional_reasoning: DimensionIq | None
     cost: ModelCost
+    cost_per_task: CostPerTask
     speed: ModelSpeed
+    speed_source: TaskSource
     parameters_b: float | None = field(name="parametersB")
     context_window: int | None
     release_date: dt.date | None

@@ -218,8 +218,9 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
             ToolArgument(
                 "sort",
                 "choice",
-                "Order: rank or cost ascending; iq, release_date (newest first), "
-                "context_window, speed (tokens/s) descending; name A-Z. Default: as published.",
+                "Order: rank, cost or speed (response time per task, fastest first) ascending; "
+                "iq, release_date (newest first), context_window descending; name A-Z. "
+                "Default: as published.",
                 choices=SORT_KEYS,
             ),
             ToolArgument(

@@ -67,6 +67,7 @@ MODEL_COLUMNS = (
     "inputPer1M", "outputPer1M", "usageMultiplier", "usageMultiplierSource", "effectivePer1M",
     "releaseDate", "openSource", "url", "priceSource", "priceSourceUrl", "priceAsOf",
     "provisional", *(f"{slug}-imputed" for slug in DIMENSION_SLUGS),
+    "responseTimeSec", "costPerTaskUsd", "taskSource", "taskAsOf", "speedRuns", "costRuns",
 )  # fmt: skip
 RANKING_COLUMNS = ("rank", "rankLow", "rankHigh", "id", "name", "provider", "score", "provisional")
 DOMAIN_COLUMNS = (
@@ -104,6 +105,8 @@ COLUMN_TYPES: dict[str, ColumnType] = {
     "openSource": _BOOLEAN, "provisional": _BOOLEAN,
     **{f"{slug}-imputed": _BOOLEAN for slug in DIMENSION_SLUGS},
     "date": _DATE, "releaseDate": _DATE, "priceAsOf": _DATE,
+    "responseTimeSec": _NUMBER, "costPerTaskUsd": _NUMBER, "taskSource": _STRING,
+    "taskAsOf": _DATE, "speedRuns": _INTEGER, "costRuns": _INTEGER,
 }  # fmt: skip
 """The type of every column above, by name (a name means the same in every file): the
 data package's field types (`generator/documents/datapackage.py`) read it, and a column
@@ -165,6 +168,9 @@ def _model_row(m: ModelSummary) -> list[Cell]:
         m.release_date.isoformat() if m.release_date else None, m.open_source, m.url,
         c.price_source, c.price_source_url, c.price_as_of.isoformat() if c.price_as_of else None,
         m.provisional, *(slug in m.imputed_dimensions for slug in DIMENSION_SLUGS),
+        m.speed.response_time_sec, m.cost_per_task.usd, m.speed_source.source,
+        m.speed_source.as_of.isoformat() if m.speed_source.as_of else None,
+        m.speed_source.runs, m.cost_per_task.runs,
     ]  # fmt: skip
 
 

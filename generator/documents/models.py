@@ -10,6 +10,7 @@ from generator.api.contract import (
     DIMENSION_SLUGS,
     MODEL,
     MODELS,
+    CostPerTask,
     DimensionDetails,
     DimensionScoreDetailed,
     DimensionScores,
@@ -24,6 +25,7 @@ from generator.api.contract import (
     ModelSummary,
     ReasoningConfiguration,
     ReasoningEffort,
+    TaskSource,
 )
 from generator.api.urls import SiteConfig, model_page_url
 from generator.documents.common import (
@@ -44,6 +46,7 @@ from generator.input.records import (
 from generator.scoring import round_to
 from generator.scoring.ladder import HAND_SET_FITTED, extrapolated
 from generator.scoring.rounding import round_half_up, round_known
+from generator.scoring.speed import TaskFit, TaskFits
 from generator.scoring.types import ModelScores, Scores
 
 UNSET = msgspec.UNSET
@@ -63,11 +66,13 @@ def model_documents(
     benchmarks = {b.id: b for b in dataset.benchmarks}
     documents: dict[str, msgspec.Struct] = {}
     summaries: list[ModelSummary] = []
+    names = {s.id: (s.name, s.homepage) for s in dataset.sources}
     for model in dataset.models:
         score = scores.models[model.id]
         common = msgspec.structs.asdict(
             _common_fields(model, score, dataset.methodology.cost_unit, config)
         )
+        common |= per_task_fields(model, scores.tasks, names)
         summaries.append(
             ModelSummary(
                 **common,
@@ -137,10 +142,12 @@ def _common_fields(
         provisional=score.provisional,
         emotional_reasoning=score.eq,
         cost=_cost(model, score, cost_unit),
+        cost_per_task=NO_COST_PER_TASK,
         speed=ModelSpeed(
-            response_time_sec=model.speed.response_time_sec,
+            response_time_sec=None,
             median_tokens_per_second=model.speed.median_tokens_per_second,
         ),
+        speed_source=NO_TASK_SOURCE,
         parameters_b=model.parameters_b,
         context_window=model.context_window,
         release_date=model.release_date,
@@ -149,6 +156,61 @@ def _common_fields(
         open_source=model.open_weights,
         updated_at=model.updated,
         url=model_page_url(config, model.id),
+    )
+
+
+COST_PER_TASK_UNIT = "USD per task"
+NO_TASK_SOURCE = TaskSource(
+    source=None,
+    url=None,
+    as_of=None,
+    runs=0,
+    configuration=None,
+    reference="",
+    reason="no measured runs",
+)
+NO_COST_PER_TASK = CostPerTask(
+    **msgspec.structs.asdict(NO_TASK_SOURCE),
+    usd=None,
+    unit=COST_PER_TASK_UNIT,
+)
+
+
+def per_task_fields(
+    model: ModelRecord, fits: TaskFits | None, sources: Mapping[str, tuple[str, str]]
+) -> dict[str, object]:
+    """`speed`, `speedSource` and `costPerTask` of a model from the task fits."""
+    if fits is None or model.id not in fits.latency:
+        return {}
+    latency, cost = fits.latency[model.id], fits.cost[model.id]
+    tokens = model.speed.median_tokens_per_second
+    speed = _task_source(latency, len(fits.latency_suites), sources)
+    return {
+        "speed": ModelSpeed(response_time_sec=latency.value, median_tokens_per_second=tokens),
+        "speed_source": speed,
+        "cost_per_task": CostPerTask(
+            **msgspec.structs.asdict(_task_source(cost, len(fits.cost_suites), sources)),
+            usd=cost.value,
+            unit=COST_PER_TASK_UNIT,
+        ),
+    }
+
+
+def _task_source(fit: TaskFit, suites: int, sources: Mapping[str, tuple[str, str]]) -> TaskSource:
+    first = fit.runs[0] if fit.runs else None
+    name, url = sources.get(first.source, (first.source, None)) if first else (None, None)
+    return TaskSource(
+        source=name,
+        url=url,
+        as_of=fit.as_of,
+        runs=len(fit.runs),
+        configuration=(
+            f"{first.source_model}" + (f" ({first.effort})" if first.effort else "")
+            if first
+            else None
+        ),
+        reference=f"median of {suites} benchmark effects",
+        reason=fit.reason,
     )
 
 

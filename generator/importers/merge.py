@@ -197,7 +197,7 @@ def merge_domain_rows(
 
 
 def newest_date(doc: Mapping[str, Any]) -> dt.date | None:
-    """The newest date a model file states (release, results, revisions, usage, prices)."""
+    """The newest date a model file states (release, results, revisions, usage, prices, runs)."""
     days: list[dt.date] = []
     for value in (
         doc.get("release_date"),
@@ -208,6 +208,7 @@ def newest_date(doc: Mapping[str, Any]) -> dt.date | None:
             days.append(value)
     days += [r["as_of"] for r in doc.get("results", [])]
     days += [r["available_date"] for r in doc.get("revisions", [])]
+    days += [r["as_of"] for r in doc.get("task_runs", [])]
     return max(days) if days else None
 
 

@@ -58,6 +58,7 @@ from generator.importers.releases import (
     release_claims,
     release_disagreements,
 )
+from generator.importers.runs import merge_runs, task_runs
 from generator.importers.toml_writer import dumps
 from generator.importers.upstream import UpstreamError
 from generator.input.load import load_dataset, parse_toml, read_data_file
@@ -395,6 +396,7 @@ def _merge(
     # the publish rule counts scored evidence only: an unscored benchmark's result gives no
     # composite until its ladder is fitted
     dimension_of = {b.id: b.dimension for b in benchmarks.values() if b.dimension and b.ladder}
+    runs = task_runs(collected.tables, sources, models)
     for model_id, doc in sorted(models.items()):
         label = f"models/{model_id}.toml"
         results = merge_results(
@@ -410,6 +412,9 @@ def _merge(
             kept + configs.get(model_id, []), key=lambda c: str(c["id"])
         )
         new["prices"] = _prices(model_id, doc, indexes, sources, outcome, doc_names, labs)
+        new["task_runs"] = merge_runs(
+            label, list(doc.get("task_runs", [])), runs.get(model_id), outcome.changes.changed
+        )
         if model_id in new_docs and not new["prices"]:
             outcome.notes.append(f"{label}: no price: no price file (models.dev, litellm) lists it")
         state = standing(

@@ -47,6 +47,9 @@ def check_provenance(records: Records) -> list[str]:
         rows = [
             (f"results[{i}]", r.source, r.as_of_kind, r.as_of, r.pinned and bool(r.note))
             for i, r in enumerate(item.record.results)
+        ] + [
+            (f"task_runs[{i}]", r.source, "published", r.as_of, False)
+            for i, r in enumerate(item.record.task_runs)
         ]
         problems += _check_rows(
             item.label,

@@ -166,6 +166,22 @@ class SpeedRecord(Record, kw_only=True, frozen=True):
     source_url: Url | None = None
 
 
+class TaskRunRecord(Record, kw_only=True, frozen=True):
+    """One run of a model on an upstream benchmark as its source measured it: the seconds
+    and dollars one task took on average (vals.ai's `latency` and `cost_per_test`), with
+    its provenance. Written by the import; read by the task fit (docs/METHODOLOGY.md 6.4)."""
+
+    suite: Line  # the upstream benchmark's own name (`corp_fin_v2`): most are not ours
+    latency_sec: Annotated[float, Meta(gt=0, le=1_000_000)] | None = None
+    cost_usd: Annotated[float, Meta(gt=0, le=1_000_000)] | None = None
+    source_model: Line  # the upstream key the run is listed under
+    effort: Effort | None = None
+    harness: Line | None = None
+    source: Slug
+    source_url: Url
+    as_of: dt.date  # the table's update date (as_of_kind published)
+
+
 class ModelRecord(Record, kw_only=True, frozen=True):
     """One model: `data/models/<id>.toml`."""
 
@@ -201,6 +217,8 @@ class ModelRecord(Record, kw_only=True, frozen=True):
     revisions: list[RevisionRecord] = []
     reasoning_configurations: list[ReasoningConfigurationRecord] = []
     results: list[BenchmarkResultRecord] = []
+    # Measured seconds and dollars per task, per upstream run (written by the import)
+    task_runs: list[TaskRunRecord] = []
 
 
 class ProviderRecord(Record, kw_only=True, frozen=True):

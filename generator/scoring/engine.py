@@ -31,6 +31,7 @@ from generator.scoring.observations import (
 from generator.scoring.offsets import direct_estimates, offsets_of, population_mean
 from generator.scoring.padded import Flags, Floats, Padded, pad_projections
 from generator.scoring.rounding import round_half_up
+from generator.scoring.speed import task_fits
 from generator.scoring.tasks import TaskMap, in_process
 from generator.scoring.types import (
     BenchmarkNoise,
@@ -524,4 +525,4 @@ def price_scores(dataset: Dataset, kept: Scores) -> Scores:
         d.id: compute_domain(d, composites, params)
         for d in sorted(dataset.domains, key=lambda d: d.id)
     }
-    return Scores(models=scores, domains=domains, noise=kept.noise)
+    return Scores(models=scores, domains=domains, noise=kept.noise, tasks=task_fits(dataset.models))

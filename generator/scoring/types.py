@@ -7,6 +7,7 @@ from typing import Literal
 import msgspec
 
 from generator.input.records import BenchmarkResultRecord
+from generator.scoring.speed import TaskFits
 
 UsageSource = Literal["measured", "lineage-imputed", "peer-imputed"]
 CostStep = Literal["a", "b", "c", "d", "e", "none"]
@@ -136,3 +137,4 @@ class Scores(msgspec.Struct, frozen=True, kw_only=True):
     models: dict[str, ModelScores]  # by model id
     domains: dict[str, DomainScores]  # by domain id
     noise: dict[str, BenchmarkNoise]  # by benchmark id, every benchmark
+    tasks: TaskFits | None = None  # seconds and dollars per task (`price_scores` fills it)

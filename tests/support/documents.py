@@ -72,6 +72,7 @@ from generator.api.contract import (
 )
 from generator.api.urls import SiteConfig
 from generator.documents.assemble import render_api
+from generator.documents.models import NO_COST_PER_TASK, NO_TASK_SOURCE
 
 BASE = "https://scores.example.org"
 UPDATED = dt.datetime(2026, 1, 15, 12, 0, tzinfo=dt.UTC)
@@ -201,9 +202,11 @@ def _summary_fields(s: _Sample, index: int) -> dict[str, Any]:
         "provisional": False,
         "emotional_reasoning": model.emotional_reasoning,
         "cost": _cost(model),
+        "cost_per_task": NO_COST_PER_TASK,
         "speed": ModelSpeed(
-            response_time_sec=1.5, median_tokens_per_second=model.tokens_per_second
+            response_time_sec=10.0 - index, median_tokens_per_second=model.tokens_per_second
         ),
+        "speed_source": NO_TASK_SOURCE,
         "parameters_b": None,
         "context_window": model.context_window,
         "release_date": model.release_date,
