@@ -263,7 +263,7 @@ def _cost(result: ModelScores, models: dict[str, ModelRecord], scores: Scores) -
 
 
 def _per_task(model_id: str, fits: TaskFits) -> list[str]:
-    """Both task fits of a model (methodology 6.4): the figure, then every run it rests on."""
+    """Both task fits of a model (methodology 6.1): the figure, then every run it rests on."""
     return [
         *_task_fit("Response time per task", "s", fits.latency[model_id], fits.latency_suites),
         "",

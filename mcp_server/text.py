@@ -67,7 +67,7 @@ def _model_row(row: Json) -> str:
 
 
 def _per_task(row: Json) -> str:
-    """Measured seconds and dollars per task (methodology 6.4)."""
+    """Measured seconds and dollars per task (methodology 6.1)."""
     usd = row["costPerTask"]["usd"]
     return (
         f"response time {_value(row['speed']['responseTimeSec'], ' s')}/task, "
@@ -82,7 +82,7 @@ def _task_source(label: str, source: Json) -> str:
     return (
         f"{label}: {source['source']}, {source['runs']} runs of {source['configuration']}, "
         f"as of {source['asOf']}, at the {source['reference']} (multi-step tasks: "
-        "methodology 6.4)"
+        "methodology 6.1)"
     )
 
 

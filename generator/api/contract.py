@@ -85,7 +85,7 @@ class ModelSpeed(Contract, kw_only=True, frozen=True):
 class TaskSource(Contract, kw_only=True, frozen=True):
     """Where a per-task figure (`speed.responseTimeSec`, `costPerTask.usd`) comes from and
     what it rests on: a model effect in a fit over model and benchmark, at the median
-    benchmark (methodology 6.4). `reason` says why the figure is null."""
+    benchmark (methodology 6.1). `reason` says why the figure is null."""
 
     source: str | None  # the source's name (null without runs)
     url: Uri | None
@@ -97,7 +97,7 @@ class TaskSource(Contract, kw_only=True, frozen=True):
 
 
 class CostPerTask(TaskSource, kw_only=True, frozen=True):
-    """What one task costs in dollars, measured (methodology 6.4), beside the token prices."""
+    """What one task costs in dollars, measured (methodology 6.1), beside the token prices."""
 
     usd: Annotated[float, Meta(gt=0)] | None
     unit: str

@@ -1,6 +1,6 @@
 """Task runs: the seconds and dollars one task took, per run of one of our models in a
 vals.ai table (`latency`, `cost_per_test`), on every benchmark the table lists (fed or not),
-for the task fit (`generator/scoring/speed.py`, docs/METHODOLOGY.md 6.4).
+for the task fit (`generator/scoring/speed.py`, docs/METHODOLOGY.md 6.1).
 
 Each import rewrites the runs of every model the table lists; a model the table no longer
 lists keeps the runs it had, each with its date, so no figure outlives its date unstated."""

@@ -169,7 +169,7 @@ class SpeedRecord(Record, kw_only=True, frozen=True):
 class TaskRunRecord(Record, kw_only=True, frozen=True):
     """One run of a model on an upstream benchmark as its source measured it: the seconds
     and dollars one task took on average (vals.ai's `latency` and `cost_per_test`), with
-    its provenance. Written by the import; read by the task fit (docs/METHODOLOGY.md 6.4)."""
+    its provenance. Written by the import; read by the task fit (docs/METHODOLOGY.md 6.1)."""
 
     suite: Line  # the upstream benchmark's own name (`corp_fin_v2`): most are not ours
     latency_sec: Annotated[float, Meta(gt=0, le=1_000_000)] | None = None

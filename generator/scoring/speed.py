@@ -1,4 +1,4 @@
-"""The task fit (docs/METHODOLOGY.md 6.4): a model's typical seconds and dollars per task.
+"""The task fit (docs/METHODOLOGY.md 6.1): a model's typical seconds and dollars per task.
 
 Models ran different benchmarks, and a legal-reasoning task takes far longer than a tax
 question, so a model's plain median is not comparable with another's. Each quantity

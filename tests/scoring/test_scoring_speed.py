@@ -1,4 +1,4 @@
-"""The task fit: seconds and dollars per task (METHODOLOGY 6.4, generator/scoring/speed.py)."""
+"""The task fit: seconds and dollars per task (METHODOLOGY 6.1, generator/scoring/speed.py)."""
 
 from __future__ import annotations
 
