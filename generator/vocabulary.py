@@ -62,6 +62,7 @@ DIMENSION_LIST = ", ".join(d.name for d in DIMENSIONS)
 ChartKind = Literal[
     "iq-distribution",
     "iq-vs-cost",
+    "iq-vs-speed",
     "frontier",
     "dimension-profile",
     "benchmark-scores",

@@ -43,6 +43,7 @@ from generator.pages.plots import (
     Profile,
     Profiles,
     RankHistory,
+    SpeedScatter,
 )
 from generator.pages.sitedocs import SiteDocuments
 from generator.vocabulary import DIMENSIONS
@@ -77,6 +78,24 @@ def chart_kind(chart: Chart) -> str:
 
 def _ranked(models: list[ModelSummary]) -> list[ModelSummary]:
     return sorted((m for m in models if m.rank is not None), key=lambda m: (m.rank or 0, m.id))
+
+
+SPEED_UNIT = "seconds per task"
+
+
+def speed_scatter(docs: SiteDocuments) -> SpeedScatter:
+    """Composite IQ against response time per task; highlight models no faster model matches."""
+    rows = [
+        (m.speed.response_time_sec, m.iq, m.name)
+        for m in docs.models.models
+        if m.iq is not None and m.speed.response_time_sec is not None
+    ]
+    rows.sort(key=lambda r: (r[0], -r[1], r[2]))
+    points, best = [], -1
+    for seconds, iq, name in rows:
+        points.append(Point(name, seconds, float(iq), highlight=iq > best))
+        best = max(best, iq)
+    return SpeedScatter(tuple(points), SPEED_UNIT)
 
 
 def iq_histogram(docs: SiteDocuments) -> Histogram:
@@ -218,6 +237,8 @@ def build_plot(docs: SiteDocuments, chart: Chart) -> Plot:
         return iq_histogram(docs)
     if kind == "iq-vs-cost":
         return cost_scatter(docs)
+    if kind == "iq-vs-speed":
+        return speed_scatter(docs)
     if kind == "frontier":
         return frontier(docs)
     if kind == "dimension-profile":

@@ -107,6 +107,7 @@ class CostScatter:
 
     points: tuple[Point, ...]
     unit: str
+    tick_prefix = "$"
 
     @property
     def summary(self) -> str:
@@ -151,10 +152,44 @@ class CostScatter:
         xs = Scale(decades[0], decades[-1], frame.left, frame.right, log=True)
         ys, yticks = axes.iq_scale(self.points, frame)
         out = axes.y_axis(frame, ys, yticks, "Composite IQ")
-        out += axes.x_axis(frame, xs, [(d, f"${svg.tick_label(d)}") for d in decades], self.unit)
+        ticks = [(d, f"{self.tick_prefix}{svg.tick_label(d)}") for d in decades]
+        out += axes.x_axis(frame, xs, ticks, self.unit)
         out += axes.point_marks(self.points, xs, ys, [self._name(p) for p in self.points])
         out += axes.point_labels(self.points, xs, ys, 12, frame)
         return "".join(out)
+
+
+@dataclass(frozen=True)
+class SpeedScatter(CostScatter):
+    """Composite IQ against response time per task on a log axis; the models no faster model
+    beats highlighted (methodology 6.1: a whole multi-step task's seconds)."""
+
+    tick_prefix = ""
+
+    @property
+    def summary(self) -> str:
+        best = [p.label for p in self.points if p.highlight]
+        return (
+            f"Scatter plot of composite IQ against response time ({self.unit}, log scale) for "
+            f"{len(self.points)} models. Highlighted, the models no faster model beats: "
+            f"{', '.join(best) or 'none'}."
+        )
+
+    def _name(self, p: Point) -> str:
+        frontier = ", on the speed frontier" if p.highlight else ""
+        return f"{p.label}: composite IQ {int(p.y)}, {format_value(p.x)} {self.unit}{frontier}"
+
+    @property
+    def table(self) -> DataTable:
+        rows = tuple(
+            (p.label, format_value(p.x), str(int(p.y)), "yes" if p.highlight else "")
+            for p in sorted(self.points, key=lambda p: (p.x, -p.y, p.label))
+        )
+        return DataTable(
+            "Composite IQ and response time",
+            ("Model", f"Response time ({self.unit})", "Composite IQ", "On the frontier"),
+            rows,
+        )
 
 
 @dataclass(frozen=True)

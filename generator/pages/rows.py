@@ -444,6 +444,7 @@ def leaderboard_rows(rows: Iterable[Any], link: Linker) -> markupsafe.Markup:
         model = row.model
         released = model.release_date.isoformat() if model.release_date else ""
         cost = model.cost.effective_per_1m
+        seconds = model.speed.response_time_sec
         group = row.group
         out.append(
             f'<tr class="{_group_class(group)}" data-id="{escape(model.id)}" '
@@ -464,6 +465,8 @@ def leaderboard_rows(rows: Iterable[Any], link: Linker) -> markupsafe.Markup:
             + "".join([_dimension_cell(cell) for cell in row.cells])
             + f'<td class="num" data-v="{_value_or_empty(model.emotional_reasoning)}">'
             f"{escape(dash(model.emotional_reasoning))}</td>\n"
-            f'<td class="num" data-v="{_value_or_empty(cost)}">{format_cost(cost)}</td>\n</tr>\n'
+            f'<td class="num" data-v="{_value_or_empty(cost)}">{format_cost(cost)}</td>\n'
+            f'<td class="num" data-v="{_value_or_empty(seconds)}">{format_value(seconds)}</td>\n'
+            "</tr>\n"
         )
     return markupsafe.Markup("".join(out))

@@ -41,7 +41,7 @@ def test_shipped_data_loads_with_published_models_only(
 def test_shipped_summary_counts_unpublished_models_separately() -> None:
     assert summarize(SHIPPED).describe() == (
         "182 models (146 published), 28 benchmarks, 10 domains, 759 domain results,"
-        " 1482 benchmark results, 26 charts"
+        " 1482 benchmark results, 27 charts"
     )
 
 

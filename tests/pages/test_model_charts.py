@@ -143,6 +143,8 @@ def test_every_chart_names_every_point() -> None:
     plots = {d.kind: (d.plot, d.svg) for d in drawn}
     ranges = charts.composite_ranges(docs)  # promoted by the shipped data, not the sample
     plots["iq-ranges"] = (ranges, charts.inline(ranges, "ranges", "Ranges"))
+    speed = charts.speed_scatter(docs)  # likewise
+    plots["iq-vs-speed"] = (speed, charts.inline(speed, "speed", "Speed"))
     assert set(plots) == set(charts.CHART_KINDS)
     for kind, (plot, svg) in plots.items():
         names = NAMED.findall(svg)

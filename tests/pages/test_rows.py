@@ -403,6 +403,7 @@ SUMMARIES = st.builds(
     iq_high95=MAYBE_REALS,
     emotional_reasoning=MAYBE_IQS,
     cost=st.builds(SimpleNamespace, effective_per_1m=st.one_of(st.none(), st.floats(0, 1e4))),
+    speed=st.builds(SimpleNamespace, response_time_sec=st.one_of(st.none(), st.floats(0.1, 1e4))),
     provisional=st.booleans(),
 )
 LEADER_ROWS = st.builds(
@@ -432,6 +433,7 @@ def test_leaderboard_rows_print_what_the_loop_printed(leaders: list[LeaderRow], 
 {% endfor %}
 <td class="num" data-v="{{ model.emotional_reasoning if model.emotional_reasoning is not none else '' }}">{{ model.emotional_reasoning|dash }}</td>
 <td class="num" data-v="{{ model.cost.effective_per_1m if model.cost.effective_per_1m is not none else '' }}">{{ model.cost.effective_per_1m|cost }}</td>
+<td class="num" data-v="{{ model.speed.response_time_sec if model.speed.response_time_sec is not none else '' }}">{{ model.speed.response_time_sec|value }}</td>
 </tr>
 {% endfor %}
 </tbody>"""  # noqa: E501

@@ -360,6 +360,11 @@
     });
     row("Emotional reasoning (EQ)", function (m) { return valueCell(whole(m.emotionalReasoning), "", false); });
     row("Effective cost", function (m) { return valueCell(money(m.cost.effectivePer1M), "", false); });
+    row("Response time per task", function (m) {
+      var s = m.speed.responseTimeSec;
+      return valueCell(s === null || s === undefined ? "–" : s + " s", "", false);
+    });
+    row("Cost per task", function (m) { return valueCell(money(m.costPerTask.usd), "", false); });
     row("Provider", function (m) { return el("td", { text: m.provider }); });
     row("Released", function (m) { return el("td", { "class": "date", text: m.releaseDate || "–" }); });
     row("Weights", function (m) { return el("td", { text: m.openSource ? "open" : "closed" }); });
