@@ -411,14 +411,22 @@ def _api_docs_page(out: _Renderer, openapi: Mapping[str, Any] | None) -> None:
     )
 
 
-def _envelope(docs: SiteDocuments) -> Envelope:
+class FooterMeta(Envelope, kw_only=True, frozen=True):
+    """The model list's envelope and the newest month-end snapshot (the "cite this" line)."""
+
+    snapshot: str | None  # the newest /history date, None before the first month end
+
+
+def _envelope(docs: SiteDocuments) -> FooterMeta:
     """What every page's footer shows (`meta`): the model list's envelope, not its models,
     so that a page's key does not depend on every model."""
     models = docs.models
-    return Envelope(
+    snapshots = docs.history.snapshots
+    return FooterMeta(
         api_version=models.api_version,
         methodology_version=models.methodology_version,
         updated_at=models.updated_at,
+        snapshot=snapshots[-1].date.isoformat() if snapshots else None,
     )
 
 
