@@ -376,3 +376,25 @@ def test_the_report_counts_published_models_and_lists_each_draft(data: Path) -> 
     assert counts["published models"] == counts["models"] - len(drafts) > 0
     assert sorted(line.split(":")[0] for line in report["drafts"]) == sorted(drafts)
     assert "acme-nova-2-preview: held by hand (a [private] table)" in "\n".join(report["drafts"])
+
+
+def test_task_runs_are_imported_and_a_model_gone_upstream_keeps_its_dated_runs(
+    data: Path, tmp_path: Path
+) -> None:
+    """Every vals.ai row of a model becomes a dated run with its seconds and dollars (fed
+    benchmark or not: `cyber` is no feed's); a model the next table no longer lists keeps the
+    runs it had, each with its date (issue 46)."""
+    runs = rtoml.load(data / "models" / "gpt-5.5.toml")["task_runs"]
+    assert len(runs) == 9
+    cyber = next(r for r in runs if r["suite"] == "cyber")
+    assert (cyber["latency_sec"], cyber["cost_usd"], cyber["effort"]) == (600.0, 1.2, "xhigh")
+    assert cyber["source"] == "valsai" and cyber["source_url"].startswith("https://www.vals.ai/")
+    assert cyber["as_of"] == dt.date(2026, 10, 1)
+    raw = tmp_path / "raw"
+    shutil.copytree(RAW, raw)
+    table = raw / "valsai" / "scores_overall.csv"
+    lines = table.read_text(encoding="utf-8").splitlines(keepends=True)
+    table.write_text("".join(x for x in lines if ",openai/gpt-5.5," not in x), encoding="utf-8")
+    result = _import(data, raw)
+    assert result.exit_code == 0, result.output
+    assert rtoml.load(data / "models" / "gpt-5.5.toml")["task_runs"] == runs
