@@ -22,6 +22,7 @@ class Dimension:
     slug: str  # the contract's key (`dimensions` maps, `<slug>-iq` rankings)
     name: str  # its label in every text
     short: str  # a narrow heading or axis label: `name` cut short (one name per dimension)
+    everyday: tuple[str, ...] = ()  # the words people ask with ("coding"): for agents' search
 
     @property
     def number(self) -> str:
@@ -30,13 +31,24 @@ class Dimension:
 
 
 DIMENSIONS: tuple[Dimension, ...] = (
-    Dimension("abstract-reasoning", "Abstract reasoning", "Abstract"),
-    Dimension("mathematical-reasoning", "Mathematical reasoning", "Math"),
-    Dimension("academic-reasoning", "Academic reasoning", "Academic"),
-    Dimension("programmatic-reasoning", "Programmatic reasoning", "Programmatic"),
-    Dimension("computer-use", "Computer use", "Computer use"),
-    Dimension("reliability", "Reliability", "Reliability"),
-    Dimension("knowledge-work", "Knowledge work", "Knowledge work"),
+    Dimension("abstract-reasoning", "Abstract reasoning", "Abstract", ("puzzles", "ARC")),
+    Dimension("mathematical-reasoning", "Mathematical reasoning", "Math", ("math", "maths")),
+    Dimension(
+        "academic-reasoning", "Academic reasoning", "Academic", ("science", "exams", "knowledge")
+    ),
+    Dimension(
+        "programmatic-reasoning",
+        "Programmatic reasoning",
+        "Programmatic",
+        ("coding", "programming", "software engineering"),
+    ),
+    Dimension("computer-use", "Computer use", "Computer use", ("agents", "agentic", "terminal")),
+    Dimension(
+        "reliability", "Reliability", "Reliability", ("hallucination", "factuality", "calibration")
+    ),
+    Dimension(
+        "knowledge-work", "Knowledge work", "Knowledge work", ("office work", "professional tasks")
+    ),
 )
 """The scored dimensions, in dimension order (the composite's and every map's). The
 contract fixes the slugs and their order; the labels are ours."""

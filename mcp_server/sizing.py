@@ -15,8 +15,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from generator.api.mcp_tools import KEPT_IN_ROWS, KEPT_MEMBERS, NEXT_CURSOR, ToolDeclaration
 from mcp_server.arguments import ArgumentError
+from mcp_server.text import one_line
 
 _CURSOR = re.compile(r"o(0|[1-9]\d{0,8})")
 
@@ -80,4 +83,19 @@ def resize(
             rows = sized[declaration.picks_in]
             sized[declaration.picks_in] = [pick(row, fields, KEPT_IN_ROWS) for row in rows]
         line += f" (members: {', '.join(fields)})"
+        return sized, "\n".join([line + ".", *kept_values(declaration, sized)])
     return sized, line + "."
+
+
+def kept_values(declaration: ToolDeclaration, sized: Mapping[str, Any]) -> list[str]:
+    """The values a `fields` answer kept, as compact JSON: a line per row of a list, else one
+    line for the object (the envelope left out), so the text says what the data says."""
+    if declaration.picks_in is not None:
+        return [_compact(row) for row in sized[declaration.picks_in]]
+    envelope = {*KEPT_MEMBERS, NEXT_CURSOR} - {"id"}
+    return [_compact({k: v for k, v in sized.items() if k not in envelope})]
+
+
+def _compact(value: Any) -> str:
+    """`value` as one line of JSON, every line break and control character escaped."""
+    return one_line(msgspec.json.encode(value).decode())

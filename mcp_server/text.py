@@ -1,7 +1,7 @@
 """Readable text forms of the tool answers (the structured content holds the full data).
 
 Each function takes the answer's JSON object and returns plain text: a header line, one line
-per row, and a closing line with the envelope. Every line goes through `_one_line`, so no
+per row, and a closing line with the envelope. Every line goes through `one_line`, so no
 field it quotes (a name, a summary, a rule) can add a line an agent would read as ours.
 """
 
@@ -39,7 +39,7 @@ _BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 """Line breaks (every one `str.splitlines` knows), tab and the other control characters."""
 
 
-def _one_line(line: str) -> str:
+def one_line(line: str) -> str:
     """`line` with each line break or control character written as its escape (`\\n`)."""
     return _BREAKING.sub(lambda match: repr(match[0])[1:-1], line)
 
@@ -48,7 +48,7 @@ def _lines(*parts: str | Sequence[str]) -> str:
     out: list[str] = []
     for part in parts:
         out.extend([part] if isinstance(part, str) else part)
-    return "\n".join(_one_line(line) for line in out)
+    return "\n".join(one_line(line) for line in out)
 
 
 # --- models -----------------------------------------------------------------

@@ -282,11 +282,13 @@ def call(site: SiteSnapshot, declaration: ToolDeclaration, arguments: Mapping[st
     controls = {a.name for a in declaration.arguments if a.sizes} | {"limit", "fields", "cursor"}
     plain = {a.name: arguments.get(a.name) for a in declaration.arguments}
     answer = function(site, **{k: v for k, v in plain.items() if k not in controls})
+    fields = arguments.get("fields")
+    added = [a.adds for a in declaration.arguments if a.adds and arguments.get(a.name)]
     data, line = resize(
         declaration,
         answer.data,
         limit=arguments.get("limit"),
-        fields=arguments.get("fields"),
+        fields=None if fields is None else [*fields, *added],
         cursor=arguments.get("cursor"),
     )
     return Answer(data, line, links(site, declaration.name, answer.data))

@@ -46,8 +46,11 @@ _BEST = (
 )
 
 
-_DIMENSIONS = ", ".join(f"{d.name} ({d.slug})" for d in DIMENSIONS)
-"""The dimensions as the descriptions name them: each label with its slug."""
+_DIMENSIONS = "; ".join(
+    f"{d.name}, asked for as {' / '.join(d.everyday)}: {d.slug}-iq" for d in DIMENSIONS
+)
+"""The dimension rankings as the descriptions name them: each label, the everyday words an
+agent is asked with ("coding"), and the ranking id."""
 _RANKING_ID = f"Ranking id from list_rankings, e.g. composite-iq or {DIMENSIONS[1].slug}-iq."
 
 _COMPARED = "GET /models/{id} of each model found, in the order asked (a repeat once)."
@@ -115,6 +118,8 @@ class ToolArgument:
     sizes: bool = False
     """A size control added after AI IQ's connector: a call that passes one gets the sized
     answer (with `nextCursor`); a call with none gets the connector's answer exactly."""
+    adds: str | None = None
+    """A flag's member of the answer (`include_history` adds `history`): `fields` keeps it."""
 
 
 @dataclass(frozen=True)
@@ -254,7 +259,9 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
             ToolArgument(
                 "include_history",
                 "flag",
-                "true: add `history`, the model's score at each month end since its release.",
+                "true: add `history`, the model's score at each month end since its release "
+                "(kept with fields too).",
+                adds="history",
             ),
             _fields(ModelDetail, "the model", KEPT_MEMBERS),
         ),
@@ -264,7 +271,7 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "List rankings",
         "the ranking catalog",
         "List the ranking catalog (GET /api/v1/rankings): composite IQ, effective cost, the "
-        f"{DIMENSION_COUNT_WORD} dimension rankings (id <dimension slug>-iq: {_DIMENSIONS}) "
+        f"{DIMENSION_COUNT_WORD} dimension rankings ({_DIMENSIONS}) "
         "and one ranking per benchmark, each with its id, direction and model count but no "
         "rows. Use it to find a ranking id for get_ranking. By default "
         'about 360 characters per ranking (10,000 in all); fields=["rankingName"] and limit '
@@ -279,9 +286,10 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "Get ranking",
         "one ranking with every ranked model",
         "Get one ranking with every ranked model's rank and score (GET /api/v1/rankings/{id}). "
-        "Use it for leaderboards: who is best at a dimension, a benchmark, or cheapest. By "
-        "default every ranked model (about 110 characters each, up to 20,000); limit=10 gives "
-        "the top ten, cursor the next ones." + _SIZED,
+        "Use it for leaderboards: who is best at a dimension, a benchmark, or cheapest. "
+        f"Dimension rankings: {_DIMENSIONS}; the overall one is composite-iq, the cheapest "
+        "effective-cost. By default every ranked model (about 110 characters each, up to "
+        "20,000); limit=10 gives the top ten, cursor the next ones." + _SIZED,
         RankingDetail,
         (
             ToolArgument("id", "text", _RANKING_ID, required=True),

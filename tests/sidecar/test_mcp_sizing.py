@@ -146,3 +146,30 @@ def test_cursors_round_trip_and_refuse_lookalikes() -> None:
     for bad in ("", "o1", "bzAx", encode_cursor(1).upper(), "b-1", "\u00e9"):
         with pytest.raises(ValueError, match="cursor"):
             decode_cursor(bad)
+
+
+async def test_fields_and_include_history_combine(client: Client, site_dir: Path) -> None:
+    # include_history adds `history`; fields picks members: both hold together
+    data = await answer(
+        client, "get_model", {"id": "beta-2", "include_history": True, "fields": ["name", "iq"]}
+    )
+    history = file_json(site_dir, "model-history/beta-2")["snapshots"]
+    assert history and data["history"] == history
+    assert {"name", "iq", "history", "id"} <= set(data) and "dimensions" not in data
+    without = await answer(client, "get_model", {"id": "beta-2", "fields": ["name"]})
+    assert "history" not in without
+
+
+async def test_a_trimmed_answers_text_carries_the_values_it_kept(client: Client) -> None:
+    result = await client.call_tool("get_model", {"id": "alpha-1", "fields": ["name", "iq"]})
+    data = result.structured_content
+    assert data is not None
+    summary = result.content[1].text  # type: ignore[union-attr]
+    first, values = summary.splitlines()
+    assert first == "Get model (members: name, iq)."
+    assert json.loads(values) == {"id": "alpha-1", "name": data["name"], "iq": data["iq"]}
+    rows = await client.call_tool("list_models", {"fields": ["name"], "limit": 3})
+    lines = rows.content[1].text.splitlines()  # type: ignore[union-attr]
+    structured = rows.structured_content
+    assert structured is not None
+    assert [json.loads(line) for line in lines[1:]] == structured["models"]
