@@ -139,7 +139,7 @@ SETTINGS: tuple[tuple[str, str | None, Arguments, Arguments], ...] = (
     ("list_benchmarks", None, {}, {"fields": ["name", "dimension"]}),
     ("list_domains", None, {}, {}),
     ("get_domain", "slug", {}, {"fields": ["name", "models"], "limit": 10}),
-    ("get_methodology", None, {}, {"fields": ["summary", "rules"]}),
+    ("get_methodology", None, {}, {"fields": ["summary", "parameters"]}),
     ("compare_models", "ids", {}, {"fields": ["name", "iq", "rank"]}),
 )
 """Per tool: its name, the argument that names a document (each is measured, the largest

@@ -348,8 +348,8 @@ MCP_TOOLS: tuple[ToolDeclaration, ...] = (
         "how every score is computed",
         "Read how every score is computed (GET /api/v1/methodology): dimensions and their "
         "benchmarks, the cost formula, rules, parameters and the changelog. Use it to explain "
-        'or caveat a score. By default about 18,000 characters; fields=["summary", '
-        '"rules"] gives the gist in under 4,000.',
+        'or caveat a score. By default about 26,000 characters; fields=["summary", '
+        '"parameters"] gives the gist in about 1,500, with "rules" every rule in about 8,500.',
         Methodology,
         (_fields(Methodology, "the methodology", KEPT_MEMBERS),),
     ),
