@@ -77,10 +77,11 @@ def _x_axis(frame: Frame, scale: Scale, ticks: tuple[tuple[float, str], ...], ti
     return "".join(out)
 
 
-def named(mark: str, name: str) -> str:
+def named(mark: str, name: str, plain: bool = False) -> str:
     """A chart mark with its name: shown on hover (SVG `title`), read by screen readers
-    (`role=img` with `aria-label`) and a stop of the keyboard's Tab (`tabindex`)."""
-    said = xml_attr(name)  # escaped for an attribute: right for character data too
+    (`role=img` with `aria-label`) and a stop of the keyboard's Tab (`tabindex`). `plain`:
+    the caller made the name of dates, numbers and its own words (nothing to escape)."""
+    said = name if plain else xml_attr(name)  # for an attribute: right for character data too
     return (
         f'<g class="pt" tabindex="0" role="img" aria-label="{said}"><title>{said}</title>{mark}</g>'
     )

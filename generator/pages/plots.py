@@ -6,6 +6,7 @@ computed documents, and `svg.py` wraps what a plot draws into a page or a previe
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Protocol
@@ -689,17 +690,36 @@ class DimensionRanges:
         ticks = svg.nice_ticks(max(min(ends), IQ_MIN - 20), min(max(ends), IQ_MAX + 20), 6)
         xs = Scale(ticks[0], ticks[-1], frame.left, frame.right)
         row_h = (frame.bottom - frame.top) / len(self.rows)
-        out = [svg.line(xs(t), frame.top, xs(t), frame.bottom, GRID) for t in ticks]
+        labels = tuple((r.label, r.iq is None) for r in self.rows)
+        out = [_ranges_frame(frame, xs, tuple(ticks), labels, height, self.provisional)]
         for i, row in enumerate(self.rows):
-            mid = frame.top + (i + 0.5) * row_h
-            out.append(svg.text(frame.left - 8, mid + 4, row.label, 12, text_anchor="end"))
-            if row.iq is None:
-                out.append(svg.text(frame.left + 4, mid + 4, "no estimate", 11, fill=MUTED))
-                continue
-            out.append(axes.named(_estimate_mark(row, xs, mid), row.said))
-        out += axes.x_axis(frame, xs, [(t, svg.tick_label(t)) for t in ticks], "IQ (95% range)")
-        out += _evidence_legend(frame.left, height - 12, self.provisional)
+            if row.iq is not None:
+                mid = frame.top + (i + 0.5) * row_h
+                out.append(axes.named(_estimate_mark(row, xs, mid), row.said))
         return "".join(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _ranges_frame(
+    frame: axes.Frame,
+    xs: Scale,
+    ticks: tuple[float, ...],
+    labels: tuple[tuple[str, bool], ...],
+    height: float,
+    provisional: str | None,
+) -> str:
+    """A dimension chart without its marks: grid, row labels ("no estimate" where there is
+    none), axis and legend. The same for most models: drawn once for them all."""
+    row_h = (frame.bottom - frame.top) / len(labels)
+    out = [svg.line(xs(t), frame.top, xs(t), frame.bottom, GRID) for t in ticks]
+    for i, (label, missing) in enumerate(labels):
+        mid = frame.top + (i + 0.5) * row_h
+        out.append(svg.text(frame.left - 8, mid + 4, label, 12, text_anchor="end"))
+        if missing:
+            out.append(svg.text(frame.left + 4, mid + 4, "no estimate", 11, fill=MUTED))
+    out += axes.x_axis(frame, xs, [(t, svg.tick_label(t)) for t in ticks], "IQ (95% range)")
+    out += _evidence_legend(frame.left, height - 12, provisional)
+    return "".join(out)
 
 
 def _estimate_mark(row: Estimate, xs: Scale, mid: float) -> str:
@@ -732,7 +752,7 @@ def _evidence_legend(x: float, y: float, provisional: str | None) -> list[str]:
 class Month:
     """A model at one month end of the replayed history."""
 
-    date: str
+    date: str  # ISO (YYYY-MM-DD): the marks' names, of dates and numbers, are not escaped
     iq: int
     low: float | None
     high: float | None
@@ -843,7 +863,7 @@ class RankHistory:
         ys_text = [num(ys(m.iq)) for m in self.months]
         out.append(_polyline(at, ys_text, ACCENT, "2"))
         for x, y, m in zip(at, ys_text, self.months, strict=True):
-            out.append(axes.named(_month_dot(x, y, m.provisional), m.iq_said))
+            out.append(axes.named(_month_dot(x, y, m.provisional), m.iq_said, plain=True))
         return out
 
     def _rank_panel(self, frame: axes.Frame, at: list[str]) -> list[str]:
@@ -862,7 +882,7 @@ class RankHistory:
         ys_text = [num(ys(m.rank)) for m in self.months]
         out.append(_polyline(at, ys_text, MUTED, "1.5"))
         for x, y, m in zip(at, ys_text, self.months, strict=True):
-            out.append(axes.named(_month_dot(x, y, m.provisional), m.rank_said))
+            out.append(axes.named(_month_dot(x, y, m.provisional), m.rank_said, plain=True))
         return out
 
 

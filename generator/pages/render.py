@@ -182,6 +182,7 @@ def _environment() -> jinja2.Environment:
         domain_rows=rows.domain_rows,
         domain_result_rows=rows.domain_result_rows,
         leaderboard_rows=rows.leaderboard_rows,
+        data_table_rows=rows.data_table_rows,
         chart=charts.chart_markup,
     )
     return env

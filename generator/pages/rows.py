@@ -209,6 +209,21 @@ def _as_of(r: Any) -> str:
     return escape(DATE_WORDS.get(r.as_of_kind, "") + r.as_of.isoformat())
 
 
+def data_table_rows(table_rows: Iterable[Any]) -> markupsafe.Markup:
+    """macros.html's `data_table`: a chart's numbers (`axes.DataTable.rows`), a row each,
+    its first cell the row's header (a model page has one, of a row per month end)."""
+    return markupsafe.Markup(
+        "".join(
+            [
+                f'<tr><th scope="row">{escape(row[0])}</th>'
+                + "".join([f"<td>{escape(cell)}</td>" for cell in row[1:]])
+                + "</tr>\n"
+                for row in table_rows
+            ]
+        )
+    )
+
+
 def cost_rows(cost: Iterable[Any]) -> markupsafe.Markup:
     """model.html: the effective-cost waterfall, from the view's `CostRow`s."""
     return markupsafe.Markup(
