@@ -98,6 +98,22 @@ def _date(result: Json) -> str:
     return f"{words} {result['asOf']}"
 
 
+def _cutoff(result: Json) -> str:
+    """`, published after the model's knowledge cutoff` (or before it), when that is known."""
+    after = result.get("postCutoff")
+    if after is None:
+        return ""
+    return f", published {'after' if after else 'before'} the model's knowledge cutoff"
+
+
+def _knowledge(data: Json) -> str:
+    """`, knowledge cutoff C (N results post-cutoff)` when the model states a cutoff."""
+    if data.get("knowledgeCutoff") is None:
+        return ""
+    count = data.get("postCutoffResults")
+    return f", knowledge cutoff {data['knowledgeCutoff']} ({_value(count)} results post-cutoff)"
+
+
 def _range(data: Json) -> str:
     """` (95% range low-high)` when the object publishes one."""
     if data.get("iqLow95") is None:
@@ -135,7 +151,7 @@ def model_detail(data: Json) -> str:
     results = [
         f"- {result['name']}: {_value(result['value'])} (projected IQ "
         f"{'bound ' if result.get('extrapolated') else ''}{_value(result['projectedIq'])}; "
-        f"{result['sourceName']}, {_date(result)})"
+        f"{result['sourceName']}, {_date(result)}{_cutoff(result)})"
         for result in data["benchmarkResults"].values()
     ]
     return _lines(
@@ -152,8 +168,8 @@ def model_detail(data: Json) -> str:
         f"Cost per task: {_value(data['costPerTask']['usd'], ' USD')}",
         _task_source("Cost per task", data["costPerTask"]),
         f"Context window {_value(data['contextWindow'])} tokens, parameters "
-        f"{_value(data['parametersB'], 'B')}, released {_value(data['releaseDate'])}, "
-        f"open source {_value(data['openSource'])}",
+        f"{_value(data['parametersB'], 'B')}, released {_value(data['releaseDate'])}"
+        f"{_knowledge(data)}, open source {_value(data['openSource'])}",
         "Dimensions:",
         dimensions,
         f"Benchmark results ({len(results)}):",

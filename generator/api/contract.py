@@ -159,6 +159,18 @@ _PROVISIONAL = (
 )
 
 
+_POST_CUTOFF = (
+    "True when the benchmark was published after the model's knowledge cutoff (its questions "
+    "could not have been in the training data), false when on or before it, null when either "
+    "date is unknown or the benchmark refreshes its questions (see postCutoffNote). It says "
+    "when the benchmark appeared, not whether the model saw it."
+)
+_KNOWLEDGE_CUTOFF = (
+    "The month (2025-04) or day (2025-04-15) the model's training data ends, as its lab "
+    "states it; a month counts as its last day."
+)
+
+
 class ModelBenchmarkResult(Contract, kw_only=True, frozen=True):
     """One raw benchmark result of a model, with its provenance."""
 
@@ -176,6 +188,10 @@ class ModelBenchmarkResult(Contract, kw_only=True, frozen=True):
     effort: str | None  # the effort setting or variant the source names (e.g. "high", "16K")
     as_of_kind: Annotated[AsOfKind, Meta(description=_AS_OF_KIND)]
     extrapolated: Annotated[bool, Meta(description=_EXTRAPOLATED)]
+    post_cutoff: Annotated[bool | None, Meta(description=_POST_CUTOFF)]
+    post_cutoff_note: Annotated[
+        str | None, Meta(description="Why `postCutoff` is null (null when it is not).")
+    ]
 
 
 class ModelRevision(Closed, kw_only=True, frozen=True):
@@ -218,6 +234,13 @@ class IqCoverage(Contract, kw_only=True, frozen=True):
     total_dimensions: Annotated[int, Meta(ge=0)]
 
 
+class KnowledgeCutoffSource(Contract, kw_only=True, frozen=True):
+    """The source that states a model's knowledge cutoff."""
+
+    name: str
+    url: Uri
+
+
 class ModelFields(Contract, kw_only=True, frozen=True):
     """The fields a model's list row and its detail document share (all but `dimensions`)."""
 
@@ -241,6 +264,17 @@ class ModelFields(Contract, kw_only=True, frozen=True):
     parameters_b: float | None = field(name="parametersB")
     context_window: int | None
     release_date: dt.date | None
+    knowledge_cutoff: Annotated[str | None, Meta(description=_KNOWLEDGE_CUTOFF)]
+    knowledge_cutoff_source: Annotated[
+        KnowledgeCutoffSource | None, Meta(description="Where the knowledge cutoff is stated.")
+    ]
+    post_cutoff_results: Annotated[
+        Annotated[int, Meta(ge=0)] | None,
+        Meta(
+            description="How many of the results behind the composite (iq benchmarks) are "
+            "post-cutoff; null without a knowledge cutoff.",
+        ),
+    ]
     latest_revision: str | UnsetType = UNSET
     latest_revision_date: dt.date | None | UnsetType = UNSET
     open_source: bool

@@ -68,6 +68,7 @@ MODEL_COLUMNS = (
     "releaseDate", "openSource", "url", "priceSource", "priceSourceUrl", "priceAsOf",
     "provisional", *(f"{slug}-imputed" for slug in DIMENSION_SLUGS),
     "responseTimeSec", "costPerTaskUsd", "taskSource", "taskAsOf", "speedRuns", "costRuns",
+    "knowledgeCutoff", "postCutoffResults",
 )  # fmt: skip
 RANKING_COLUMNS = ("rank", "rankLow", "rankHigh", "id", "name", "provider", "score", "provisional")
 DOMAIN_COLUMNS = (
@@ -107,6 +108,8 @@ COLUMN_TYPES: dict[str, ColumnType] = {
     "date": _DATE, "releaseDate": _DATE, "priceAsOf": _DATE,
     "responseTimeSec": _NUMBER, "costPerTaskUsd": _NUMBER, "taskSource": _STRING,
     "taskAsOf": _DATE, "speedRuns": _INTEGER, "costRuns": _INTEGER,
+    "knowledgeCutoff": _STRING,  # a month (2025-04) or a day: no one date type holds both
+    "postCutoffResults": _INTEGER,
 }  # fmt: skip
 """The type of every column above, by name (a name means the same in every file): the
 data package's field types (`generator/documents/datapackage.py`) read it, and a column
@@ -171,6 +174,7 @@ def _model_row(m: ModelSummary) -> list[Cell]:
         m.speed.response_time_sec, m.cost_per_task.usd, m.speed_source.source,
         m.speed_source.as_of.isoformat() if m.speed_source.as_of else None,
         m.speed_source.runs, m.cost_per_task.runs,
+        m.knowledge_cutoff, m.post_cutoff_results,
     ]  # fmt: skip
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 
 import msgspec
@@ -15,6 +16,7 @@ from generator.api.contract import (
     DimensionScoreDetailed,
     DimensionScores,
     IqCoverage,
+    KnowledgeCutoffSource,
     ModelBenchmarkResult,
     ModelCost,
     ModelDetail,
@@ -35,6 +37,7 @@ from generator.documents.common import (
     iq_or_none,
     spread_or_none,
 )
+from generator.documents.contamination import cutoff_day, post_cutoff, post_cutoff_count
 from generator.input.records import (
     AsOfKind,
     BenchmarkRecord,
@@ -50,6 +53,7 @@ from generator.scoring.speed import TaskFit, TaskFits
 from generator.scoring.types import ModelScores, Scores
 
 UNSET = msgspec.UNSET
+CUTOFF_SOURCE = "models-dev"  # data/sources/models-dev.toml: the source of knowledge cutoffs
 
 
 def _field_name(slug: str) -> str:
@@ -64,15 +68,25 @@ def model_documents(
 ) -> dict[str, msgspec.Struct]:
     """`/models` and one `/models/{id}` per published model."""
     benchmarks = {b.id: b for b in dataset.benchmarks}
+    stated_by = cutoff_source(dataset)
     documents: dict[str, msgspec.Struct] = {}
     summaries: list[ModelSummary] = []
     names = {s.id: (s.name, s.homepage) for s in dataset.sources}
     for model in dataset.models:
         score = scores.models[model.id]
+        cutoff = cutoff_day(model.knowledge_cutoff)
+        results = _benchmark_results(score, benchmarks, cutoff)
         common = msgspec.structs.asdict(
             _common_fields(model, score, dataset.methodology.cost_unit, config)
         )
         common |= per_task_fields(model, scores.tasks, names)
+        common |= {
+            "knowledge_cutoff": model.knowledge_cutoff,
+            "knowledge_cutoff_source": stated_by if model.knowledge_cutoff else None,
+            "post_cutoff_results": post_cutoff_count(
+                (r.post_cutoff for r in results.values() if r.category == "iq"), cutoff
+            ),
+        }
         summaries.append(
             ModelSummary(
                 **common,
@@ -85,7 +99,7 @@ def model_documents(
             methodology_version=env["methodology_version"],
             **common,  # a model's own `updatedAt` replaces the envelope's
             dimensions=_detailed_dimensions(score),
-            benchmark_results=_benchmark_results(score, benchmarks),
+            benchmark_results=results,
             reasoning_configurations=[_configuration(c) for c in model.reasoning_configurations],
             revisions=[
                 ModelRevision(
@@ -151,6 +165,9 @@ def _common_fields(
         parameters_b=model.parameters_b,
         context_window=model.context_window,
         release_date=model.release_date,
+        knowledge_cutoff=None,  # set by `model_documents`, which knows the source
+        knowledge_cutoff_source=None,
+        post_cutoff_results=None,
         latest_revision=latest.id if latest is not None else UNSET,
         latest_revision_date=latest.available_date if latest is not None else UNSET,
         open_source=model.open_weights,
@@ -287,13 +304,23 @@ def _detailed_dimensions(score: ModelScores) -> DimensionDetails:
     return DimensionDetails(**details)
 
 
+def cutoff_source(dataset: Dataset) -> KnowledgeCutoffSource | None:
+    """The source that states knowledge cutoffs: models.dev, the one source that reads them
+    (docs/DECISIONS.md)."""
+    for source in dataset.sources:
+        if source.id == CUTOFF_SOURCE:
+            return KnowledgeCutoffSource(name=source.name, url=source.homepage)
+    return None
+
+
 def _benchmark_results(
-    score: ModelScores, benchmarks: Mapping[str, BenchmarkRecord]
+    score: ModelScores, benchmarks: Mapping[str, BenchmarkRecord], cutoff: dt.date | None
 ) -> dict[str, ModelBenchmarkResult]:
     """One result per benchmark: the row scoring chose (its best projection among harnesses)."""
     results: dict[str, ModelBenchmarkResult] = {}
     for benchmark_id, scored in score.results.items():
         b, row, projection = benchmarks[benchmark_id], scored.row, scored.projection
+        after, note = post_cutoff(b, cutoff)
         results[benchmark_id] = ModelBenchmarkResult(
             value=row.value,
             field=b.field,
@@ -309,6 +336,8 @@ def _benchmark_results(
             effort=row.effort,
             as_of_kind=as_of_kind(row),
             extrapolated=is_extrapolated(b, row.value),
+            post_cutoff=after,
+            post_cutoff_note=note,
         )
     return results
 

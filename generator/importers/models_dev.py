@@ -25,6 +25,7 @@ from generator.importers.upstream import (
     text_problem,
 )
 from generator.input.urls import is_source_url
+from generator.input.values import cutoff_day
 
 BASES = "_models"
 PRICE_KEYS = ("input", "output", "cache_read", "cache_write")
@@ -114,7 +115,9 @@ def _info(key: str, doc: dict[str, Any], url: str) -> ModelInfo:
         url=url,
         name=clean_text(name) if isinstance(name, str) else None,
         release_date=_day(doc.get("release_date")),
-        knowledge_cutoff=clean_text(knowledge) if isinstance(knowledge, str) else None,
+        knowledge_cutoff=knowledge
+        if isinstance(knowledge, str) and cutoff_day(knowledge)
+        else None,
         open_weights=open_weights if isinstance(open_weights, bool) else None,
         context_window=_count(limit.get("context")),
         max_output_tokens=_count(limit.get("output")),

@@ -49,6 +49,11 @@ AsOfKind = Literal["measured", "published", "not-before"]
 PriceKind = Literal["first-party", "cloud", "reseller"]  # who lists a price (data/providers/)
 
 
+CUTOFF_PATTERN = r"\A\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?\Z"
+KnowledgeCutoff = Annotated[str, Meta(pattern=CUTOFF_PATTERN)]
+"""A knowledge cutoff: a month (`2025-04`) or a day (`2025-04-15`)."""
+
+
 class Record(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
     """Base for every input record."""
 
@@ -199,7 +204,9 @@ class ModelRecord(Record, kw_only=True, frozen=True):
     active_parameters_b: Annotated[float, Meta(gt=0)] | None = None
     context_window: Annotated[int, Meta(gt=0)] | None = None
     max_output_tokens: Annotated[int, Meta(gt=0)] | None = None
-    knowledge_cutoff: Line | None = None
+    # The month (`2025-04`) or day (`2025-04-15`) its training data ends, as its lab states
+    # it (models.dev): a result on a benchmark published later is post-cutoff (METHODOLOGY 1.4)
+    knowledge_cutoff: KnowledgeCutoff | None = None
     # What a source states of the model's interface: the kinds of input it takes, whether it
     # calls tools, whether its lab has retired it, and the page these were read from
     modalities: list[Modality] = []
@@ -279,6 +286,9 @@ class BenchmarkRecord(Record, kw_only=True, frozen=True):
     # stated: no result counts in the history before it (docs/METHODOLOGY.md 1.2)
     published_on: dt.date | None = None
     published_on_source: Url | None = None
+    # A live benchmark that replaces its questions over time (LiveBench, LiveCodeBench): its
+    # publication date says nothing of when the questions a model met were written
+    refreshes_questions: bool = False
     # The IQ range of the ladder points fitted on real results (docs/METHODOLOGY.md 1); left out for
     # the hand-set ladders, whose points IQ 70 to 130 were fitted (`ladder.HAND_SET_FITTED`)
     fitted_iq: Annotated[list[int], Meta(min_length=2, max_length=2)] | None = None

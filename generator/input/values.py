@@ -8,12 +8,15 @@ setting and carries that setting, so results of one benchmark family may differ 
 
 from __future__ import annotations
 
+import calendar
+import datetime as dt
 import math
+import re
 from collections.abc import Mapping
 from typing import Protocol
 
 from generator.input.loaded import Loaded, Records
-from generator.input.records import BenchmarkRecord, ModelRecord
+from generator.input.records import CUTOFF_PATTERN, BenchmarkRecord, ModelRecord
 
 
 class Bounded(Protocol):
@@ -84,6 +87,9 @@ def _check_model_values(
     item: Loaded[ModelRecord], benchmarks: Mapping[str, BenchmarkRecord]
 ) -> list[str]:
     problems: list[str] = []
+    cutoff = item.record.knowledge_cutoff
+    if cutoff is not None and cutoff_day(cutoff) is None:
+        problems.append(f"{item.label}: knowledge_cutoff: {cutoff!r} is not a calendar date")
     for index, result in enumerate(item.record.results):
         bench = benchmarks.get(result.benchmark)
         if bench is not None:
@@ -95,3 +101,17 @@ def _check_model_values(
                 where = f"reasoning_configurations[{index}].values.{key}"
                 problems += check_value(item.label, where, value, by_field[key])
     return problems
+
+
+def cutoff_day(text: str | None) -> dt.date | None:
+    """A knowledge cutoff (`2025-04` or `2025-04-15`) as a day: a month counts as its last
+    day (docs/METHODOLOGY.md 1.4); None when absent or not a calendar date."""
+    if text is None or re.match(CUTOFF_PATTERN, text) is None:
+        return None
+    parts = text.split("-")
+    try:
+        year, month = int(parts[0]), int(parts[1])
+        day = int(parts[2]) if len(parts) == 3 else calendar.monthrange(year, month)[1]
+        return dt.date(year, month, day)
+    except (IndexError, ValueError):
+        return None

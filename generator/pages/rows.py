@@ -182,6 +182,7 @@ def result_rows(model: Any, view: Any, link: Linker) -> markupsafe.Markup:
             f'<td class="num">{_projected(r)}</td>\n'
             f"<td>{escape(dash(r.harness))}</td>\n<td>{escape(dash(r.effort))}</td>\n"
             f'<td>{source}</td>\n<td class="date">{_as_of(r)}</td>\n'
+            f"<td>{_post_cutoff(r)}</td>\n"
             f"{_report_cell(report, r.name) if reports else ''}"
             "</tr>\n"
         )
@@ -201,6 +202,14 @@ def _projected(r: Any) -> str:
     if r.extrapolated is True:
         return BOUNDS[r.projected_iq > 100]
     return fixed(r.projected_iq, 2)
+
+
+def _post_cutoff(r: Any) -> str:
+    """Whether the benchmark appeared after the model's knowledge cutoff: yes, no, or a dash
+    that says why it is not known."""
+    if r.post_cutoff is None:
+        return f'<span title="{escape(r.post_cutoff_note or "")}">–</span>'
+    return "yes" if r.post_cutoff else "no"
 
 
 def _as_of(r: Any) -> str:

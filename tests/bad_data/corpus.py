@@ -250,6 +250,14 @@ def _after_last_line(rel: str) -> str:
 
 
 CASES: tuple[Case, ...] = (
+    # a knowledge cutoff that is not a month or a day (METHODOLOGY 1.4)
+    Case(
+        "knowledge-cutoff-not-a-calendar-day",
+        replace(
+            A2, "open_weights = false", 'open_weights = false\nknowledge_cutoff = "2025-02-30"'
+        ),
+        (_m(A2, "knowledge_cutoff", "'2025-02-30' is not a calendar date"),),
+    ),
     # syntax errors in a data file
     Case(
         "syntax-unclosed-string",

@@ -51,6 +51,7 @@ from generator.api.contract import (
     HistorySnapshot,
     HistoryTopModel,
     IqCoverage,
+    KnowledgeCutoffSource,
     Methodology,
     MethodologyDimension,
     MethodologyParameters,
@@ -210,6 +211,11 @@ def _summary_fields(s: _Sample, index: int) -> dict[str, Any]:
         "parameters_b": None,
         "context_window": model.context_window,
         "release_date": model.release_date,
+        "knowledge_cutoff": "2025-06",
+        "knowledge_cutoff_source": KnowledgeCutoffSource(
+            name="models.dev", url="https://models.dev/"
+        ),
+        "post_cutoff_results": 1,
         "open_source": model.open_source,
         "updated_at": UPDATED,
         "url": _url(f"models/{model.id}/"),
@@ -248,6 +254,8 @@ def _detail(s: _Sample, index: int) -> ModelDetail:
             effort="high" if b[0] == "webdev-arena" else None,
             as_of_kind="measured",
             extrapolated=False,
+            post_cutoff=None,
+            post_cutoff_note="the benchmark's publication date is not known",
         )
         for b in BENCHMARKS
     }
