@@ -243,6 +243,8 @@ RESULTS = st.builds(
     effort=st.one_of(st.none(), HOSTILE),
     as_of_kind=st.sampled_from(["measured", "published", "not-before"]),
     extrapolated=st.booleans(),
+    post_cutoff=st.one_of(st.none(), st.booleans()),
+    post_cutoff_note=st.one_of(st.none(), HOSTILE),
 )
 
 
@@ -300,6 +302,7 @@ def test_model_rows_print_what_the_loops_printed(
 <td>{{ r.effort|dash }}</td>
 <td>{{ link.anchor(r.source_name, r.source_url, external=True) }}</td>
 <td class="date">{{ {"not-before": "not before ", "published": "by "}.get(r.as_of_kind, "") ~ r.as_of.isoformat() }}</td>
+<td>{% if r.post_cutoff is none %}<span title="{{ r.post_cutoff_note or "" }}">–</span>{% elif r.post_cutoff %}yes{% else %}no{% endif %}</td>
 {% if view.reports %}<td>{% if view.reports.get(bid) %}<a href="{{ view.reports[bid] }}" rel="noopener">Report<span class="visually-hidden"> a wrong {{ r.name }} result</span></a>{% else %}–{% endif %}</td>
 {% endif %}
 </tr>
