@@ -20,7 +20,9 @@ from support.paths import REPO, SHIPPED_DATA
 from generator.vocabulary import DIMENSIONS
 
 OLD, NEW = "Mathematical reasoning", "Quantitative thinking"
-DECLARED = 'Dimension("mathematical-reasoning", "Mathematical reasoning", "Math")'
+DECLARED = (
+    'Dimension("mathematical-reasoning", "Mathematical reasoning", "Math", ("math", "maths"))'
+)
 
 # Run in the renamed copy: build the shipped data, list the MCP tools through the SDK's
 # own client, explain one model. Prints what it found as JSON.
@@ -95,7 +97,7 @@ def test_a_renamed_label_reaches_pages_mcp_and_explain(tmp_path: Path) -> None:
         if path.suffix in (".html", ".json", ".txt", ".csv", ".md", ".xml"):
             assert OLD not in path.read_text(encoding="utf-8"), path
     described = [name for name, text in found["tools"].items() if NEW in text]
-    assert described == ["list_rankings", "list_benchmarks"]
+    assert described == ["list_rankings", "get_ranking", "list_benchmarks"]
     assert NEW in found["instructions"]
     assert OLD not in json.dumps(found)
     assert f"{NEW} (mathematical-reasoning): " in found["explain"]
