@@ -20,6 +20,7 @@ import pytest
 from support.netlify import netlify_dev
 from support.once import made_once
 from support.paths import FIXTURE_DATA, SHIPPED_BASE_URL, SHIPPED_DATA
+from support.servers import free_port, python_env, running_server, serve_command
 
 from generator.api.urls import SiteConfig
 from generator.build import BuildReport, build_site
@@ -232,6 +233,19 @@ def built_report(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
 def built_site(built_report: BuildReport) -> Path:
     """The site_out/ directory built from tests/data."""
     return Path(built_report.out_dir)
+
+
+@pytest.fixture(scope="module")
+def server(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`modelscores serve` over `built_site` on a free port, for the tests of one module that
+    call the served API (schemathesis, the generated client); its base URL."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = tmp_path_factory.mktemp("serve") / "serve.log"
+    with running_server(
+        serve_command(built_site, port), f"{base}/api/v1", env=python_env(), log=log
+    ):
+        yield base
 
 
 @pytest.fixture(scope="session")

@@ -76,17 +76,15 @@ def model_documents(
         score = scores.models[model.id]
         cutoff = cutoff_day(model.knowledge_cutoff)
         results = _benchmark_results(score, benchmarks, cutoff)
+        post_cutoff = post_cutoff_count(
+            (r.post_cutoff for r in results.values() if r.category == "iq"), cutoff
+        )
         common = msgspec.structs.asdict(
-            _common_fields(model, score, dataset.methodology.cost_unit, config)
+            _common_fields(
+                model, score, dataset.methodology.cost_unit, config, stated_by, post_cutoff
+            )
         )
         common |= per_task_fields(model, scores.tasks, names)
-        common |= {
-            "knowledge_cutoff": model.knowledge_cutoff,
-            "knowledge_cutoff_source": stated_by if model.knowledge_cutoff else None,
-            "post_cutoff_results": post_cutoff_count(
-                (r.post_cutoff for r in results.values() if r.category == "iq"), cutoff
-            ),
-        }
         summaries.append(
             ModelSummary(
                 **common,
@@ -137,7 +135,12 @@ def _configuration(c: ReasoningConfigurationRecord) -> ReasoningConfiguration:
 
 
 def _common_fields(
-    model: ModelRecord, score: ModelScores, cost_unit: str, config: SiteConfig
+    model: ModelRecord,
+    score: ModelScores,
+    cost_unit: str,
+    config: SiteConfig,
+    cutoff_stated_by: KnowledgeCutoffSource | None,
+    post_cutoff_results: int | None,
 ) -> ModelFields:
     """The fields ModelSummary and ModelDetail share (all but `dimensions`)."""
     latest = max(model.revisions, key=lambda r: (r.available_date, r.id), default=None)
@@ -165,9 +168,9 @@ def _common_fields(
         parameters_b=model.parameters_b,
         context_window=model.context_window,
         release_date=model.release_date,
-        knowledge_cutoff=None,  # set by `model_documents`, which knows the source
-        knowledge_cutoff_source=None,
-        post_cutoff_results=None,
+        knowledge_cutoff=model.knowledge_cutoff,
+        knowledge_cutoff_source=cutoff_stated_by if model.knowledge_cutoff else None,
+        post_cutoff_results=post_cutoff_results,
         latest_revision=latest.id if latest is not None else UNSET,
         latest_revision_date=latest.available_date if latest is not None else UNSET,
         open_source=model.open_weights,

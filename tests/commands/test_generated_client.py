@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.servers import free_port, python_env, running_server, serve_command
 
 from generator.api.contract import DOCUMENTS
 
@@ -24,17 +23,6 @@ GENERATOR = shutil.which("openapi-python-client", path=str(Path(sys.executable).
 PACKAGE = "modelscores_generated_client"
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def server(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    log = tmp_path_factory.mktemp("serve") / "serve.log"
-    with running_server(
-        serve_command(built_site, port), f"{base}/api/v1", env=python_env(), log=log
-    ):
-        yield base
 
 
 @pytest.fixture(scope="module")

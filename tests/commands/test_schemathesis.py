@@ -9,12 +9,10 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from support.paths import REPO
-from support.servers import free_port, python_env, running_server, serve_command
 
 from generator.api.contract import DOCUMENTS
 
@@ -26,17 +24,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(SCHEMATHESIS is None, reason="schemathesis is not installed"),
 ]
-
-
-@pytest.fixture(scope="module")
-def server(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    log = tmp_path_factory.mktemp("serve") / "serve.log"
-    with running_server(
-        serve_command(built_site, port), f"{base}/api/v1", env=python_env(), log=log
-    ):
-        yield base
 
 
 # Examples per operation in the fuzzing and stateful phases (the examples and coverage phases
